@@ -1,0 +1,31 @@
+# The two set-up commands from the README: `make run` and `make test`.
+PRESET ?= dev
+BUILD_DIR := build/$(PRESET)
+JOBS ?= $(shell nproc)
+SAMPLE ?= projects/llama-7b/project.json
+
+.PHONY: deps configure build run test clean
+
+deps:
+	./scripts/install-deps.sh
+
+configure: deps
+	cmake --preset $(PRESET)
+
+build: configure
+	cmake --build --preset $(PRESET) -j $(JOBS)
+
+# Starts the GUI on the sample project; without a display runs it in --batch.
+run: build
+	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then \
+	  $(BUILD_DIR)/app/npustudio $(SAMPLE); \
+	else \
+	  echo "No display: running $(SAMPLE) with --batch"; \
+	  $(BUILD_DIR)/app/npustudio --batch $(SAMPLE) --out $(BUILD_DIR)/sample-run; \
+	fi
+
+test: build
+	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf build

@@ -1,0 +1,20 @@
+#pragma once
+// Atomic file replacement: write to a temporary file next to the target, flush, then
+// rename over it, so a crash or failure never leaves a half-written user file.
+
+#include "engine/core/expected.h"
+
+#include <filesystem>
+#include <string_view>
+
+namespace npu {
+
+Status writeFileAtomically(const std::filesystem::path& target, std::string_view contents);
+
+// A temporary path in the target's folder, unique per call, for writers (SQLite) that
+// need a real file before the final rename.
+std::filesystem::path temporarySiblingPath(const std::filesystem::path& target);
+
+Status renameIntoPlace(const std::filesystem::path& from, const std::filesystem::path& to);
+
+}  // namespace npu

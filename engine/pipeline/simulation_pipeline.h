@@ -1,0 +1,30 @@
+#pragma once
+// Project → graph → passes → simulator: the one call the app, batch runner and tests
+// use to simulate a project.
+
+#include "engine/core/expected.h"
+#include "engine/core/progress.h"
+#include "engine/project/project.h"
+#include "engine/sim/simulation_result.h"
+
+#include <filesystem>
+
+namespace npu::engine {
+
+struct SimulationOptions {
+    // Where device profiles named in the project are looked up; empty means
+    // defaultDevicesDir().
+    std::filesystem::path devicesDir;
+    int steps = 1;  // training steps to simulate
+};
+
+// resources/devices of the source tree (compiled in), or next to the executable.
+std::filesystem::path defaultDevicesDir();
+
+// Runs the whole pipeline. An out-of-memory run is not an error: it returns a result
+// with summary.status == "oom" and the timeline up to the step. Errors (bad model
+// config, unknown device) come back as Error with a message naming the project file.
+Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options,
+                                           const Progress& progress = {});
+
+}  // namespace npu::engine

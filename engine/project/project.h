@@ -1,0 +1,69 @@
+#pragma once
+// The project file (project.json): what to simulate and how. Versioned
+// ("format": "npustudio-project", "version": N); key names follow the training
+// toolchain vocabulary (see ../shared/DESIGN.md and docs/project-format.md).
+
+#include "engine/core/expected.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace npu::engine {
+
+inline constexpr int kProjectFormatVersion = 1;
+
+struct ModelSource {
+    std::string zoo;                 // "llama" | "gpt" | "bert" | "resnet" (zoo models)
+    nlohmann::json config;           // zoo config: hidden, ffn, layers, heads, kv_heads, vocab, ...
+    std::string onnx;                // path relative to the project folder (ONNX models)
+    std::string npuom;               // path to a converted offline model
+    std::map<std::string, std::vector<std::int64_t>> inputs;  // bound input shapes for ONNX models
+};
+
+struct TrainingSettings {
+    std::int64_t batch = 1;
+    std::int64_t seq = 1024;                 // ignored by vision models
+    std::string precision = "bf16-amp";      // fp32 | fp16-amp | bf16-amp | bf16
+    std::string optimizer = "adamw";         // adamw | sgd
+    std::string activation_checkpointing = "none";  // none | selective | full
+    std::int64_t gradient_accumulation = 1;
+    nlohmann::json loss_scaling = "dynamic"; // "dynamic" or a number
+    int zero_stage = 0;
+    bool offload_optimizer = false;
+};
+
+struct RunEntry {
+    std::string name;
+    std::string db;          // path relative to the project folder (runs/NAME.npudb)
+    std::string created;     // ISO 8601 UTC
+    std::string source;      // simulated | imported
+};
+
+struct Project {
+    std::string name;
+    ModelSource model;
+    std::string device = "h200";   // profile name in resources/devices or a path
+    TrainingSettings training;
+    nlohmann::json optimizations = nlohmann::json::object();  // graph_level, memory_optimizer, ...
+    nlohmann::json parallel = nlohmann::json::object();       // data_parallel, tensor_parallel, pipeline_stages
+    nlohmann::json communication = nlohmann::json::object();  // gradient_allreduce, bucket_size_mb, overlap
+    std::vector<RunEntry> runs;
+
+    std::filesystem::path file;    // where it was loaded from / will be saved to (not serialised)
+    std::filesystem::path folder() const { return file.parent_path(); }
+};
+
+// Parses and validates; errors name the file and the key's JSON path
+// ("training.batch: expected a positive integer, got \"8\"").
+Expected<Project> loadProject(const std::filesystem::path& file);
+Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fileForMessages);
+nlohmann::json projectToJson(const Project& project);
+// Atomic: written to a temporary file and renamed.
+Status saveProject(const Project& project, const std::filesystem::path& file);
+
+}  // namespace npu::engine

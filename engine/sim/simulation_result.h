@@ -1,0 +1,94 @@
+#pragma once
+// What a simulation produces: per device, the tasks on each stream, the memory curve,
+// the steps, and a summary. This is the contract between the engine and everything
+// downstream (profiler::SimulationWriter stores it in a .npudb; the batch report reads
+// its summary).
+
+#include "engine/ir/dtype.h"
+#include "engine/ir/node.h"
+#include "engine/ir/tensor.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace npu::engine {
+
+enum class StreamKind : std::uint8_t { compute, comm, memcpy };
+std::string_view streamKindName(StreamKind k);
+
+struct SimStream {
+    int id = 0;              // index within the device
+    std::string name;        // "Compute", "Communication", ...
+    StreamKind kind = StreamKind::compute;
+};
+
+struct SimTask {
+    std::int64_t start_ns = 0;
+    std::int64_t dur_ns = 0;
+    int stream = 0;          // SimStream::id
+    int node = -1;           // node id in the simulated graph
+    std::string name;        // node name
+    std::string op_type;     // node op
+    OpCategory category = OpCategory::other;
+    DType dtype = DType::f32;
+    Phase phase = Phase::forward;
+    double flops = 0;
+    double bytes = 0;        // bytes read + written
+};
+
+// One change of the live memory; live_bytes is the running total after the change.
+struct MemoryEvent {
+    std::int64_t t_ns = 0;
+    std::int64_t delta_bytes = 0;
+    std::int64_t live_bytes = 0;
+    int tensor = -1;
+    TensorRole role = TensorRole::activation;
+};
+
+struct SimStep {
+    int index = 0;
+    std::int64_t start_ns = 0;
+    std::int64_t end_ns = 0;
+};
+
+struct DeviceResult {
+    int id = 0;
+    std::string name;                 // "npu0"
+    std::vector<SimStream> streams;
+    std::vector<SimTask> tasks;       // sorted by (stream, start_ns)
+    std::vector<MemoryEvent> memory;  // sorted by t_ns
+    std::int64_t peak_bytes = 0;
+    std::int64_t capacity_bytes = 0;
+    // Peak memory split by tensor role at the moment of the peak.
+    std::map<std::string, std::int64_t> peak_by_role;
+};
+
+struct SimSummary {
+    std::string status = "ok";        // ok | oom | error
+    std::string message;              // why, when not ok
+    std::string model;                // model name
+    std::string device;               // device profile name
+    std::int64_t params = 0;
+    double flops_per_step = 0;        // model FLOPs of one training step (fwd + bwd, no recompute)
+    double step_time_ms = 0;
+    double samples_per_s = 0;
+    double tokens_per_s = 0;          // 0 for non-LM models
+    std::int64_t peak_bytes = 0;
+    std::int64_t capacity_bytes = 0;
+    double mfu = 0;                   // model FLOPs utilisation vs the device's peak in the compute dtype
+    std::int64_t batch = 0;
+    std::int64_t seq = 0;
+    std::string precision;
+    std::map<std::string, double> time_by_category_ms;  // OpCategory name -> total task time
+    std::map<std::string, double> time_by_phase_ms;     // Phase name -> total task time
+};
+
+struct SimulationResult {
+    std::vector<DeviceResult> devices;
+    std::vector<SimStep> steps;
+    SimSummary summary;
+};
+
+}  // namespace npu::engine

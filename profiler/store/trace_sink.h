@@ -1,0 +1,42 @@
+#pragma once
+// What importers and the simulation writer emit: devices, tracks, slices, counters,
+// flows. ProfileDbWriter implements it on SQLite; tests can implement it in memory.
+// Times are integer nanoseconds; ids returned are the rows' ids.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace npu::profiler {
+
+enum class TrackKind : std::uint8_t { compute, comm, memcpy, host_thread, counter, process, other };
+std::string_view trackKindName(TrackKind k);
+TrackKind parseTrackKind(std::string_view name);
+
+enum class Severity : std::uint8_t { info = 0, warning = 1, error = 2 };
+
+class TraceSink {
+public:
+    virtual ~TraceSink() = default;
+
+    virtual void setMeta(std::string_view key, std::string_view value) = 0;
+    // kind: "npu" | "gpu" | "cpu"
+    virtual std::int64_t addDevice(std::string_view name, std::string_view kind) = 0;
+    // parent: -1 for a top-level track of the device (e.g. a process group).
+    virtual std::int64_t addTrack(std::int64_t device, std::int64_t parent, TrackKind kind,
+                                  std::string_view name, int sortIndex) = 0;
+    // args_json: the event's arguments as a JSON object text, "" for none.
+    virtual std::int64_t addSlice(std::int64_t track, std::int64_t start_ns, std::int64_t dur_ns, int depth,
+                                  std::string_view name, std::string_view category,
+                                  std::string_view args_json = {}) = 0;
+    virtual void addCounter(std::int64_t track, std::int64_t ts_ns, double value) = 0;
+    virtual void addFlow(std::int64_t fromSlice, std::int64_t toSlice, std::string_view kind) = 0;
+    // Simulated runs: what the engine knows about the op behind a slice.
+    virtual void addOpInfo(std::int64_t slice, std::string_view opType, std::string_view dtype, double flops,
+                           double bytes, std::int64_t nodeId) = 0;
+    virtual void addStep(std::int64_t start_ns, std::int64_t end_ns) = 0;
+    virtual void addDiagnostic(std::string_view kind, Severity severity, std::int64_t count,
+                               std::string_view example) = 0;
+};
+
+}  // namespace npu::profiler
