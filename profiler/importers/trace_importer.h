@@ -1,0 +1,38 @@
+#pragma once
+// Imports Chrome Trace Event Format traces (PyTorch/Kineto, Ascend trace_view.json;
+// .json or .json.gz; an object with traceEvents or a bare array) and folders of
+// per-rank traces into a new .npudb. Streams events into the store without building a
+// DOM of the file. Odd events are counted in DIAGNOSTIC; malformed input is an Error
+// with the file, byte offset and what was expected, and leaves no output file.
+
+#include "engine/core/expected.h"
+#include "engine/core/progress.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace npu::profiler {
+
+struct ImportSummary {
+    std::int64_t events = 0;       // trace events read (all phases)
+    std::int64_t slices = 0;       // X and matched B/E
+    std::int64_t counters = 0;     // counter samples
+    std::int64_t flows = 0;        // flow links stored
+    std::int64_t devices = 0;
+    std::int64_t diagnostics = 0;  // odd events, all kinds
+    double seconds = 0;
+    std::filesystem::path db;
+};
+
+struct ImportOptions {
+    int threads = 0;   // folder imports: files parsed in parallel; 0 = hardware concurrency
+};
+
+Expected<ImportSummary> importTrace(const std::filesystem::path& traceOrFolder, const std::filesystem::path& outDb,
+                                    const ImportOptions& options = {}, const Progress& progress = {});
+
+// True for the inputs importTrace accepts (.json, .json.gz, or a folder holding them).
+bool looksLikeTrace(const std::filesystem::path& path);
+
+}  // namespace npu::profiler
