@@ -1,0 +1,94 @@
+#pragma once
+// The operator timeline: tracks grouped by device, nested slices by depth, counter
+// tracks as area charts, folded level of detail, Perfetto-style navigation.
+//
+// Times in the API are "view time": the database's nanoseconds minus timeOffset(), so
+// two runs with different offsets can share one axis (the compare view aligns them at
+// step start). Keyboard: W/S zoom, A/D pan, F fit, arrows scroll. Mouse: wheel zooms at
+// the cursor (Shift+wheel, or wheel over the track-name gutter, scrolls vertically),
+// left-drag pans, Shift+left-drag or a drag on the ruler selects a time range, a click
+// selects the slice under the cursor.
+
+#include <QPair>
+#include <QWidget>
+
+#include <memory>
+
+namespace npu::profiler {
+class ProfileDb;
+}
+
+namespace npu::views {
+
+class TimelineData;
+class TimelineRenderer;
+
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineWidget(QWidget* parent = nullptr);
+    ~TimelineWidget() override;
+
+    // Loads the tracks (slices and counters), builds the layout and fits the full range.
+    // A null database clears the widget.
+    void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
+    std::shared_ptr<const profiler::ProfileDb> database() const;
+
+    void setViewRange(qint64 t0_ns, qint64 t1_ns);
+    QPair<qint64, qint64> viewRange() const;
+    QPair<qint64, qint64> fullRange() const;  // the trace's extent, in view time
+    void fitAll();
+
+    // Shifts drawing: view time = database time - offset. With an offset set the ruler
+    // counts from view time 0 (the aligned point) instead of the trace start.
+    void setTimeOffset(qint64 ns);
+    qint64 timeOffset() const;
+
+    int itemCount() const;      // slices loaded (all tracks)
+    int trackCount() const;     // slice and counter tracks loaded
+    int drawnItemCount() const; // rectangles drawn by the last frame (slices + folded blocks)
+    int foldedBlockCount() const;
+
+    void selectSlice(qint64 id);  // highlights, scrolls it into view; -1 clears
+    qint64 selectedSlice() const;
+    void centerOnSlice(qint64 id);  // keeps the zoom, centres the slice horizontally and vertically
+
+    // The drag-selected range in view time; (0, 0) when none.
+    QPair<qint64, qint64> selectedRange() const;
+    void setSelectedRange(qint64 t0, qint64 t1);
+    void clearSelectedRange();
+
+    // Fits the selected range, else the selected slice, else everything (the F key).
+    void fitSelection();
+
+    void setGroupCollapsed(qint64 deviceId, bool collapsed);
+    bool isGroupCollapsed(qint64 deviceId) const;
+
+    // Search matches are outlined; the current one is also selected by the caller.
+    void setHighlightedSlices(const QList<qint64>& ids);
+
+    const TimelineData* data() const;
+
+signals:
+    void sliceSelected(qint64 id);
+    void rangeSelected(qint64 t0, qint64 t1);
+    void viewRangeChanged(qint64 t0, qint64 t1);
+    void sliceHovered(qint64 id);  // -1 when the cursor leaves all slices
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+}  // namespace npu::views
