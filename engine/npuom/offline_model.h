@@ -1,0 +1,19 @@
+#pragma once
+// The NPU offline model (.npuom): a converted model loadable without its ONNX source.
+// gzip-compressed JSON with a format name and version; see docs/npuom-format.md.
+
+#include "engine/core/expected.h"
+#include "engine/frontends/onnx/onnx_importer.h"
+
+#include <filesystem>
+
+namespace npu::engine {
+
+inline constexpr const char* kNpuomFormatName = "npustudio-offline-model";
+inline constexpr int kNpuomFormatVersion = 1;
+
+// Atomic: written to a temporary sibling and renamed into place.
+Status saveOfflineModel(const ConversionResult& model, const std::filesystem::path& file);
+Expected<ConversionResult> loadOfflineModel(const std::filesystem::path& file);
+
+}  // namespace npu::engine
