@@ -30,7 +30,7 @@ public:
     std::int64_t addTrack(std::int64_t device, std::int64_t parent, TrackKind kind, std::string_view name,
                           int sortIndex) override;
     std::int64_t addSlice(std::int64_t track, std::int64_t start_ns, std::int64_t dur_ns, int depth,
-                          std::string_view name, std::string_view category, std::string_view args_json) override;
+                          std::string_view name, std::string_view category, std::string_view args_json = {}) override;
     void addCounter(std::int64_t track, std::int64_t ts_ns, double value) override;
     void addFlow(std::int64_t fromSlice, std::int64_t toSlice, std::string_view kind) override;
     void addOpInfo(std::int64_t slice, std::string_view opType, std::string_view dtype, double flops, double bytes,

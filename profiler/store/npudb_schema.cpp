@@ -1,0 +1,86 @@
+#include "profiler/store/npudb_schema.h"
+
+#include "profiler/store/profile_db.h"
+#include "profiler/store/sqlite_statement.h"
+
+#include <sqlite3.h>
+
+#include <string>
+
+namespace npu::profiler {
+
+std::string_view npudbTablesSql() {
+    return R"sql(
+CREATE TABLE META_DATA(name TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE STRING_IDS(id INTEGER PRIMARY KEY, value TEXT UNIQUE);
+CREATE TABLE DEVICE(id INTEGER PRIMARY KEY, name_id INTEGER, kind TEXT);
+CREATE TABLE TRACK(id INTEGER PRIMARY KEY, device_id INTEGER, parent_id INTEGER, kind TEXT, name_id INTEGER,
+                   sort_index INTEGER);
+CREATE TABLE TASK(id INTEGER PRIMARY KEY, track_id INTEGER, start_ns INTEGER, dur_ns INTEGER, depth INTEGER,
+                  name_id INTEGER, category_id INTEGER, args_id INTEGER);
+CREATE TABLE ARGS(id INTEGER PRIMARY KEY, json TEXT);
+CREATE TABLE FLOW(id INTEGER PRIMARY KEY, from_task INTEGER, to_task INTEGER, kind_id INTEGER);
+CREATE TABLE COUNTER(track_id INTEGER, ts_ns INTEGER, value REAL);
+CREATE TABLE OP_INFO(task_id INTEGER PRIMARY KEY, op_type_id INTEGER, dtype_id INTEGER, flops REAL, bytes REAL,
+                     node_id INTEGER);
+CREATE TABLE STEP(id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER);
+CREATE TABLE DIAGNOSTIC(kind_id INTEGER, severity INTEGER, count INTEGER, example TEXT);
+)sql";
+}
+
+std::string_view npudbIndexesSql() {
+    return R"sql(
+CREATE INDEX TASK_TRACK_START ON TASK(track_id, start_ns);
+CREATE INDEX COUNTER_TRACK_TS ON COUNTER(track_id, ts_ns);
+CREATE INDEX FLOW_FROM ON FLOW(from_task);
+CREATE INDEX FLOW_TO ON FLOW(to_task);
+)sql";
+}
+
+Status execSql(sqlite3* db, std::string_view sql, std::string_view what) {
+    char* err = nullptr;
+    const std::string text(sql);
+    if (sqlite3_exec(db, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+        std::string message = std::string(what) + ": " + (err ? err : sqlite3_errmsg(db));
+        sqlite3_free(err);
+        return makeError(std::move(message));
+    }
+    return {};
+}
+
+Expected<int> readSchemaVersion(sqlite3* db, const std::filesystem::path& file) {
+    SqliteStatement probe;
+    if (!probe.prepare(db, "SELECT value FROM META_DATA WHERE name = 'schema_version'")) {
+        const int code = sqlite3_errcode(db);
+        if (code == SQLITE_NOTADB)
+            return makeError(file.string() + " is not a profiling database (.npudb): not an SQLite file");
+        return makeError(file.string() + " is not a profiling database (.npudb): no META_DATA table (" +
+                         sqlite3_errmsg(db) + ")");
+    }
+    if (probe.step() != SQLITE_ROW)
+        return makeError(file.string() + " is not a profiling database (.npudb): META_DATA has no schema_version");
+    const std::string text = probe.text(0);
+    try {
+        size_t used = 0;
+        const int version = std::stoi(text, &used);
+        if (used != text.size() || version < 1) throw std::invalid_argument(text);
+        return version;
+    } catch (const std::exception&) {
+        return makeError(file.string() + ": META_DATA schema_version is '" + text +
+                         "', expected a positive integer");
+    }
+}
+
+Status migrateNpudb(const std::filesystem::path& file, int fromVersion) {
+    if (fromVersion == kSchemaVersion) return {};
+    if (fromVersion > kSchemaVersion)
+        return makeError(file.string() + " uses .npudb schema version " + std::to_string(fromVersion) +
+                         ", newer than this NPU Studio reads (version " + std::to_string(kSchemaVersion) +
+                         "); open it with a newer NPU Studio");
+    // No version before 1 was ever released, so there is no step to apply yet. A future
+    // version N adds: open read-write, BEGIN, `if (from < N) { ALTER ... }`, bump
+    // schema_version, COMMIT (see docs/npudb-schema.md).
+    return makeError(file.string() + ": unknown .npudb schema version " + std::to_string(fromVersion));
+}
+
+}  // namespace npu::profiler

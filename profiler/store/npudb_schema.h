@@ -1,0 +1,30 @@
+#pragma once
+// The .npudb schema (documented in docs/npudb-schema.md): table definitions, the
+// indexes built after the bulk load, and the migration hook that upgrades an older
+// database to kSchemaVersion.
+
+#include "engine/core/expected.h"
+
+#include <filesystem>
+#include <string_view>
+
+struct sqlite3;
+
+namespace npu::profiler {
+
+// Tables only; indexes come later so the bulk insert does not maintain them row by row.
+std::string_view npudbTablesSql();
+std::string_view npudbIndexesSql();
+
+// Runs a multi-statement SQL text; the error names what was being done.
+Status execSql(sqlite3* db, std::string_view sql, std::string_view what);
+
+// The META_DATA schema_version, or an error naming the file when it is not an npudb.
+Expected<int> readSchemaVersion(sqlite3* db, const std::filesystem::path& file);
+
+// Upgrades the database at `file` in place from `fromVersion` to kSchemaVersion, one
+// version step at a time inside one transaction. Version 1 is the first schema, so
+// today this only checks its arguments; each future version adds one step here.
+Status migrateNpudb(const std::filesystem::path& file, int fromVersion);
+
+}  // namespace npu::profiler

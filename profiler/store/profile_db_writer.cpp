@@ -1,0 +1,302 @@
+#include "profiler/store/profile_db.h"
+
+#include "engine/core/atomic_file.h"
+#include "profiler/store/npudb_schema.h"
+#include "profiler/store/sqlite_statement.h"
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <string>
+#include <system_error>
+#include <unordered_map>
+
+namespace npu::profiler {
+namespace {
+
+struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+// Args are deduplicated by a 128-bit content key (two independent 64-bit hashes) rather
+// than by the text itself: Kineto args are mostly unique, and keeping every text as a
+// map key would double the importer's memory for no gain. A false match needs both
+// hashes to collide (~1e-25 for 10M args).
+struct ArgsKey {
+    std::uint64_t a, b;
+    bool operator==(const ArgsKey&) const = default;
+};
+struct ArgsKeyHash {
+    size_t operator()(const ArgsKey& k) const { return static_cast<size_t>(k.a ^ (k.b * 0x9E3779B97F4A7C15ull)); }
+};
+ArgsKey argsKey(std::string_view s) {
+    std::uint64_t fnv = 0xcbf29ce484222325ull;  // FNV-1a 64, offset basis
+    for (unsigned char c : s) fnv = (fnv ^ c) * 0x100000001b3ull;
+    return {static_cast<std::uint64_t>(std::hash<std::string_view>{}(s)), fnv};
+}
+
+struct DiagnosticAccumulator {
+    Severity severity = Severity::info;
+    std::int64_t count = 0;
+    std::string example;
+};
+
+}  // namespace
+
+struct ProfileDbWriter::Impl {
+    sqlite3* db = nullptr;
+    std::filesystem::path target;
+    std::filesystem::path tmp;
+    bool committed = false;
+    std::string firstError;
+
+    SqliteStatement insString, insDevice, insTrack, insTask, insArgs, insFlow, insCounter, insOpInfo, insStep;
+
+    std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>> strings;
+    std::unordered_map<ArgsKey, std::int64_t, ArgsKeyHash> args;
+    std::map<std::string, std::string, std::less<>> meta;
+    std::vector<std::string> diagnosticOrder;
+    std::map<std::string, DiagnosticAccumulator, std::less<>> diagnostics;
+
+    std::int64_t nextDevice = 0, nextTrack = 0, nextTask = 0, nextArgs = 0, nextFlow = 0, nextStep = 0;
+    std::int64_t minTime = std::numeric_limits<std::int64_t>::max();
+    std::int64_t maxTime = std::numeric_limits<std::int64_t>::min();
+    // Categories repeat run after run; one cached lookup saves a hash per slice.
+    std::string lastCategory;
+    std::int32_t lastCategoryId = -1;
+
+    ~Impl() {
+        if (db) sqlite3_close_v2(db);
+        if (!committed && !tmp.empty()) {
+            std::error_code ec;
+            std::filesystem::remove(tmp, ec);
+        }
+    }
+
+    void check(int rc, std::string_view what) {
+        if (rc != SQLITE_DONE && rc != SQLITE_OK && firstError.empty())
+            firstError = "writing " + target.string() + ": " + std::string(what) + ": " + sqlite3_errmsg(db);
+    }
+
+    std::int32_t intern(std::string_view s) {
+        if (auto it = strings.find(s); it != strings.end()) return it->second;
+        const auto id = static_cast<std::int32_t>(strings.size());
+        auto [it, inserted] = strings.emplace(std::string(s), id);
+        insString.bind(1, static_cast<std::int64_t>(id));
+        insString.bind(2, std::string_view(it->first));
+        check(insString.exec(), "STRING_IDS");
+        return id;
+    }
+
+    std::int32_t internCategory(std::string_view s) {
+        if (lastCategoryId >= 0 && s == lastCategory) return lastCategoryId;
+        lastCategoryId = intern(s);
+        lastCategory.assign(s);
+        return lastCategoryId;
+    }
+
+    std::int64_t internArgs(std::string_view json) {
+        const ArgsKey key = argsKey(json);
+        if (auto it = args.find(key); it != args.end()) return it->second;
+        const std::int64_t id = nextArgs++;
+        args.emplace(key, id);
+        insArgs.bind(1, id);
+        insArgs.bind(2, json);
+        check(insArgs.exec(), "ARGS");
+        return id;
+    }
+
+    void noteTime(std::int64_t a, std::int64_t b) {
+        minTime = std::min(minTime, a);
+        maxTime = std::max(maxTime, b);
+    }
+};
+
+Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::filesystem::path& target) {
+    std::unique_ptr<ProfileDbWriter> w(new ProfileDbWriter());
+    w->m_impl = std::make_unique<Impl>();
+    Impl& d = *w->m_impl;
+    d.target = target;
+    d.tmp = temporarySiblingPath(target);
+    const auto rc = sqlite3_open_v2(d.tmp.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    if (rc != SQLITE_OK) {
+        std::string why = d.db ? sqlite3_errmsg(d.db) : "out of memory";
+        return makeError("cannot create profiling database " + target.string() + ": " + why +
+                         " (is the folder missing or read-only?)");
+    }
+    // The file is private until the rename, so durability and rollback buy nothing
+    // during the bulk load: a failure deletes the temporary file instead.
+    if (auto s = execSql(d.db,
+                         "PRAGMA page_size=32768; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                         "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;",
+                         "configuring " + target.string());
+        !s)
+        return s.error();
+    if (auto s = execSql(d.db, npudbTablesSql(), "creating tables in " + target.string()); !s) return s.error();
+    if (auto s = execSql(d.db, "BEGIN", "starting the transaction"); !s) return s.error();
+
+    d.insString.prepare(d.db, "INSERT INTO STRING_IDS(id, value) VALUES(?,?)");
+    d.insDevice.prepare(d.db, "INSERT INTO DEVICE(id, name_id, kind) VALUES(?,?,?)");
+    d.insTrack.prepare(d.db,
+                       "INSERT INTO TRACK(id, device_id, parent_id, kind, name_id, sort_index) VALUES(?,?,?,?,?,?)");
+    d.insTask.prepare(d.db, "INSERT INTO TASK(id, track_id, start_ns, dur_ns, depth, name_id, category_id, args_id) "
+                            "VALUES(?,?,?,?,?,?,?,?)");
+    d.insArgs.prepare(d.db, "INSERT INTO ARGS(id, json) VALUES(?,?)");
+    d.insFlow.prepare(d.db, "INSERT INTO FLOW(id, from_task, to_task, kind_id) VALUES(?,?,?,?)");
+    d.insCounter.prepare(d.db, "INSERT INTO COUNTER(track_id, ts_ns, value) VALUES(?,?,?)");
+    d.insOpInfo.prepare(d.db, "INSERT OR REPLACE INTO OP_INFO(task_id, op_type_id, dtype_id, flops, bytes, node_id) "
+                              "VALUES(?,?,?,?,?,?)");
+    d.insStep.prepare(d.db, "INSERT INTO STEP(id, start_ns, end_ns) VALUES(?,?,?)");
+    return w;
+}
+
+ProfileDbWriter::~ProfileDbWriter() = default;
+
+void ProfileDbWriter::setMeta(std::string_view key, std::string_view value) {
+    m_impl->meta.insert_or_assign(std::string(key), std::string(value));
+}
+
+std::int64_t ProfileDbWriter::addDevice(std::string_view name, std::string_view kind) {
+    Impl& d = *m_impl;
+    const std::int64_t id = d.nextDevice++;
+    d.insDevice.bind(1, id);
+    d.insDevice.bind(2, static_cast<std::int64_t>(d.intern(name)));
+    d.insDevice.bind(3, kind);
+    d.check(d.insDevice.exec(), "DEVICE");
+    return id;
+}
+
+std::int64_t ProfileDbWriter::addTrack(std::int64_t device, std::int64_t parent, TrackKind kind,
+                                       std::string_view name, int sortIndex) {
+    Impl& d = *m_impl;
+    const std::int64_t id = d.nextTrack++;
+    d.insTrack.bind(1, id);
+    d.insTrack.bind(2, device);
+    d.insTrack.bind(3, parent);
+    d.insTrack.bind(4, trackKindName(kind));
+    d.insTrack.bind(5, static_cast<std::int64_t>(d.intern(name)));
+    d.insTrack.bind(6, sortIndex);
+    d.check(d.insTrack.exec(), "TRACK");
+    return id;
+}
+
+std::int64_t ProfileDbWriter::addSlice(std::int64_t track, std::int64_t start_ns, std::int64_t dur_ns, int depth,
+                                       std::string_view name, std::string_view category,
+                                       std::string_view args_json) {
+    Impl& d = *m_impl;
+    const std::int64_t id = d.nextTask++;
+    SqliteStatement& s = d.insTask;
+    s.bind(1, id);
+    s.bind(2, track);
+    s.bind(3, start_ns);
+    s.bind(4, dur_ns);
+    s.bind(5, depth);
+    s.bind(6, static_cast<std::int64_t>(d.intern(name)));
+    s.bind(7, static_cast<std::int64_t>(d.internCategory(category)));
+    if (args_json.empty() || args_json == "{}")
+        s.bindNull(8);
+    else
+        s.bind(8, d.internArgs(args_json));
+    d.check(s.exec(), "TASK");
+    d.noteTime(start_ns, start_ns + std::max<std::int64_t>(dur_ns, 0));
+    return id;
+}
+
+void ProfileDbWriter::addCounter(std::int64_t track, std::int64_t ts_ns, double value) {
+    Impl& d = *m_impl;
+    d.insCounter.bind(1, track);
+    d.insCounter.bind(2, ts_ns);
+    d.insCounter.bind(3, value);
+    d.check(d.insCounter.exec(), "COUNTER");
+    d.noteTime(ts_ns, ts_ns);
+}
+
+void ProfileDbWriter::addFlow(std::int64_t fromSlice, std::int64_t toSlice, std::string_view kind) {
+    Impl& d = *m_impl;
+    d.insFlow.bind(1, d.nextFlow++);
+    d.insFlow.bind(2, fromSlice);
+    d.insFlow.bind(3, toSlice);
+    d.insFlow.bind(4, static_cast<std::int64_t>(d.intern(kind)));
+    d.check(d.insFlow.exec(), "FLOW");
+}
+
+void ProfileDbWriter::addOpInfo(std::int64_t slice, std::string_view opType, std::string_view dtype, double flops,
+                                double bytes, std::int64_t nodeId) {
+    Impl& d = *m_impl;
+    d.insOpInfo.bind(1, slice);
+    d.insOpInfo.bind(2, static_cast<std::int64_t>(d.intern(opType)));
+    d.insOpInfo.bind(3, static_cast<std::int64_t>(d.intern(dtype)));
+    d.insOpInfo.bind(4, flops);
+    d.insOpInfo.bind(5, bytes);
+    d.insOpInfo.bind(6, nodeId);
+    d.check(d.insOpInfo.exec(), "OP_INFO");
+}
+
+void ProfileDbWriter::addStep(std::int64_t start_ns, std::int64_t end_ns) {
+    Impl& d = *m_impl;
+    d.insStep.bind(1, d.nextStep++);
+    d.insStep.bind(2, start_ns);
+    d.insStep.bind(3, end_ns);
+    d.check(d.insStep.exec(), "STEP");
+}
+
+void ProfileDbWriter::addDiagnostic(std::string_view kind, Severity severity, std::int64_t count,
+                                    std::string_view example) {
+    Impl& d = *m_impl;
+    auto it = d.diagnostics.find(kind);
+    if (it == d.diagnostics.end()) {
+        d.diagnosticOrder.emplace_back(kind);
+        it = d.diagnostics.emplace(std::string(kind), DiagnosticAccumulator{}).first;
+        it->second.example.assign(example);
+    }
+    it->second.severity = std::max(it->second.severity, severity);
+    it->second.count += count;
+    if (it->second.example.empty()) it->second.example.assign(example);
+}
+
+Status ProfileDbWriter::commit() {
+    Impl& d = *m_impl;
+    if (d.committed || !d.db) return makeError("profiling database " + d.target.string() + " was already committed");
+    if (!d.firstError.empty()) return makeError(d.firstError);
+
+    d.meta.insert_or_assign("schema_version", std::to_string(kSchemaVersion));
+    d.meta.insert_or_assign("slice_count", std::to_string(d.nextTask));
+    if (d.minTime <= d.maxTime) {
+        d.meta.insert_or_assign("time_min_ns", std::to_string(d.minTime));
+        d.meta.insert_or_assign("time_max_ns", std::to_string(d.maxTime));
+    }
+    {
+        SqliteStatement ins(d.db, "INSERT OR REPLACE INTO META_DATA(name, value) VALUES(?,?)");
+        for (const auto& [k, v] : d.meta) {
+            ins.bind(1, std::string_view(k));
+            ins.bind(2, std::string_view(v));
+            d.check(ins.exec(), "META_DATA");
+        }
+        SqliteStatement diag(d.db, "INSERT INTO DIAGNOSTIC(kind_id, severity, count, example) VALUES(?,?,?,?)");
+        for (const auto& kind : d.diagnosticOrder) {
+            const auto& acc = d.diagnostics.find(kind)->second;
+            diag.bind(1, static_cast<std::int64_t>(d.intern(kind)));
+            diag.bind(2, static_cast<int>(acc.severity));
+            diag.bind(3, acc.count);
+            diag.bind(4, std::string_view(acc.example));
+            d.check(diag.exec(), "DIAGNOSTIC");
+        }
+    }
+    if (!d.firstError.empty()) return makeError(d.firstError);
+    // Release the prepared statements before closing: sqlite3_close refuses otherwise.
+    d.insString = {}; d.insDevice = {}; d.insTrack = {}; d.insTask = {}; d.insArgs = {};
+    d.insFlow = {}; d.insCounter = {}; d.insOpInfo = {}; d.insStep = {};
+
+    if (auto s = execSql(d.db, npudbIndexesSql(), "indexing " + d.target.string()); !s) return s;
+    if (auto s = execSql(d.db, "COMMIT", "committing " + d.target.string()); !s) return s;
+    if (sqlite3_close(d.db) != SQLITE_OK) return makeError("closing " + d.target.string() + ": " + sqlite3_errmsg(d.db));
+    d.db = nullptr;
+    if (auto s = renameIntoPlace(d.tmp, d.target); !s) return s;
+    d.committed = true;
+    return {};
+}
+
+}  // namespace npu::profiler
