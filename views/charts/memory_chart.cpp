@@ -1,0 +1,205 @@
+#include "views/charts/qcustomplot_include.h"  // first: see there
+
+#include "views/charts/memory_chart.h"
+
+#include "profiler/analysis/counter_reducer.h"
+#include "views/common/units.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace npu::views {
+
+namespace {
+const QColor kPalette[] = {QColor(52, 120, 198), QColor(230, 126, 34), QColor(39, 174, 96),
+                           QColor(142, 68, 173), QColor(192, 57, 43), QColor(22, 160, 133)};
+
+// The capacity of the run's device, where the writer or importer recorded it.
+double capacityFromMeta(const profiler::ProfileDb& db) {
+    for (const char* key : {"capacity_bytes", "memory.capacity_bytes", "summary.capacity_bytes", "device_memory_bytes"}) {
+        const std::string v = db.meta(key);
+        if (!v.empty()) {
+            try {
+                return std::stod(v);
+            } catch (...) {
+            }
+        }
+    }
+    return 0;
+}
+}  // namespace
+
+MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
+    m_plot = new QCustomPlot(this);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    m_plot->legend->setVisible(true);
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->setToolTip(QStringLiteral("Wheel: zoom time · drag: pan · double-click: reset"));
+
+    m_info = new QLabel(this);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_info);
+    layout->addWidget(m_plot, 1);
+
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+        if (!m_reducing) reduceVisible();
+    });
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
+}
+
+void MemoryChart::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
+    m_db = std::move(db);
+    rebuild();
+}
+
+int MemoryChart::pointCount() const {
+    int n = 0;
+    for (int i = 0; i < m_plot->graphCount(); ++i) n += m_plot->graph(i)->dataCount();
+    return n;
+}
+
+void MemoryChart::rebuild() {
+    m_plot->clearGraphs();
+    m_plot->clearItems();
+    m_capacityLine = nullptr;
+    m_peakMarker = nullptr;
+    m_peakLabel = nullptr;
+    m_series.clear();
+    m_capacity = 0;
+    m_peakValue = 0;
+    if (!m_db) {
+        m_info->setText(QStringLiteral("No run open."));
+        m_plot->replot();
+        return;
+    }
+
+    const auto devices = m_db->devices();
+    auto deviceName = [&](std::int64_t id) {
+        for (const auto& d : devices)
+            if (d.id == id) return QString::fromStdString(d.name);
+        return QString();
+    };
+    for (const auto& track : m_db->tracks()) {
+        if (track.kind != profiler::TrackKind::counter) continue;
+        Series s;
+        s.name = devices.size() > 1 ? deviceName(track.device) + QStringLiteral(" · ") + QString::fromStdString(track.name)
+                                    : QString::fromStdString(track.name);
+        s.samples = m_db->counter(track.id);
+        if (!s.samples.ts_ns.empty()) m_series.push_back(std::move(s));
+    }
+    if (m_series.empty()) {
+        m_info->setText(QStringLiteral("This run has no memory counter tracks."));
+        m_plot->replot();
+        return;
+    }
+
+    m_t0 = m_series.front().samples.ts_ns.front();
+    m_t1 = m_series.front().samples.ts_ns.back();
+    profiler::CounterPeak peak;
+    QString peakSeries;
+    for (const Series& s : m_series) {
+        m_t0 = std::min(m_t0, s.samples.ts_ns.front());
+        m_t1 = std::max(m_t1, s.samples.ts_ns.back());
+        const profiler::CounterPeak p = profiler::counterPeak(s.samples);
+        if (p.valid && (!peak.valid || p.value > peak.value)) {
+            peak = p;
+            peakSeries = s.name;
+        }
+    }
+    const auto range = m_db->timeRange();
+    if (range.second > range.first) {
+        m_t0 = std::min(m_t0, range.first);
+        m_t1 = std::max(m_t1, range.second);
+    }
+    if (m_t1 <= m_t0) m_t1 = m_t0 + 1;
+    m_capacity = capacityFromMeta(*m_db);
+    m_peakValue = peak.value;
+
+    const TimeUnit tu = timeUnitFor(double(m_t1 - m_t0));
+    const ByteUnit bu = byteUnitFor(std::max(m_peakValue, m_capacity));
+    m_timeDiv = tu.divisor;
+    m_byteDiv = bu.divisor;
+    m_plot->xAxis->setLabel(QStringLiteral("time (%1)").arg(tu.suffix));
+    m_plot->yAxis->setLabel(QStringLiteral("memory (%1)").arg(bu.suffix));
+
+    for (size_t i = 0; i < m_series.size(); ++i) {
+        QCPGraph* g = m_plot->addGraph();
+        g->setName(m_series[i].name);
+        g->setLineStyle(QCPGraph::lsStepLeft);
+        const QColor c = kPalette[i % std::size(kPalette)];
+        g->setPen(QPen(c, 1.5));
+        if (i == 0) g->setBrush(QColor(c.red(), c.green(), c.blue(), 40));
+    }
+
+    if (m_capacity > 0) {
+        m_capacityLine = new QCPItemStraightLine(m_plot);
+        m_capacityLine->point1->setCoords(0, m_capacity / m_byteDiv);
+        m_capacityLine->point2->setCoords(1, m_capacity / m_byteDiv);
+        m_capacityLine->setPen(QPen(QColor(192, 57, 43), 1.5, Qt::DashLine));
+        auto* label = new QCPItemText(m_plot);
+        label->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(0.99, m_capacity / m_byteDiv);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+        label->setText(QStringLiteral("capacity %1").arg(formatBytes(m_capacity)));
+        label->setColor(QColor(192, 57, 43));
+    }
+    if (peak.valid) {
+        m_peakMarker = new QCPItemTracer(m_plot);
+        m_peakMarker->setStyle(QCPItemTracer::tsCircle);
+        m_peakMarker->setSize(8);
+        m_peakMarker->setPen(QPen(Qt::black, 1.5));
+        m_peakMarker->setBrush(QColor(241, 196, 15));
+        m_peakMarker->position->setCoords(double(peak.ts_ns - m_t0) / m_timeDiv, peak.value / m_byteDiv);
+        m_peakLabel = new QCPItemText(m_plot);
+        m_peakLabel->position->setParentAnchor(m_peakMarker->position);
+        m_peakLabel->position->setCoords(6, -6);
+        m_peakLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        m_peakLabel->setText(QStringLiteral("peak %1 at %2").arg(formatBytes(peak.value), formatDuration(double(peak.ts_ns - m_t0))));
+    }
+
+    QString info = QStringLiteral("Peak %1").arg(formatBytes(m_peakValue));
+    if (!peakSeries.isEmpty() && m_series.size() > 1) info += QStringLiteral(" (%1)").arg(peakSeries);
+    if (m_capacity > 0)
+        info += QStringLiteral(" of %1 capacity (%2)").arg(formatBytes(m_capacity), formatPercent(m_peakValue / m_capacity));
+    info += QStringLiteral(" · %1 counter track(s)").arg(m_series.size());
+    m_info->setText(info);
+
+    const double top = std::max(m_peakValue, m_capacity) / m_byteDiv;
+    m_plot->yAxis->setRange(0, top * 1.08 + 1e-9);
+    resetZoom();
+}
+
+void MemoryChart::resetZoom() {
+    if (m_series.empty()) return;
+    m_plot->xAxis->setRange(0, double(m_t1 - m_t0) / m_timeDiv);  // triggers reduceVisible
+    reduceVisible();
+}
+
+void MemoryChart::reduceVisible() {
+    if (m_series.empty()) return;
+    m_reducing = true;
+    const QCPRange r = m_plot->xAxis->range();
+    const std::int64_t v0 = m_t0 + std::int64_t(r.lower * m_timeDiv);
+    const std::int64_t v1 = m_t0 + std::int64_t(r.upper * m_timeDiv) + 1;
+    const int buckets = std::max(200, m_plot->axisRect()->width());
+    for (size_t i = 0; i < m_series.size(); ++i) {
+        const profiler::CounterSeries reduced = profiler::reduceCounter(m_series[i].samples, v0, v1, buckets);
+        QVector<double> x(int(reduced.ts_ns.size())), y(int(reduced.ts_ns.size()));
+        for (size_t k = 0; k < reduced.ts_ns.size(); ++k) {
+            x[int(k)] = double(reduced.ts_ns[k] - m_t0) / m_timeDiv;
+            y[int(k)] = reduced.value[k] / m_byteDiv;
+        }
+        m_plot->graph(int(i))->setData(x, y, true);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    m_reducing = false;
+}
+
+}  // namespace npu::views

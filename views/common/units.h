@@ -1,0 +1,31 @@
+#pragma once
+// Human-readable units for the views: durations pick ns/µs/ms/s by magnitude, sizes
+// pick B/KiB/MiB/GiB, rates pick the SI prefix. One place, so every table and chart
+// speaks the same units.
+
+#include <QString>
+
+#include <cstdint>
+
+namespace npu::views {
+
+QString formatDuration(double ns);          // "812 ns", "15.3 µs", "4.21 ms", "1.50 s"
+QString formatBytes(double bytes);          // "512 B", "3.5 MiB", "141.0 GiB"
+QString formatCount(double value);          // "6.74 G", "168.3 M", "512"
+QString formatFlops(double flops);          // "1.23 PFLOP"
+QString formatPercent(double fraction);     // 0.123 -> "12.3 %"
+
+// Picks one unit for an axis whose values span up to maxNs; returns the divisor.
+struct TimeUnit {
+    double divisor = 1;
+    QString suffix;
+};
+TimeUnit timeUnitFor(double maxNs);
+
+struct ByteUnit {
+    double divisor = 1;
+    QString suffix;
+};
+ByteUnit byteUnitFor(double maxBytes);
+
+}  // namespace npu::views

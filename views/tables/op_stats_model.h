@@ -1,0 +1,35 @@
+#pragma once
+// Operator statistics (profiler::computeOpStatistics) as a table: key, category, count,
+// total, mean, min, max, share. Display text uses readable units; SortRole gives the
+// raw numbers so sorting is numeric; FractionRole feeds the share bar.
+
+#include "profiler/analysis/op_statistics.h"
+
+#include <QAbstractTableModel>
+
+namespace npu::views {
+
+class OpStatsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Key, Category, Count, Total, Mean, Min, Max, Share, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole;
+    static constexpr int FractionRole = Qt::UserRole + 1;
+
+    explicit OpStatsModel(QObject* parent = nullptr);
+
+    void setStatistics(profiler::OpStatistics stats, profiler::OpGrouping grouping);
+    const profiler::OpStatistics& statistics() const { return m_stats; }
+    profiler::OpGrouping grouping() const { return m_grouping; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+
+private:
+    profiler::OpStatistics m_stats;
+    profiler::OpGrouping m_grouping = profiler::OpGrouping::byName;
+};
+
+}  // namespace npu::views

@@ -1,0 +1,56 @@
+#pragma once
+// The Operators tab: operator statistics of a run, grouped by name, op type or category,
+// for all devices or one, filterable by name, sorted by total time (descending) by
+// default, with the share drawn as a bar.
+
+#include "profiler/analysis/op_statistics.h"
+
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTableView;
+class QLabel;
+
+namespace npu::profiler {
+class ProfileDb;
+}
+
+namespace npu::views {
+
+class OpStatsModel;
+
+class OpStatsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit OpStatsView(QWidget* parent = nullptr);
+
+    void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
+    void setGrouping(profiler::OpGrouping grouping);
+    void setFilterText(const QString& text);
+
+    OpStatsModel* model() const { return m_model; }
+    QSortFilterProxyModel* proxy() const { return m_proxy; }
+    QTableView* table() const { return m_table; }
+
+signals:
+    // The key of a double-clicked row (a name, op type or category), e.g. to search the timeline.
+    void rowActivated(const QString& key, profiler::OpGrouping grouping);
+
+private:
+    void recompute();
+
+    std::shared_ptr<const profiler::ProfileDb> m_db;
+    OpStatsModel* m_model;
+    QSortFilterProxyModel* m_proxy;
+    QTableView* m_table;
+    QComboBox* m_grouping;
+    QComboBox* m_device;
+    QLineEdit* m_filter;
+    QLabel* m_info;
+};
+
+}  // namespace npu::views
