@@ -1,0 +1,134 @@
+#include "engine/ir/op_registry.h"
+
+#include "engine/ir/ops/op_families.h"
+
+#include <algorithm>
+
+namespace npu::engine {
+
+double tensorBytes(const Graph& graph, int tensorId) {
+    if (tensorId < 0) return 0;
+    return static_cast<double>(graph.tensor(tensorId).bytes());
+}
+
+double numel(const Graph& graph, int tensorId) {
+    if (tensorId < 0) return 0;
+    return static_cast<double>(graph.tensor(tensorId).numel());
+}
+
+OpCost defaultCost(const Graph& graph, const Node& node) {
+    OpCost c;
+    for (int t : node.inputs) c.bytesRead += tensorBytes(graph, t);
+    for (int t : node.outputs) c.bytesWritten += tensorBytes(graph, t);
+    return c;
+}
+
+OpRegistry::OpRegistry() {
+    ops::registerMatmulOps(*this);
+    ops::registerConvOps(*this);
+    ops::registerElementwiseOps(*this);
+    ops::registerNormOps(*this);
+    ops::registerReduceOps(*this);
+    ops::registerShapeOps(*this);
+    ops::registerAttentionOps(*this);
+    ops::registerTrainingOps(*this);
+}
+
+const OpRegistry& OpRegistry::instance() {
+    static const OpRegistry registry;
+    return registry;
+}
+
+void OpRegistry::add(std::string op, OpTraits traits) { m_traits[std::move(op)] = std::move(traits); }
+
+const OpTraits* OpRegistry::find(std::string_view op) const {
+    auto it = m_traits.find(std::string(op));
+    return it == m_traits.end() ? nullptr : &it->second;
+}
+
+namespace {
+// "LayerNormalizationGrad" -> "LayerNormalization": generic backward of a known op.
+std::string_view gradBase(std::string_view op) {
+    constexpr std::string_view suffix = "Grad";
+    if (op.size() > suffix.size() && op.substr(op.size() - suffix.size()) == suffix)
+        return op.substr(0, op.size() - suffix.size());
+    return {};
+}
+}  // namespace
+
+OpCategory OpRegistry::category(std::string_view op) const {
+    if (auto t = find(op)) return t->category;
+    if (auto base = gradBase(op); !base.empty())
+        if (auto t = find(base)) return t->category;
+    return OpCategory::other;
+}
+
+bool OpRegistry::isShapeOnly(std::string_view op) const {
+    if (auto t = find(op)) return t->shapeOnly;
+    if (auto base = gradBase(op); !base.empty())
+        if (auto t = find(base)) return t->shapeOnly;
+    return false;
+}
+
+OpCost OpRegistry::cost(const Graph& graph, const Node& node) const {
+    if (const OpTraits* t = find(node.op)) {
+        if (t->shapeOnly) return {};
+        return t->cost ? t->cost(graph, node) : defaultCost(graph, node);
+    }
+    // Generic backward: twice the forward node's cost (FLOPs and bytes), the usual rule
+    // of thumb for an op whose gradient reads what its forward read plus dY and writes dX.
+    if (auto base = gradBase(node.op); !base.empty() && node.forwardNode >= 0) {
+        if (const OpTraits* t = find(base); t && t->shapeOnly) return {};
+        const OpCost f = cost(graph, graph.node(node.forwardNode));
+        return {2 * f.flops, 2 * f.bytesRead, 2 * f.bytesWritten};
+    }
+    return defaultCost(graph, node);
+}
+
+Expected<std::vector<ShapeOutput>> OpRegistry::inferShapes(const Node& node, const std::vector<ShapeInput>& inputs) const {
+    const OpTraits* t = find(node.op);
+    if (!t) return makeError("node '" + node.name + "': no shape rule for unknown op type '" + node.op + "'");
+    if (!t->inferShapes) return makeError("node '" + node.name + "': op type '" + node.op + "' has no shape rule");
+    return t->inferShapes(node, inputs);
+}
+
+Status OpRegistry::inferNode(Graph& graph, int nodeId) const {
+    Node& node = graph.node(nodeId);
+    std::vector<ShapeInput> ins;
+    ins.reserve(node.inputs.size());
+    for (int t : node.inputs) {
+        if (t < 0) {
+            ins.push_back({{}, DType::unknown, std::nullopt});
+            continue;
+        }
+        const Tensor& tensor = graph.tensor(t);
+        ins.push_back({tensor.shape, tensor.dtype, std::nullopt});
+    }
+    auto outs = inferShapes(node, ins);
+    if (!outs) return outs.error();
+    for (std::size_t i = 0; i < node.outputs.size() && i < outs->size(); ++i) {
+        if (node.outputs[i] < 0) continue;
+        Tensor& tensor = graph.tensor(node.outputs[i]);
+        tensor.shape = (*outs)[i].shape;
+        tensor.dtype = (*outs)[i].dtype;
+    }
+    return {};
+}
+
+std::vector<std::string> OpRegistry::opTypes() const {
+    std::vector<std::string> names;
+    for (const auto& [name, traits] : m_traits) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+double macs(const Graph& graph, const Node& node) {
+    const auto& reg = OpRegistry::instance();
+    switch (reg.category(node.op)) {
+    case OpCategory::matmul: case OpCategory::conv: case OpCategory::attention:
+        return reg.cost(graph, node).flops / 2;
+    default: return 0;
+    }
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,94 @@
+#pragma once
+// Per op type: category, shape inference and cost traits. One registry serves the model
+// zoo, the ONNX front end (ONNX op names and attribute names: "group", "strides",
+// "pads", "dilations", "kernel_shape", "perm", "axis", "transA"/"transB", ...) and the
+// training passes.
+//
+// Conventions (apply to every op):
+// - FLOPs count floating-point operations, with a multiply-add = 2 FLOPs. So for matmul
+//   and convolution FLOPs = 2 x MACs; macs() below gives FLOPs / 2 for those categories.
+// - Elementwise ops count one FLOP per output element times a small per-op factor
+//   (transcendentals such as Erf/Gelu/Tanh count a few); these never decide a duration,
+//   which is memory bound for them.
+// - Bytes are the minimal HBM traffic of an unfused kernel: every input read once and
+//   every output written once, in the tensors' own dtypes. Shape-only ops (Reshape,
+//   Squeeze, Shape, ...) are views and cost zero bytes and zero time.
+// - Unknown op types: category other, cost = their bytes only (inputs + outputs).
+// - Backward ops named "<Op>Grad" without a specific rule cost 2x their forward node.
+
+#include "engine/core/expected.h"
+#include "engine/ir/graph.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace npu::engine {
+
+struct OpCost {
+    double flops = 0;
+    double bytesRead = 0;
+    double bytesWritten = 0;
+    double bytes() const { return bytesRead + bytesWritten; }
+};
+
+// What shape inference knows about one input: its shape, dtype and, for small integer
+// tensors coming from constants (Reshape's shape, Slice's starts), their values.
+struct ShapeInput {
+    std::vector<std::int64_t> shape;
+    DType dtype = DType::f32;
+    std::optional<std::vector<std::int64_t>> values;
+};
+
+struct ShapeOutput {
+    std::vector<std::int64_t> shape;
+    DType dtype = DType::f32;
+};
+
+using ShapeFn = std::function<Expected<std::vector<ShapeOutput>>(const Node&, const std::vector<ShapeInput>&)>;
+using CostFn = std::function<OpCost(const Graph&, const Node&)>;
+
+struct OpTraits {
+    OpCategory category = OpCategory::other;
+    bool shapeOnly = false;     // a view: zero runtime cost
+    ShapeFn inferShapes;        // may be empty: outputs keep the shapes they were given
+    CostFn cost;                // empty: default (bytes of inputs and outputs, no FLOPs)
+};
+
+class OpRegistry {
+public:
+    static const OpRegistry& instance();
+
+    void add(std::string op, OpTraits traits);
+    const OpTraits* find(std::string_view op) const;
+    bool known(std::string_view op) const { return find(op) != nullptr; }
+
+    OpCategory category(std::string_view op) const;
+    bool isShapeOnly(std::string_view op) const;
+    // Cost of a node of the graph (backward/recompute nodes included).
+    OpCost cost(const Graph& graph, const Node& node) const;
+    // Output shapes for a node given its inputs; errors name the node and the problem.
+    Expected<std::vector<ShapeOutput>> inferShapes(const Node& node, const std::vector<ShapeInput>& inputs) const;
+    // Runs inference on the graph's node and writes shapes/dtypes into its outputs.
+    Status inferNode(Graph& graph, int nodeId) const;
+
+    std::vector<std::string> opTypes() const;
+
+private:
+    OpRegistry();
+    std::unordered_map<std::string, OpTraits> m_traits;
+};
+
+// MACs of a node: FLOPs/2 for matmul, conv and attention, 0 otherwise.
+double macs(const Graph& graph, const Node& node);
+
+// Shared helpers for the op family files.
+double tensorBytes(const Graph& graph, int tensorId);
+double numel(const Graph& graph, int tensorId);
+OpCost defaultCost(const Graph& graph, const Node& node);
+
+}  // namespace npu::engine

@@ -1,0 +1,69 @@
+// Fused attention (PyTorch scaled_dot_product_attention / FlashAttention): q, k, v as
+// [B, S, H*D] (heads from the "heads"/"kv_heads" attributes) or [B, H, S, D]; GQA when
+// kv heads < q heads; "causal" halves the score FLOPs (only the lower triangle is
+// computed by flash kernels). Optional second output: the logsumexp [B, H, S] kept for
+// backward. Backward = 2.5x forward FLOPs: flash recomputes Q.K^T, then dV, dP, dQ, dK
+// (five S x S matmuls against the forward's two).
+#include "engine/ir/ops/op_families.h"
+#include "engine/ir/ops/shape_util.h"
+
+namespace npu::engine::ops {
+namespace {
+
+struct AttnDims {
+    double batch = 0, heads = 0, sq = 0, sk = 0, headDim = 0;
+};
+
+AttnDims dimsOf(const Graph& g, const Node& n) {
+    AttnDims d;
+    const auto& q = g.tensor(n.inputs[0]).shape;
+    const auto& k = g.tensor(n.inputs.size() > 1 ? n.inputs[1] : n.inputs[0]).shape;
+    if (q.size() == 4) {
+        d = {double(q[0]), double(q[1]), double(q[2]), double(k.size() == 4 ? k[2] : q[2]), double(q[3])};
+    } else if (q.size() == 3) {
+        const double heads = double(n.attrInt("heads", 1));
+        d = {double(q[0]), heads, double(q[1]), double(k.size() == 3 ? k[1] : q[1]), double(q[2]) / heads};
+    }
+    return d;
+}
+
+double forwardFlops(const Graph& g, const Node& n) {
+    const AttnDims d = dimsOf(g, n);
+    const double full = 4.0 * d.batch * d.heads * d.sq * d.sk * d.headDim;  // Q.K^T and P.V
+    return n.attrInt("causal", 0) ? full / 2 : full;
+}
+
+Expected<std::vector<ShapeOutput>> attentionShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 3); !s) return s.error();
+    const Shape& q = in[0].shape;
+    if (q.size() != 3 && q.size() != 4) return shapeError(node, "attention expects q as [B,S,H*D] or [B,H,S,D], got " + shapeText(q));
+    Shape out = q;
+    const Shape& v = in[2].shape;
+    if (q.size() == 4 && v.size() == 4) out[3] = v[3];
+    const std::int64_t heads = q.size() == 4 ? q[1] : node.attrInt("heads", 1);
+    const std::int64_t seq = q.size() == 4 ? q[2] : q[1];
+    return std::vector<ShapeOutput>{{out, in[0].dtype}, {{q[0], heads, seq}, DType::f32}};
+}
+
+OpCost attentionCost(const Graph& g, const Node& n) {
+    OpCost c = defaultCost(g, n);
+    c.flops = forwardFlops(g, n);
+    return c;
+}
+
+OpCost attentionGradCost(const Graph& g, const Node& n) {
+    OpCost c = defaultCost(g, n);
+    if (n.forwardNode >= 0) c.flops = 2.5 * forwardFlops(g, g.node(n.forwardNode));
+    return c;
+}
+
+}  // namespace
+
+void registerAttentionOps(OpRegistry& r) {
+    for (const char* op : {"ScaledDotProductAttention", "FlashAttention"}) {
+        r.add(op, {OpCategory::attention, false, attentionShape, attentionCost});
+        r.add(std::string(op) + "Grad", {OpCategory::attention, false, {}, attentionGradCost});
+    }
+}
+
+}  // namespace npu::engine::ops

@@ -1,0 +1,92 @@
+// Elementwise ops: unary (Relu, Gelu, Erf, ...), binary with numpy broadcasting (Add,
+// Mul, Pow, Equal, ...), Where, Clip, Cast, Dropout, and the zoo's SiLU and Rotary.
+// FLOPs per output element: 1 for arithmetic, a few for transcendentals (a convention:
+// these ops are memory bound and their FLOPs never decide a duration).
+#include "engine/ir/ops/op_families.h"
+#include "engine/ir/ops/shape_util.h"
+
+#include <utility>
+
+namespace npu::engine::ops {
+namespace {
+
+Expected<std::vector<ShapeOutput>> sameAsFirst(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    return std::vector<ShapeOutput>{{in[0].shape, in[0].dtype}};
+}
+
+CostFn perElement(double flopsPerElement) {
+    return [flopsPerElement](const Graph& g, const Node& n) {
+        OpCost c = defaultCost(g, n);
+        if (!n.outputs.empty()) c.flops = flopsPerElement * numel(g, n.outputs[0]);
+        return c;
+    };
+}
+
+ShapeFn broadcastAll(std::optional<DType> outType) {
+    return [outType](const Node& node, const std::vector<ShapeInput>& in) -> Expected<std::vector<ShapeOutput>> {
+        if (auto s = needInputs(node, in, 1); !s) return s.error();
+        Shape out = in[0].shape;
+        for (std::size_t i = 1; i < in.size(); ++i) {
+            if (in[i].dtype == DType::unknown && in[i].shape.empty()) continue;  // absent optional input
+            auto b = broadcast(node, out, in[i].shape);
+            if (!b) return b.error();
+            out = *b;
+        }
+        // Where's data type is its second input's; the others follow the first input.
+        const DType dt = outType ? *outType : (node.op == "Where" && in.size() > 1 ? in[1].dtype : in[0].dtype);
+        return std::vector<ShapeOutput>{{out, dt}};
+    };
+}
+
+// ONNX TensorProto.DataType numbers, for Cast's "to".
+DType onnxDType(std::int64_t code) {
+    switch (code) {
+    case 1: return DType::f32; case 2: return DType::u8; case 3: return DType::i8;
+    case 5: return DType::i16; case 6: return DType::i32; case 7: return DType::i64;
+    case 9: return DType::boolean; case 10: return DType::f16; case 11: return DType::f64;
+    case 16: return DType::bf16; default: return DType::unknown;
+    }
+}
+
+Expected<std::vector<ShapeOutput>> castShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    DType to = DType::unknown;
+    if (auto name = node.attrString("to"); !name.empty()) to = parseDType(name).value_or(DType::unknown);
+    else to = onnxDType(node.attrInt("to", 0));
+    if (to == DType::unknown) return shapeError(node, "Cast needs a known 'to' type");
+    return std::vector<ShapeOutput>{{in[0].shape, to}};
+}
+
+Expected<std::vector<ShapeOutput>> dropoutShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    return std::vector<ShapeOutput>{{in[0].shape, in[0].dtype}, {in[0].shape, DType::boolean}};
+}
+
+}  // namespace
+
+void registerElementwiseOps(OpRegistry& r) {
+    const std::pair<const char*, double> unary[] = {
+        {"Relu", 1}, {"LeakyRelu", 2}, {"Neg", 1}, {"Abs", 1}, {"Reciprocal", 1}, {"Sqrt", 4},
+        {"Exp", 4}, {"Log", 4}, {"Erf", 8}, {"Tanh", 8}, {"Sigmoid", 4}, {"HardSigmoid", 3},
+        {"HardSwish", 4}, {"Gelu", 8}, {"SiLU", 5}, {"Floor", 1}, {"Ceil", 1}, {"Sign", 1},
+        {"Not", 1}, {"Softplus", 4}, {"Elu", 4}, {"Selu", 4}, {"PRelu", 2}, {"Sin", 4}, {"Cos", 4},
+    };
+    for (const auto& [name, f] : unary) r.add(name, {OpCategory::elementwise, false, sameAsFirst, perElement(f)});
+    r.add("Clip", {OpCategory::elementwise, false, sameAsFirst, perElement(2)});
+    // q/k rotary position embedding: x * cos + rotate_half(x) * sin.
+    r.add("Rotary", {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
+
+    const std::pair<const char*, double> binary[] = {
+        {"Add", 1}, {"Sub", 1}, {"Mul", 1}, {"Div", 1}, {"Pow", 4}, {"Max", 1}, {"Min", 1},
+        {"Mod", 1}, {"Sum", 1}, {"Mean", 1},
+    };
+    for (const auto& [name, f] : binary) r.add(name, {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(f)});
+    for (const char* cmp : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"})
+        r.add(cmp, {OpCategory::elementwise, false, broadcastAll(DType::boolean), perElement(1)});
+    r.add("Where", {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(1)});
+    r.add("Cast", {OpCategory::elementwise, false, castShape, perElement(0)});
+    r.add("Dropout", {OpCategory::elementwise, false, dropoutShape, perElement(2)});
+}
+
+}  // namespace npu::engine::ops

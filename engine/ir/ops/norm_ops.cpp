@@ -1,0 +1,53 @@
+// Normalisations and softmax: RMSNorm (zoo), LayerNormalization, BatchNormalization,
+// Softmax, LogSoftmax. All memory bound; FLOPs ~5 per element by convention.
+#include "engine/ir/ops/op_families.h"
+#include "engine/ir/ops/shape_util.h"
+
+namespace npu::engine::ops {
+namespace {
+
+Expected<std::vector<ShapeOutput>> normShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    std::vector<ShapeOutput> outs{{in[0].shape, in[0].dtype}};
+    if (node.op == "LayerNormalization") {
+        // Optional Mean and InvStdDev: the input shape with the normalised axes set to 1.
+        auto axis = normaliseAxis(node, node.attrInt("axis", -1), in[0].shape.size());
+        if (!axis) return axis.error();
+        Shape stat = in[0].shape;
+        for (std::size_t i = static_cast<std::size_t>(*axis); i < stat.size(); ++i) stat[i] = 1;
+        outs.push_back({stat, DType::f32});
+        outs.push_back({stat, DType::f32});
+    } else if (node.op == "BatchNormalization" && in[0].shape.size() >= 2) {
+        outs.push_back({{in[0].shape[1]}, DType::f32});  // running mean / var (training mode)
+        outs.push_back({{in[0].shape[1]}, DType::f32});
+    }
+    return outs;
+}
+
+Expected<std::vector<ShapeOutput>> softmaxShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    if (auto axis = normaliseAxis(node, node.attrInt("axis", -1), in[0].shape.size()); !axis) return axis.error();
+    return std::vector<ShapeOutput>{{in[0].shape, in[0].dtype}};
+}
+
+CostFn normCost(double flopsPerElement, double extraInputPasses) {
+    return [=](const Graph& g, const Node& n) {
+        OpCost c = defaultCost(g, n);
+        // Batch statistics need a pass over the input before normalising it.
+        c.bytesRead += extraInputPasses * tensorBytes(g, n.inputs[0]);
+        c.flops = flopsPerElement * numel(g, n.inputs[0]);
+        return c;
+    };
+}
+
+}  // namespace
+
+void registerNormOps(OpRegistry& r) {
+    r.add("RMSNorm", {OpCategory::norm, false, normShape, normCost(4, 0)});
+    r.add("LayerNormalization", {OpCategory::norm, false, normShape, normCost(5, 0)});
+    r.add("BatchNormalization", {OpCategory::norm, false, normShape, normCost(5, 1)});
+    r.add("Softmax", {OpCategory::norm, false, softmaxShape, normCost(5, 0)});
+    r.add("LogSoftmax", {OpCategory::norm, false, softmaxShape, normCost(5, 0)});
+}
+
+}  // namespace npu::engine::ops

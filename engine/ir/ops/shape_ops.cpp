@@ -1,0 +1,348 @@
+// Data movement and shape ops. Views (Reshape, Flatten, Squeeze, Unsqueeze, Shape,
+// Constant, Identity) are shape-only and cost nothing at run time; the others move
+// bytes (Transpose, Concat, Split, Slice, Gather/Embedding, Expand, Pad, Tile, Resize).
+// Where ONNX moved an attribute to an input across opsets, both forms are accepted; a
+// non-constant shape input leaves the affected dims unknown (-1).
+#include "engine/ir/ops/op_families.h"
+#include "engine/ir/ops/shape_util.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace npu::engine::ops {
+namespace {
+
+using Outs = Expected<std::vector<ShapeOutput>>;
+
+Outs one(Shape s, DType t) { return std::vector<ShapeOutput>{{std::move(s), t}}; }
+
+Outs reshapeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const auto target = intsFromAttrOrInput(node, "shape", in, 1);
+    if (!target) {
+        const std::int64_t rank = in.size() > 1 && in[1].shape.size() == 1 ? in[1].shape[0] : -1;
+        if (rank < 0) return shapeError(node, "Reshape target shape is not constant and its rank is unknown");
+        return one(Shape(static_cast<std::size_t>(rank), kUnknownDim), in[0].dtype);
+    }
+    const Shape& x = in[0].shape;
+    Shape out = *target;
+    const bool allowZero = node.attrInt("allowzero", 0) != 0;
+    int inferAt = -1;
+    std::int64_t known = 1;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (out[i] == 0 && !allowZero) out[i] = i < x.size() ? x[i] : kUnknownDim;
+        if (out[i] == -1) {
+            if (inferAt >= 0) return shapeError(node, "Reshape target " + shapeText(*target) + " has more than one -1");
+            inferAt = static_cast<int>(i);
+        } else if (out[i] < 0) {
+            known = -1;
+        } else if (known >= 0) {
+            known *= out[i];
+        }
+    }
+    if (inferAt >= 0) {
+        const std::int64_t total = product(x);
+        out[static_cast<std::size_t>(inferAt)] = (total >= 0 && known > 0) ? total / known : kUnknownDim;
+    } else if (product(x) >= 0 && known >= 0 && product(x) != known) {
+        return shapeError(node, "cannot reshape " + shapeText(x) + " to " + shapeText(*target));
+    }
+    return one(out, in[0].dtype);
+}
+
+Outs flattenShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const Shape& x = in[0].shape;
+    auto axis = normaliseAxis(node, node.attrInt("axis", 1), x.size() + 1);
+    if (!axis) return axis.error();
+    const auto split = x.begin() + *axis;
+    return one({product(Shape(x.begin(), split)), product(Shape(split, x.end()))}, in[0].dtype);
+}
+
+Outs transposeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const Shape& x = in[0].shape;
+    Shape perm = node.attrInts("perm");
+    if (perm.empty())
+        for (std::size_t i = 0; i < x.size(); ++i) perm.push_back(static_cast<std::int64_t>(x.size() - 1 - i));
+    if (perm.size() != x.size()) return shapeError(node, "perm " + shapeText(perm) + " does not match rank of " + shapeText(x));
+    Shape out;
+    for (auto p : perm) {
+        auto ax = normaliseAxis(node, p, x.size());
+        if (!ax) return ax.error();
+        out.push_back(x[static_cast<std::size_t>(*ax)]);
+    }
+    return one(out, in[0].dtype);
+}
+
+Outs squeezeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const Shape& x = in[0].shape;
+    const auto axes = intsFromAttrOrInput(node, "axes", in, 1);
+    std::vector<bool> drop(x.size(), false);
+    if (axes) {
+        for (auto a : *axes) {
+            auto ax = normaliseAxis(node, a, x.size());
+            if (!ax) return ax.error();
+            drop[static_cast<std::size_t>(*ax)] = true;
+        }
+    } else {
+        for (std::size_t i = 0; i < x.size(); ++i) drop[i] = x[i] == 1;
+    }
+    Shape out;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!drop[i]) out.push_back(x[i]);
+    return one(out, in[0].dtype);
+}
+
+Outs unsqueezeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const auto axes = intsFromAttrOrInput(node, "axes", in, 1);
+    if (!axes) return shapeError(node, "Unsqueeze axes are not constant");
+    const std::size_t rank = in[0].shape.size() + axes->size();
+    std::vector<bool> inserted(rank, false);
+    for (auto a : *axes) {
+        auto ax = normaliseAxis(node, a, rank);
+        if (!ax) return ax.error();
+        inserted[static_cast<std::size_t>(*ax)] = true;
+    }
+    Shape out;
+    std::size_t j = 0;
+    for (std::size_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? 1 : (j < in[0].shape.size() ? in[0].shape[j++] : 1));
+    return one(out, in[0].dtype);
+}
+
+Outs concatShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    Shape out = in[0].shape;
+    auto axis = normaliseAxis(node, node.attrInt("axis", 0), out.size());
+    if (!axis) return axis.error();
+    const auto a = static_cast<std::size_t>(*axis);
+    for (std::size_t i = 1; i < in.size(); ++i) {
+        if (in[i].shape.size() != out.size()) return shapeError(node, "Concat inputs differ in rank: " + shapeText(out) + " and " + shapeText(in[i].shape));
+        out[a] = (out[a] < 0 || in[i].shape[a] < 0) ? kUnknownDim : out[a] + in[i].shape[a];
+    }
+    return one(out, in[0].dtype);
+}
+
+Outs splitShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const Shape& x = in[0].shape;
+    auto axis = normaliseAxis(node, node.attrInt("axis", 0), x.size());
+    if (!axis) return axis.error();
+    const auto a = static_cast<std::size_t>(*axis);
+    std::vector<std::int64_t> parts;
+    if (auto split = intsFromAttrOrInput(node, "split", in, 1)) {
+        parts = *split;
+    } else {
+        const std::int64_t n = std::max<std::int64_t>(1, node.attrInt("num_outputs", static_cast<std::int64_t>(node.outputs.size())));
+        const std::int64_t each = x[a] < 0 ? kUnknownDim : (x[a] + n - 1) / n;
+        for (std::int64_t i = 0; i < n; ++i)
+            parts.push_back(each < 0 ? kUnknownDim : std::min(each, x[a] - i * each));
+    }
+    std::vector<ShapeOutput> outs;
+    for (auto p : parts) {
+        Shape o = x;
+        o[a] = p;
+        outs.push_back({o, in[0].dtype});
+    }
+    return outs;
+}
+
+Outs sliceShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const Shape& x = in[0].shape;
+    const auto starts = intsFromAttrOrInput(node, "starts", in, 1);
+    const auto ends = intsFromAttrOrInput(node, "ends", in, 2);
+    Shape out = x;
+    if (!starts || !ends) {
+        // Sliced axes unknown: every axis that may be sliced becomes unknown.
+        const auto axes = intsFromAttrOrInput(node, "axes", in, 3);
+        if (!axes) return one(Shape(x.size(), kUnknownDim), in[0].dtype);
+        for (auto ax : *axes) {
+            auto a = normaliseAxis(node, ax, x.size());
+            if (!a) return a.error();
+            out[static_cast<std::size_t>(*a)] = kUnknownDim;
+        }
+        return one(out, in[0].dtype);
+    }
+    std::vector<std::int64_t> axes = intsFromAttrOrInput(node, "axes", in, 3).value_or(std::vector<std::int64_t>{});
+    if (axes.empty())
+        for (std::size_t i = 0; i < starts->size(); ++i) axes.push_back(static_cast<std::int64_t>(i));
+    const std::vector<std::int64_t> steps = intsFromAttrOrInput(node, "steps", in, 4).value_or(std::vector<std::int64_t>(axes.size(), 1));
+    if (starts->size() != axes.size() || ends->size() != axes.size() || steps.size() != axes.size())
+        return shapeError(node, "Slice starts/ends/axes/steps differ in length");
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+        auto a = normaliseAxis(node, axes[i], x.size());
+        if (!a) return a.error();
+        const std::int64_t dim = x[static_cast<std::size_t>(*a)];
+        if (dim < 0) continue;
+        const std::int64_t step = steps[i] == 0 ? 1 : steps[i];
+        auto clampIndex = [&](std::int64_t v, bool isEnd) {
+            if (v < 0) v += dim;
+            if (step > 0) return std::clamp<std::int64_t>(v, 0, dim);
+            return std::clamp<std::int64_t>(v, -1, dim - 1) + (isEnd ? 0 : 0);
+        };
+        const std::int64_t b = clampIndex((*starts)[i], false), e = clampIndex((*ends)[i], true);
+        const std::int64_t len = step > 0 ? (e - b + step - 1) / step : (b - e + (-step) - 1) / (-step);
+        out[static_cast<std::size_t>(*a)] = std::max<std::int64_t>(0, len);
+    }
+    return one(out, in[0].dtype);
+}
+
+Outs gatherShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    const Shape& data = in[0].shape;
+    auto axis = normaliseAxis(node, node.attrInt("axis", 0), data.size());
+    if (!axis) return axis.error();
+    Shape out(data.begin(), data.begin() + *axis);
+    out.insert(out.end(), in[1].shape.begin(), in[1].shape.end());
+    out.insert(out.end(), data.begin() + *axis + 1, data.end());
+    return one(out, in[0].dtype);
+}
+
+// Embedding(ids[...], W[V, h]) -> [..., h] (the zoo's gather of token embeddings).
+Outs embeddingShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    if (in[1].shape.size() != 2) return shapeError(node, "Embedding weight must be [vocab, hidden], got " + shapeText(in[1].shape));
+    Shape out = in[0].shape;
+    out.push_back(in[1].shape[1]);
+    return one(out, in[1].dtype);
+}
+
+// Gathers read only the selected rows, not the whole table.
+OpCost gatherCost(const Graph& g, const Node& n) {
+    OpCost c;
+    c.bytesWritten = tensorBytes(g, n.outputs[0]);
+    c.bytesRead = c.bytesWritten + tensorBytes(g, n.inputs[n.op == "Embedding" ? 0 : 1]);
+    return c;
+}
+
+// Slice/Split/Pad read what they write.
+OpCost copyCost(const Graph& g, const Node& n) {
+    OpCost c;
+    for (int t : n.outputs) c.bytesWritten += tensorBytes(g, t);
+    c.bytesRead = n.op == "Pad" || n.op == "Expand" || n.op == "Tile" ? tensorBytes(g, n.inputs[0]) : c.bytesWritten;
+    return c;
+}
+
+Outs expandShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    if (!in[1].values) {
+        const std::int64_t rank = in[1].shape.size() == 1 ? in[1].shape[0] : -1;
+        if (rank < 0) return shapeError(node, "Expand target shape is not constant");
+        return one(Shape(static_cast<std::size_t>(std::max<std::int64_t>(rank, static_cast<std::int64_t>(in[0].shape.size()))), kUnknownDim), in[0].dtype);
+    }
+    auto out = broadcast(node, in[0].shape, *in[1].values);
+    if (!out) return out.error();
+    return one(*out, in[0].dtype);
+}
+
+Outs shapeOfShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const auto rank = static_cast<std::int64_t>(in[0].shape.size());
+    std::int64_t start = node.attrInt("start", 0), end = node.attrInt("end", rank);
+    if (start < 0) start += rank;
+    if (end < 0) end += rank;
+    start = std::clamp<std::int64_t>(start, 0, rank);
+    end = std::clamp<std::int64_t>(end, 0, rank);
+    return one({std::max<std::int64_t>(0, end - start)}, DType::i64);
+}
+
+DType attrDType(const Node& node, DType fallback) {
+    const auto name = node.attrString("dtype");
+    return name.empty() ? fallback : parseDType(name).value_or(fallback);
+}
+
+Outs constantOfShapeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    if (in[0].values) return one(*in[0].values, attrDType(node, DType::f32));
+    const std::int64_t rank = in[0].shape.size() == 1 ? in[0].shape[0] : -1;
+    if (rank < 0) return shapeError(node, "ConstantOfShape input shape is not constant");
+    return one(Shape(static_cast<std::size_t>(rank), kUnknownDim), attrDType(node, DType::f32));
+}
+
+Outs constantShape(const Node& node, const std::vector<ShapeInput>&) {
+    return one(node.attrInts("shape"), attrDType(node, DType::f32));
+}
+
+Outs identityShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    return one(in[0].shape, in[0].dtype);
+}
+
+Outs rangeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 3); !s) return s.error();
+    const DType dt = in[0].dtype;
+    if (!in[0].values || !in[1].values || !in[2].values || in[0].values->empty() || in[1].values->empty() || in[2].values->empty())
+        return one({kUnknownDim}, dt);
+    const double start = static_cast<double>((*in[0].values)[0]), limit = static_cast<double>((*in[1].values)[0]);
+    const double delta = static_cast<double>((*in[2].values)[0]);
+    if (delta == 0) return shapeError(node, "Range delta is zero");
+    return one({std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil((limit - start) / delta)))}, dt);
+}
+
+Outs resizeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const Shape& x = in[0].shape;
+    if (in.size() > 3 && in[3].values && in[3].values->size() == x.size()) return one(*in[3].values, in[0].dtype);
+    // Float scales come as an attribute from the front end (the shape inputs carry ints).
+    auto it = node.attrs.find("scales");
+    if (it != node.attrs.end())
+        if (auto scales = std::get_if<std::vector<double>>(&it->second); scales && scales->size() == x.size()) {
+            Shape out;
+            for (std::size_t i = 0; i < x.size(); ++i)
+                out.push_back(x[i] < 0 ? kUnknownDim : static_cast<std::int64_t>(std::floor(static_cast<double>(x[i]) * (*scales)[i])));
+            return one(out, in[0].dtype);
+        }
+    Shape out = x;
+    for (std::size_t i = 2; i < out.size(); ++i) out[i] = kUnknownDim;
+    return one(out, in[0].dtype);
+}
+
+Outs padShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const Shape& x = in[0].shape;
+    const auto pads = intsFromAttrOrInput(node, "pads", in, 1);
+    if (!pads || pads->size() != 2 * x.size()) return one(Shape(x.size(), kUnknownDim), in[0].dtype);
+    Shape out = x;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (out[i] >= 0) out[i] += (*pads)[i] + (*pads)[i + x.size()];
+    return one(out, in[0].dtype);
+}
+
+Outs tileShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    const Shape& x = in[0].shape;
+    if (!in[1].values || in[1].values->size() != x.size()) return one(Shape(x.size(), kUnknownDim), in[0].dtype);
+    Shape out = x;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (out[i] >= 0) out[i] *= (*in[1].values)[i];
+    return one(out, in[0].dtype);
+}
+
+}  // namespace
+
+void registerShapeOps(OpRegistry& r) {
+    const auto view = OpCategory::data_movement;
+    r.add("Reshape", {view, true, reshapeShape, {}});
+    r.add("Flatten", {view, true, flattenShape, {}});
+    r.add("Squeeze", {view, true, squeezeShape, {}});
+    r.add("Unsqueeze", {view, true, unsqueezeShape, {}});
+    r.add("Shape", {view, true, shapeOfShape, {}});
+    r.add("Constant", {view, true, constantShape, {}});
+    r.add("Identity", {view, true, identityShape, {}});
+    r.add("Transpose", {view, false, transposeShape, {}});
+    r.add("Concat", {view, false, concatShape, {}});
+    r.add("Split", {view, false, splitShape, copyCost});
+    r.add("Slice", {view, false, sliceShape, copyCost});
+    r.add("Gather", {view, false, gatherShape, gatherCost});
+    r.add("Embedding", {view, false, embeddingShape, gatherCost});
+    r.add("Expand", {view, false, expandShape, copyCost});
+    r.add("ConstantOfShape", {view, false, constantOfShapeShape, {}});
+    r.add("Range", {view, false, rangeShape, {}});
+    r.add("Resize", {view, false, resizeShape, {}});
+    r.add("Pad", {view, false, padShape, copyCost});
+    r.add("Tile", {view, false, tileShape, copyCost});
+}
+
+}  // namespace npu::engine::ops

@@ -1,0 +1,29 @@
+#pragma once
+// Helpers shared by the shape-inference rules of the op families.
+
+#include "engine/core/expected.h"
+#include "engine/ir/node.h"
+#include "engine/ir/op_registry.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npu::engine::ops {
+
+using Shape = std::vector<std::int64_t>;
+
+std::string shapeText(const Shape& s);
+Error shapeError(const Node& node, const std::string& what);
+// Numpy broadcasting; unknown dims (-1) broadcast to unknown.
+Expected<Shape> broadcast(const Node& node, const Shape& a, const Shape& b);
+// Normalises a possibly negative axis for the given rank; error if out of range.
+Expected<int> normaliseAxis(const Node& node, std::int64_t axis, std::size_t rank);
+std::int64_t product(const Shape& s);   // -1 if any dim unknown
+Status needInputs(const Node& node, const std::vector<ShapeInput>& in, std::size_t count);
+// Attribute list, or the values of input `index` when constant (ONNX moved many
+// attributes to inputs across opsets).
+std::optional<std::vector<std::int64_t>> intsFromAttrOrInput(const Node& node, const char* attr,
+                                                             const std::vector<ShapeInput>& in, std::size_t index);
+
+}  // namespace npu::engine::ops
