@@ -12,6 +12,7 @@
 #include <QPair>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 namespace npu::profiler {
@@ -21,7 +22,7 @@ class ProfileDb;
 namespace npu::views {
 
 class TimelineData;
-class TimelineRenderer;
+class TimeViewport;
 
 class TimelineWidget : public QWidget {
     Q_OBJECT
@@ -87,6 +88,17 @@ protected:
     bool event(QEvent* event) override;
 
 private:
+    int plotWidth() const;
+    int trackAreaHeight() const;
+    void relayout();
+    void rebuildLists();
+    void applyViewport(const std::function<void(TimeViewport&)>& change);
+    void setSelection(int track, quint32 index, bool emitSignal);
+    void scrollToTrack(int track);
+    QString tooltipAt(const QPoint& pos) const;
+    struct PointInfo;
+    PointInfo pointInfo(const QPoint& pos) const;
+
     struct State;
     std::unique_ptr<State> m_state;
 };

@@ -1,0 +1,105 @@
+#include "views/timeline/slice_lod.h"
+
+#include <algorithm>
+
+namespace npu::views {
+
+DepthIndex buildDepthIndex(const profiler::TrackSlices& slices)
+{
+    DepthIndex result;
+    const std::size_t n = slices.size();
+    int maxDepth = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        maxDepth = std::max(maxDepth, slices.depth[i]);
+    result.lanes.resize(n == 0 ? 0 : static_cast<std::size_t>(maxDepth) + 1);
+    // Two passes so every lane is allocated once at its final size.
+    std::vector<std::uint32_t> counts(result.lanes.size(), 0);
+    for (std::size_t i = 0; i < n; ++i)
+        ++counts[static_cast<std::size_t>(std::max(0, slices.depth[i]))];
+    for (std::size_t d = 0; d < counts.size(); ++d) {
+        result.lanes[d].index.reserve(counts[d]);
+        result.lanes[d].maxEnd.reserve(counts[d]);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        DepthLane& lane = result.lanes[static_cast<std::size_t>(std::max(0, slices.depth[i]))];
+        const std::int64_t end = slices.start_ns[i] + std::max<std::int64_t>(0, slices.dur_ns[i]);
+        lane.index.push_back(static_cast<std::uint32_t>(i));
+        lane.maxEnd.push_back(lane.maxEnd.empty() ? end : std::max(lane.maxEnd.back(), end));
+    }
+    return result;
+}
+
+LaneSpan laneSpan(const profiler::TrackSlices& slices, const DepthLane& lane, std::int64_t t0, std::int64_t t1)
+{
+    LaneSpan span;
+    // maxEnd is non-decreasing: the first position whose running max end passes t0 is the
+    // first slice that can overlap the view. Instants exactly at t0 have end == t0, hence >=.
+    span.first = static_cast<std::size_t>(std::lower_bound(lane.maxEnd.begin(), lane.maxEnd.end(), t0) -
+                                          lane.maxEnd.begin());
+    const auto startOf = [&](std::uint32_t i) { return slices.start_ns[i]; };
+    span.last = static_cast<std::size_t>(
+        std::lower_bound(lane.index.begin() + static_cast<std::ptrdiff_t>(span.first), lane.index.end(), t1,
+                         [&](std::uint32_t i, std::int64_t t) { return startOf(i) < t; }) -
+        lane.index.begin());
+    return span;
+}
+
+int buildDrawItems(const profiler::TrackSlices& slices, const DepthIndex& depths, const LodParams& params,
+                   std::vector<DrawItem>& out)
+{
+    if (params.t1 <= params.t0 || params.widthPx <= 0)
+        return 0;
+    const double scale = params.widthPx / static_cast<double>(params.t1 - params.t0);
+    // Slices far outside the view are clamped so float coordinates stay meaningful.
+    const double lo = -2.0;
+    const double hi = params.widthPx + 2.0;
+    int folds = 0;
+    const std::int64_t* start = slices.start_ns.data();
+    const std::int64_t* dur = slices.dur_ns.data();
+
+    for (std::size_t d = 0; d < depths.lanes.size(); ++d) {
+        const DepthLane& lane = depths.lanes[d];
+        const LaneSpan span = laneSpan(slices, lane, params.t0, params.t1);
+        bool pending = false;
+        DrawItem fold;
+        fold.depth = static_cast<std::int32_t>(d);
+        const auto flush = [&] {
+            if (!pending)
+                return;
+            if (fold.count > 1)
+                ++folds;
+            out.push_back(fold);
+            pending = false;
+        };
+        for (std::size_t k = span.first; k < span.last; ++k) {
+            const std::uint32_t i = lane.index[k];
+            const std::int64_t s = start[i];
+            const std::int64_t len = std::max<std::int64_t>(0, dur[i]);
+            if (!visibleSlice(s, len, params.t0, params.t1))
+                continue;
+            const double x0 = std::clamp(static_cast<double>(s - params.t0) * scale, lo, hi);
+            const double x1 = std::clamp(static_cast<double>(s + len - params.t0) * scale, lo, hi);
+            if (x1 - x0 < params.minWidthPx) {
+                if (pending && x0 <= fold.x1 + params.mergeGapPx) {
+                    fold.x1 = std::max(fold.x1, static_cast<float>(x1));
+                    ++fold.count;
+                    continue;
+                }
+                flush();
+                fold.x0 = static_cast<float>(x0);
+                fold.x1 = static_cast<float>(x1);
+                fold.slice = i;
+                fold.count = 1;
+                pending = true;
+            } else {
+                flush();
+                out.push_back(DrawItem{static_cast<float>(x0), static_cast<float>(x1), i, 1,
+                                       static_cast<std::int32_t>(d)});
+            }
+        }
+        flush();
+    }
+    return folds;
+}
+
+}  // namespace npu::views

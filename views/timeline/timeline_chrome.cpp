@@ -1,0 +1,109 @@
+// The parts of a frame drawn over the tracks: the track-name gutter and the time ruler.
+#include "views/timeline/time_ruler.h"
+#include "views/timeline/timeline_renderer.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+
+namespace npu::views {
+
+void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
+{
+    p.save();
+    p.setClipRect(0, f.rulerHeight, f.gutterWidth, f.height - f.rulerHeight);
+    p.fillRect(0, f.rulerHeight, f.gutterWidth, f.height - f.rulerHeight, QColor(236, 238, 243));
+    const QFont normal = p.font();
+    const QFontMetrics fm(normal);
+    QFont bold = normal;
+    bold.setBold(true);
+    const QFontMetrics fmBold(bold);
+    for (const LayoutRow& row : f.layout->rows) {
+        const int top = f.rulerHeight + row.y - f.scrollY;
+        if (top + row.height < f.rulerHeight || top > f.height)
+            continue;
+        if (row.kind == LayoutRow::Kind::group) {
+            const TimelineGroup& g = f.data->groups()[static_cast<std::size_t>(row.group)];
+            p.fillRect(0, top, f.gutterWidth, row.height, QColor(214, 218, 230));
+            const bool collapsed = f.collapsed && f.collapsed->count(g.deviceId);
+            // A drawn triangle rather than a glyph: font coverage of ▸/▾ varies.
+            const double cx = 10;
+            const double cy = top + row.height / 2.0;
+            QPolygonF tri;
+            if (collapsed)
+                tri << QPointF(cx - 3, cy - 5) << QPointF(cx + 4, cy) << QPointF(cx - 3, cy + 5);
+            else
+                tri << QPointF(cx - 5, cy - 3) << QPointF(cx + 5, cy - 3) << QPointF(cx, cy + 4);
+            p.setRenderHint(QPainter::Antialiasing, true);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(60, 64, 80));
+            p.drawPolygon(tri);
+            p.setRenderHint(QPainter::Antialiasing, false);
+            QString label = QString::fromStdString(g.name);
+            if (!g.kind.empty())
+                label += QStringLiteral("  (%1)").arg(QString::fromStdString(g.kind));
+            p.setFont(bold);
+            p.setPen(QColor(30, 32, 40));
+            p.drawText(QRect(20, top, f.gutterWidth - 24, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       fmBold.elidedText(label, Qt::ElideRight, f.gutterWidth - 24));
+            p.setFont(normal);
+            continue;
+        }
+        const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(row.track)];
+        p.setPen(QColor(40, 42, 52));
+        p.drawText(QRect(14, top + f.metrics.trackPadding, f.gutterWidth - 18, f.metrics.rowHeight),
+                   Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(QString::fromStdString(tr.row.name), Qt::ElideMiddle, f.gutterWidth - 18));
+        p.setPen(QColor(0, 0, 0, 30));
+        p.drawLine(0, top + row.height - 1, f.gutterWidth, top + row.height - 1);
+    }
+    p.setPen(QColor(170, 174, 190));
+    p.drawLine(f.gutterWidth - 1, f.rulerHeight, f.gutterWidth - 1, f.height);
+    p.restore();
+}
+
+void TimelineRenderer::paintRuler(QPainter& p, const TimelineFrame& f)
+{
+    p.save();
+    p.fillRect(0, 0, f.width, f.rulerHeight, QColor(244, 245, 248));
+    p.setPen(QColor(170, 174, 190));
+    p.drawLine(0, f.rulerHeight - 1, f.width, f.rulerHeight - 1);
+    const double pxPerNs = f.plotWidth / static_cast<double>(f.t1 - f.t0);
+    const RulerScale scale = chooseRulerScale(f.t0 - f.rulerOrigin, f.t1 - f.rulerOrigin, f.plotWidth);
+    p.setClipRect(f.gutterWidth, 0, f.plotWidth, f.rulerHeight);
+    // Minor ticks at a fifth (or half, for 2-steps) of the major step.
+    const std::int64_t minor = scale.step % 5 == 0 || scale.step == 1 ? std::max<std::int64_t>(1, scale.step / 5)
+                                                                    : scale.step / 2;
+    std::int64_t firstMinor = scale.firstTick - scale.step;
+    for (std::int64_t t = firstMinor; t <= f.t1 - f.rulerOrigin; t += minor) {
+        const double x = f.gutterWidth + (t + f.rulerOrigin - f.t0) * pxPerNs;
+        const bool major = (t % scale.step) == 0;
+        p.setPen(QColor(120, 124, 140));
+        p.drawLine(QPointF(x, f.rulerHeight - (major ? 10 : 5)), QPointF(x, f.rulerHeight - 1));
+        if (major)
+            p.drawText(QRectF(x + 3, 2, 200, f.rulerHeight - 12), Qt::AlignLeft | Qt::AlignVCenter,
+                       formatTick(t, scale));
+    }
+    if (f.hasRange) {
+        // The selected range's duration, centred over it.
+        const double x0 = f.gutterWidth + (f.range0 - f.t0) * pxPerNs;
+        const double x1 = f.gutterWidth + (f.range1 - f.t0) * pxPerNs;
+        const QString text = formatDuration(f.range1 - f.range0);
+        const QFontMetrics fm(p.font());
+        const double w = fm.horizontalAdvance(text) + 12;
+        const QRectF box((x0 + x1) / 2 - w / 2, 2, w, f.rulerHeight - 6);
+        p.fillRect(box, QColor(40, 110, 230));
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, text);
+    }
+    p.restore();
+    // The corner above the gutter: the ruler's unit and origin.
+    p.fillRect(0, 0, f.gutterWidth, f.rulerHeight - 1, QColor(236, 238, 243));
+    p.setPen(QColor(90, 94, 110));
+    p.drawText(QRect(8, 0, f.gutterWidth - 12, f.rulerHeight), Qt::AlignVCenter | Qt::AlignLeft,
+               QStringLiteral("time from %1").arg(f.rulerOrigin == f.data->startNs() ? QStringLiteral("trace start")
+                                                                                      : QStringLiteral("aligned point")));
+    p.setPen(QColor(170, 174, 190));
+    p.drawLine(f.gutterWidth - 1, 0, f.gutterWidth - 1, f.rulerHeight);
+}
+
+}  // namespace npu::views

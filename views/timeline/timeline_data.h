@@ -1,0 +1,88 @@
+#pragma once
+// What the timeline draws from: every track's slices (columnar, with the depth index for
+// level of detail) and counter series, grouped by device. Loaded once from a ProfileDb;
+// tests fill it directly. Plain C++ so the logic over it is testable without widgets.
+
+#include "profiler/store/profile_db.h"
+#include "views/timeline/slice_lod.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace npu::views {
+
+struct TimelineTrack {
+    profiler::TrackRow row;
+    bool isCounter = false;
+    profiler::TrackSlices slices;  // slice tracks
+    DepthIndex depths;
+    profiler::CounterSeries counter;  // counter tracks
+    double counterMin = 0;
+    double counterMax = 0;
+    int rows() const { return isCounter ? 1 : static_cast<int>(depths.lanes.size()); }
+};
+
+struct TimelineGroup {
+    std::int64_t deviceId = 0;
+    std::string name;
+    std::string kind;
+    std::vector<int> tracks;  // indices into TimelineData::tracks(), in display order
+};
+
+// A slice by position: track index and index in its columns.
+struct SliceRef {
+    int track = -1;
+    std::uint32_t index = 0;
+    bool valid() const { return track >= 0; }
+    bool operator==(const SliceRef&) const = default;
+};
+
+class TimelineData {
+public:
+    static std::unique_ptr<TimelineData> load(const profiler::ProfileDb& db);
+
+    // Building by hand (tests, benchmarks). Tracks of an unknown device get their own group.
+    void addDevice(std::int64_t id, std::string name, std::string kind);
+    void addSliceTrack(profiler::TrackRow row, profiler::TrackSlices slices);
+    void addCounterTrack(profiler::TrackRow row, profiler::CounterSeries series);
+    void setStrings(std::vector<std::string> strings) { m_strings = std::move(strings); }
+
+    const std::vector<TimelineTrack>& tracks() const { return m_tracks; }
+    const std::vector<TimelineGroup>& groups() const { return m_groups; }
+    const std::vector<std::string>& strings() const { return m_strings; }
+    const std::string& string(std::int32_t id) const;
+
+    std::int64_t startNs() const { return m_start; }
+    std::int64_t endNs() const { return m_end; }
+    std::int64_t sliceCount() const { return m_sliceCount; }
+
+    SliceRef find(std::int64_t sliceId) const;
+    std::int64_t sliceId(SliceRef ref) const { return m_tracks[ref.track].slices.id[ref.index]; }
+    std::int64_t sliceStart(SliceRef ref) const { return m_tracks[ref.track].slices.start_ns[ref.index]; }
+    std::int64_t sliceDur(SliceRef ref) const { return m_tracks[ref.track].slices.dur_ns[ref.index]; }
+    const std::string& sliceName(SliceRef ref) const { return string(m_tracks[ref.track].slices.nameId[ref.index]); }
+    const std::string& sliceCategory(SliceRef ref) const
+    {
+        return string(m_tracks[ref.track].slices.categoryId[ref.index]);
+    }
+
+    // Enclosing slices of `ref` on its track at lower depths, outermost first.
+    std::vector<SliceRef> parentChain(SliceRef ref) const;
+
+private:
+    TimelineGroup& groupFor(std::int64_t deviceId);
+    void extendRange(std::int64_t t0, std::int64_t t1);
+
+    std::vector<TimelineTrack> m_tracks;
+    std::vector<TimelineGroup> m_groups;
+    std::vector<std::string> m_strings;
+    std::int64_t m_start = 0;
+    std::int64_t m_end = 0;
+    bool m_hasRange = false;
+    std::int64_t m_sliceCount = 0;
+};
+
+}  // namespace npu::views

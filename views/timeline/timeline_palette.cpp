@@ -1,0 +1,63 @@
+#include "views/timeline/timeline_palette.h"
+
+#include <array>
+#include <cstdint>
+#include <utility>
+
+namespace npu::views {
+
+namespace {
+
+// Hand-picked mid-saturation colours: distinct from each other, readable with dark
+// text, and leaving the selection outline (black/white) and search highlight (yellow)
+// unambiguous.
+constexpr std::array<std::pair<std::string_view, QRgb>, 12> kFixed{{
+    {"matmul", 0xff4e79a7},
+    {"conv", 0xff59a14f},
+    {"attention", 0xffb07aa1},
+    {"elementwise", 0xff76b7b2},
+    {"norm", 0xffedc948},
+    {"reduce", 0xfff28e2b},
+    {"data_movement", 0xff9c755f},
+    {"comm", 0xffe15759},
+    {"memcpy", 0xffbab0ac},
+    {"optimizer", 0xffff9da7},
+    {"other", 0xffa0a0a0},
+    {"", 0xffa0a0a0},
+}};
+
+std::uint32_t fnv1a(std::string_view s)
+{
+    std::uint32_t h = 2166136261u;
+    for (const char c : s) {
+        h ^= static_cast<unsigned char>(c);
+        h *= 16777619u;
+    }
+    return h;
+}
+
+}  // namespace
+
+QColor categoryColor(std::string_view category)
+{
+    for (const auto& [name, rgb] : kFixed) {
+        if (name == category)
+            return QColor::fromRgb(rgb);
+    }
+    // Hue from the hash, saturation and value kept in the palette's band so hashed
+    // colours sit with the fixed ones and dark text stays legible.
+    const std::uint32_t h = fnv1a(category);
+    const int hue = static_cast<int>(h % 360);
+    const int sat = 110 + static_cast<int>((h >> 9) % 60);
+    const int val = 185 + static_cast<int>((h >> 17) % 50);
+    return QColor::fromHsv(hue, sat, val);
+}
+
+QColor textColorOn(const QColor& background)
+{
+    // Relative luminance in sRGB, approximated: enough to choose between black and white.
+    const double l = 0.299 * background.redF() + 0.587 * background.greenF() + 0.114 * background.blueF();
+    return l > 0.55 ? QColor(20, 20, 20) : QColor(250, 250, 250);
+}
+
+}  // namespace npu::views

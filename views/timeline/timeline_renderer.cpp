@@ -1,0 +1,313 @@
+#include "views/timeline/timeline_renderer.h"
+
+#include "views/timeline/counter_format.h"
+#include "views/timeline/time_ruler.h"
+#include "views/timeline/timeline_palette.h"
+
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace npu::views {
+
+namespace {
+const QColor kBackground(250, 250, 252);
+const QColor kTrackAlt(242, 243, 247);
+const QColor kGroupHeader(224, 227, 236);
+const QColor kGrid(0, 0, 0, 18);
+const QColor kHighlight(255, 200, 0);
+constexpr double kLabelMinPx = 24;  // narrower slices get no text
+}  // namespace
+
+void TimelineRenderer::rebuild(const TimelineData& data, std::int64_t t0, std::int64_t t1, int plotWidth)
+{
+    if (m_data != &data) {
+        m_data = &data;
+        m_colors.assign(data.strings().size(), QColor());
+        m_colorReady.assign(data.strings().size(), 0);
+        m_names.assign(data.strings().size(), QString());
+        m_nameReady.assign(data.strings().size(), 0);
+    }
+    const auto& tracks = data.tracks();
+    m_items.clear();
+    m_trackItems.resize(tracks.size());
+    m_counters.resize(tracks.size());
+    m_foldedBlocks = 0;
+    LodParams params;
+    params.t0 = t0;
+    params.t1 = t1;
+    params.widthPx = plotWidth;
+    for (std::size_t t = 0; t < tracks.size(); ++t) {
+        const auto begin = static_cast<std::uint32_t>(m_items.size());
+        if (tracks[t].isCounter)
+            reduceCounter(tracks[t].counter, t0, t1, plotWidth, m_counters[t]);
+        else
+            m_foldedBlocks += buildDrawItems(tracks[t].slices, tracks[t].depths, params, m_items);
+        m_trackItems[t] = {begin, static_cast<std::uint32_t>(m_items.size())};
+    }
+    m_drawnItems = static_cast<int>(m_items.size());
+}
+
+const QColor& TimelineRenderer::colorOf(std::int32_t categoryId)
+{
+    static const QColor fallback = categoryColor("other");
+    if (categoryId < 0 || static_cast<std::size_t>(categoryId) >= m_colors.size())
+        return fallback;
+    const auto i = static_cast<std::size_t>(categoryId);
+    if (!m_colorReady[i]) {
+        m_colors[i] = categoryColor(m_data->string(categoryId));
+        m_colorReady[i] = 1;
+    }
+    return m_colors[i];
+}
+
+const QString& TimelineRenderer::nameOf(std::int32_t nameId)
+{
+    static const QString empty;
+    if (nameId < 0 || static_cast<std::size_t>(nameId) >= m_names.size())
+        return empty;
+    const auto i = static_cast<std::size_t>(nameId);
+    if (!m_nameReady[i]) {
+        m_names[i] = QString::fromStdString(m_data->string(nameId));
+        m_nameReady[i] = 1;
+    }
+    return m_names[i];
+}
+
+const CounterColumns* TimelineRenderer::counterColumns(int track) const
+{
+    if (track < 0 || static_cast<std::size_t>(track) >= m_counters.size())
+        return nullptr;
+    return &m_counters[static_cast<std::size_t>(track)];
+}
+
+TimelineHit TimelineRenderer::hitTest(int track, int depth, double plotX) const
+{
+    TimelineHit hit;
+    if (track < 0 || static_cast<std::size_t>(track) >= m_trackItems.size())
+        return hit;
+    const auto [begin, end] = m_trackItems[static_cast<std::size_t>(track)];
+    // Rectangles thinner than a pixel are drawn one pixel wide; hit them the same way.
+    for (std::uint32_t k = begin; k < end; ++k) {
+        const DrawItem& item = m_items[k];
+        if (item.depth != depth)
+            continue;
+        const double right = std::max<double>(item.x1, item.x0 + 1.0);
+        if (plotX >= item.x0 - 0.5 && plotX < right + 0.5) {
+            hit.slice = SliceRef{track, item.slice};
+            hit.count = item.count;
+            hit.x0 = item.x0;
+            hit.x1 = item.x1;
+            return hit;
+        }
+    }
+    return hit;
+}
+
+int TimelineRenderer::sliceTop(const TimelineFrame& f, int track, int depth) const
+{
+    const int row = f.layout->rowOfTrack(track);
+    if (row < 0)
+        return -1;
+    return f.rulerHeight + f.layout->rows[static_cast<std::size_t>(row)].y - f.scrollY + f.metrics.trackPadding +
+           depth * f.metrics.rowHeight;
+}
+
+void TimelineRenderer::paint(QPainter& p, const TimelineFrame& f)
+{
+    p.fillRect(0, 0, f.width, f.height, kBackground);
+    if (!f.data || !f.layout)
+        return;
+    paintTracks(p, f);
+    paintFlows(p, f);
+    paintRange(p, f);
+    paintGutter(p, f);
+    paintRuler(p, f);
+}
+
+void TimelineRenderer::paintTracks(QPainter& p, const TimelineFrame& f)
+{
+    p.save();
+    p.setClipRect(f.gutterWidth, f.rulerHeight, f.plotWidth, f.height - f.rulerHeight);
+    // Grid lines under the slices, at the ruler's ticks.
+    const RulerScale scale = chooseRulerScale(f.t0 - f.rulerOrigin, f.t1 - f.rulerOrigin, f.plotWidth);
+    const double pxPerNs = f.plotWidth / static_cast<double>(f.t1 - f.t0);
+    int trackOrdinal = 0;
+    for (const LayoutRow& row : f.layout->rows) {
+        const int top = f.rulerHeight + row.y - f.scrollY;
+        if (top + row.height < f.rulerHeight || top > f.height) {
+            trackOrdinal += row.kind == LayoutRow::Kind::track;
+            continue;
+        }
+        if (row.kind == LayoutRow::Kind::group) {
+            p.fillRect(f.gutterWidth, top, f.plotWidth, row.height, kGroupHeader);
+            continue;
+        }
+        if (trackOrdinal++ % 2)
+            p.fillRect(f.gutterWidth, top, f.plotWidth, row.height, kTrackAlt);
+    }
+    p.setPen(kGrid);
+    for (std::int64_t t = scale.firstTick; t <= f.t1 - f.rulerOrigin; t += scale.step) {
+        const double x = f.gutterWidth + (t + f.rulerOrigin - f.t0) * pxPerNs;
+        p.drawLine(QPointF(x, f.rulerHeight), QPointF(x, f.height));
+    }
+    for (const LayoutRow& row : f.layout->rows) {
+        const int top = f.rulerHeight + row.y - f.scrollY;
+        if (row.kind != LayoutRow::Kind::track || top + row.height < f.rulerHeight || top > f.height)
+            continue;
+        if (f.data->tracks()[static_cast<std::size_t>(row.track)].isCounter)
+            paintCounterTrack(p, f, row.track, top + f.metrics.trackPadding, row.height - 2 * f.metrics.trackPadding);
+        else
+            paintSliceTrack(p, f, row.track, top + f.metrics.trackPadding);
+    }
+    p.restore();
+}
+
+void TimelineRenderer::paintSliceTrack(QPainter& p, const TimelineFrame& f, int track, int top)
+{
+    const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(track)];
+    const auto [begin, end] = m_trackItems[static_cast<std::size_t>(track)];
+    const int rowH = f.metrics.rowHeight;
+    const QFontMetrics fm(p.font());
+    const std::vector<std::uint8_t>* marks =
+        f.highlighted && static_cast<std::size_t>(track) < f.highlighted->size()
+            ? &(*f.highlighted)[static_cast<std::size_t>(track)]
+            : nullptr;
+    if (marks && marks->empty())
+        marks = nullptr;
+    p.setPen(Qt::NoPen);
+    for (std::uint32_t k = begin; k < end; ++k) {
+        const DrawItem& item = m_items[k];
+        const double x = f.gutterWidth + item.x0;
+        const double w = std::max(1.0, static_cast<double>(item.x1 - item.x0));
+        const QRectF r(x, top + item.depth * rowH, w, rowH - 1);
+        const QColor& c = colorOf(tr.slices.categoryId[item.slice]);
+        if (item.count > 1) {
+            // Folded runs read as "busy, zoom in": the category colour, darkened.
+            p.fillRect(r, c.darker(125));
+            continue;
+        }
+        p.fillRect(r, c);
+        if (marks && (*marks)[item.slice]) {
+            p.setPen(QPen(kHighlight, 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(r.adjusted(1, 1, -1, -1));
+            p.setPen(Qt::NoPen);
+        }
+        if (w >= kLabelMinPx) {
+            const QString text = fm.elidedText(nameOf(tr.slices.nameId[item.slice]), Qt::ElideRight,
+                                               static_cast<int>(w) - 6);
+            if (!text.isEmpty() && text != QStringLiteral("…")) {
+                p.setPen(textColorOn(c));
+                p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
+                p.setPen(Qt::NoPen);
+            }
+        }
+    }
+    if (f.selected.track == track) {
+        const std::uint32_t i = f.selected.index;
+        const double x0 = std::clamp(f.gutterWidth + (tr.slices.start_ns[i] - f.t0) * f.plotWidth /
+                                                         static_cast<double>(f.t1 - f.t0),
+                                     f.gutterWidth - 4.0, f.width + 4.0);
+        const double x1 = std::clamp(f.gutterWidth + (tr.slices.start_ns[i] + tr.slices.dur_ns[i] - f.t0) *
+                                                         f.plotWidth / static_cast<double>(f.t1 - f.t0),
+                                     f.gutterWidth - 4.0, f.width + 4.0);
+        const QRectF r(x0, top + tr.slices.depth[i] * rowH, std::max(2.0, x1 - x0), rowH - 1);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(QColor(255, 255, 255), 3));
+        p.drawRect(r);
+        p.setPen(QPen(QColor(10, 10, 10), 1.5));
+        p.drawRect(r);
+    }
+}
+
+void TimelineRenderer::paintCounterTrack(QPainter& p, const TimelineFrame& f, int track, int top, int height)
+{
+    const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(track)];
+    const CounterColumns& cols = m_counters[static_cast<std::size_t>(track)];
+    if (cols.lastColumn < cols.firstColumn)
+        return;
+    const double lo = tr.counterMin;
+    const double hi = tr.counterMax > lo ? tr.counterMax : lo + 1;
+    const double bottom = top + height;
+    const auto yOf = [&](double v) { return bottom - (v - lo) / (hi - lo) * (height - 2); };
+    // The area follows each column's maximum so short peaks survive the reduction.
+    m_polygon.clear();
+    m_polygon.reserve(2 * (cols.lastColumn - cols.firstColumn + 1) + 2);
+    const double x0 = f.gutterWidth + cols.firstColumn;
+    m_polygon << QPointF(x0, bottom);
+    for (int c = cols.firstColumn; c <= cols.lastColumn; ++c) {
+        const double y = yOf(cols.columns[static_cast<std::size_t>(c)].max);
+        m_polygon << QPointF(f.gutterWidth + c, y) << QPointF(f.gutterWidth + c + 1, y);
+    }
+    m_polygon << QPointF(f.gutterWidth + cols.lastColumn + 1, bottom);
+    const QColor base = categoryColor(tr.row.name);
+    QColor fill = base;
+    fill.setAlpha(110);
+    p.setPen(QPen(base.darker(140), 1));
+    p.setBrush(fill);
+    p.drawPolygon(m_polygon);
+    p.setBrush(Qt::NoBrush);
+    // Scale label: the track's peak, top left of the chart.
+    const bool bytes = looksLikeBytes(tr.row.name);
+    p.setPen(QColor(60, 60, 70));
+    p.drawText(QRectF(f.gutterWidth + 4, top, 240, 14), Qt::AlignLeft | Qt::AlignTop,
+               QStringLiteral("max %1").arg(formatCounterValue(tr.counterMax, bytes)));
+    if (f.cursorX >= 0 && f.cursorX < static_cast<int>(cols.columns.size()) && f.cursorX >= cols.firstColumn &&
+        f.cursorX <= cols.lastColumn) {
+        const double v = cols.columns[static_cast<std::size_t>(f.cursorX)].last;
+        p.drawText(QRectF(f.gutterWidth + f.cursorX + 6, top + 12, 200, 14), Qt::AlignLeft | Qt::AlignTop,
+                   formatCounterValue(v, bytes));
+    }
+}
+
+void TimelineRenderer::paintFlows(QPainter& p, const TimelineFrame& f)
+{
+    if (f.flows.empty())
+        return;
+    p.save();
+    p.setClipRect(f.gutterWidth, f.rulerHeight, f.plotWidth, f.height - f.rulerHeight);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    const double pxPerNs = f.plotWidth / static_cast<double>(f.t1 - f.t0);
+    const QColor color(30, 60, 200);
+    for (const auto& [from, to] : f.flows) {
+        const TimelineTrack& a = f.data->tracks()[static_cast<std::size_t>(from.track)];
+        const TimelineTrack& b = f.data->tracks()[static_cast<std::size_t>(to.track)];
+        const int ya = sliceTop(f, from.track, a.slices.depth[from.index]);
+        const int yb = sliceTop(f, to.track, b.slices.depth[to.index]);
+        if (ya < 0 || yb < 0)
+            continue;
+        const QPointF pa(f.gutterWidth + (a.slices.start_ns[from.index] + a.slices.dur_ns[from.index] - f.t0) * pxPerNs,
+                         ya + f.metrics.rowHeight / 2.0);
+        const QPointF pb(f.gutterWidth + (b.slices.start_ns[to.index] - f.t0) * pxPerNs, yb + f.metrics.rowHeight / 2.0);
+        QPainterPath path(pa);
+        const double dx = std::max(30.0, std::abs(pb.x() - pa.x()) / 2);
+        path.cubicTo(pa + QPointF(dx, 0), pb - QPointF(dx, 0), pb);
+        p.setPen(QPen(color, 1.6));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+        QPolygonF head;
+        head << pb << pb + QPointF(-8, -4) << pb + QPointF(-8, 4);
+        p.setBrush(color);
+        p.drawPolygon(head);
+    }
+    p.restore();
+}
+
+void TimelineRenderer::paintRange(QPainter& p, const TimelineFrame& f)
+{
+    if (!f.hasRange)
+        return;
+    const double pxPerNs = f.plotWidth / static_cast<double>(f.t1 - f.t0);
+    const double x0 = std::clamp(f.gutterWidth + (f.range0 - f.t0) * pxPerNs, double(f.gutterWidth), double(f.width));
+    const double x1 = std::clamp(f.gutterWidth + (f.range1 - f.t0) * pxPerNs, double(f.gutterWidth), double(f.width));
+    p.fillRect(QRectF(x0, f.rulerHeight, x1 - x0, f.height - f.rulerHeight), QColor(40, 110, 230, 40));
+    p.setPen(QPen(QColor(40, 110, 230), 1));
+    p.drawLine(QPointF(x0, 0), QPointF(x0, f.height));
+    p.drawLine(QPointF(x1, 0), QPointF(x1, f.height));
+}
+
+}  // namespace npu::views

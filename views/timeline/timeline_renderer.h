@@ -1,0 +1,93 @@
+#pragma once
+// Draws a timeline frame with QPainter. The draw lists (folded slice rectangles and
+// reduced counter columns) are rebuilt by rebuild() when the view range or width
+// changes, into buffers reused from frame to frame; paint() only walks them.
+
+#include "views/timeline/counter_lod.h"
+#include "views/timeline/slice_lod.h"
+#include "views/timeline/timeline_data.h"
+#include "views/timeline/track_layout.h"
+
+#include <QColor>
+#include <QFont>
+#include <QPolygonF>
+#include <QString>
+
+#include <cstdint>
+#include <set>
+#include <utility>
+#include <vector>
+
+class QPainter;
+
+namespace npu::views {
+
+// Everything one frame needs besides the draw lists. Times are database nanoseconds.
+struct TimelineFrame {
+    const TimelineData* data = nullptr;
+    const TrackLayout* layout = nullptr;
+    LayoutMetrics metrics;
+    const std::set<std::int64_t>* collapsed = nullptr;
+    std::int64_t t0 = 0;
+    std::int64_t t1 = 1;
+    std::int64_t rulerOrigin = 0;  // ruler labels count from here
+    int gutterWidth = 200;
+    int rulerHeight = 28;
+    int width = 0;   // whole widget
+    int height = 0;
+    int plotWidth = 0;  // width of the time area right of the gutter
+    int scrollY = 0;
+    SliceRef selected;
+    const std::vector<std::vector<std::uint8_t>>* highlighted = nullptr;  // per track, per slice
+    bool hasRange = false;
+    std::int64_t range0 = 0;
+    std::int64_t range1 = 0;
+    std::vector<std::pair<SliceRef, SliceRef>> flows;  // from, to
+    int cursorX = -1;  // plot x of the mouse, -1 when outside
+};
+
+// What is under a point of a track: a slice, a folded block, or nothing.
+struct TimelineHit {
+    SliceRef slice;       // the slice, or a fold's first slice
+    std::uint32_t count = 0;  // 0 nothing, 1 a slice, >1 a folded block
+    float x0 = 0;
+    float x1 = 0;
+};
+
+class TimelineRenderer {
+public:
+    void rebuild(const TimelineData& data, std::int64_t t0, std::int64_t t1, int plotWidth);
+    void paint(QPainter& painter, const TimelineFrame& frame);
+
+    int drawnItems() const { return m_drawnItems; }
+    int foldedBlocks() const { return m_foldedBlocks; }
+
+    TimelineHit hitTest(int track, int depth, double plotX) const;
+    const CounterColumns* counterColumns(int track) const;
+
+private:
+    void paintTracks(QPainter& p, const TimelineFrame& f);
+    void paintSliceTrack(QPainter& p, const TimelineFrame& f, int track, int top);
+    void paintCounterTrack(QPainter& p, const TimelineFrame& f, int track, int top, int height);
+    void paintFlows(QPainter& p, const TimelineFrame& f);
+    void paintGutter(QPainter& p, const TimelineFrame& f);
+    void paintRuler(QPainter& p, const TimelineFrame& f);
+    void paintRange(QPainter& p, const TimelineFrame& f);
+    const QColor& colorOf(std::int32_t categoryId);
+    const QString& nameOf(std::int32_t nameId);
+    int sliceTop(const TimelineFrame& f, int track, int depth) const;
+
+    const TimelineData* m_data = nullptr;
+    std::vector<DrawItem> m_items;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> m_trackItems;  // [begin, end) in m_items
+    std::vector<CounterColumns> m_counters;
+    std::vector<QColor> m_colors;     // by category string id, filled on first use
+    std::vector<char> m_colorReady;
+    std::vector<QString> m_names;     // by name string id, filled on first use
+    std::vector<char> m_nameReady;
+    QPolygonF m_polygon;
+    int m_drawnItems = 0;
+    int m_foldedBlocks = 0;
+};
+
+}  // namespace npu::views

@@ -1,0 +1,206 @@
+#include "views/timeline/timeline_widget.h"
+
+#include "profiler/store/profile_db.h"
+#include "views/timeline/timeline_widget_state.h"
+
+#include <QPainter>
+#include <QPaintEvent>
+
+#include <algorithm>
+
+namespace npu::views {
+
+TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent), m_state(std::make_unique<State>())
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMinimumSize(320, 120);
+    m_state->vbar = new QScrollBar(Qt::Vertical, this);
+    m_state->vbar->hide();
+    connect(m_state->vbar, &QScrollBar::valueChanged, this, [this](int v) {
+        m_state->scrollY = v;
+        update();
+    });
+}
+
+TimelineWidget::~TimelineWidget() = default;
+
+void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
+{
+    State& s = *m_state;
+    s.db = std::move(db);
+    s.data = s.db ? TimelineData::load(*s.db) : nullptr;
+    s.selected = {};
+    s.hovered = {};
+    s.flows.clear();
+    s.highlighted.clear();
+    s.hasRange = false;
+    s.collapsed.clear();
+    s.scrollY = 0;
+    s.renderer = TimelineRenderer();
+    if (s.data && s.data->tracks().size() > 0)
+        s.viewport.setBounds(s.data->startNs(), s.data->endNs());
+    else
+        s.viewport.setBounds(0, 1000);
+    s.viewport.fit();
+    relayout();
+    rebuildLists();
+    update();
+    emit viewRangeChanged(s.viewport.t0() - s.offset, s.viewport.t1() - s.offset);
+}
+
+std::shared_ptr<const profiler::ProfileDb> TimelineWidget::database() const { return m_state->db; }
+
+const TimelineData* TimelineWidget::data() const { return m_state->data.get(); }
+
+int TimelineWidget::plotWidth() const
+{
+    const int bar = m_state->vbar->isVisible() ? m_state->vbar->sizeHint().width() : 0;
+    return std::max(1, width() - m_state->gutterWidth - bar);
+}
+
+int TimelineWidget::trackAreaHeight() const { return std::max(0, height() - m_state->rulerHeight); }
+
+void TimelineWidget::relayout()
+{
+    State& s = *m_state;
+    if (s.data)
+        s.layout = layoutTracks(*s.data, s.collapsed, s.metrics);
+    else
+        s.layout = TrackLayout{};
+    const int overflow = s.layout.contentHeight - trackAreaHeight();
+    const bool wasVisible = s.vbar->isVisible();
+    s.vbar->setVisible(overflow > 0);
+    s.vbar->setRange(0, std::max(0, overflow));
+    s.vbar->setPageStep(trackAreaHeight());
+    s.vbar->setSingleStep(s.metrics.rowHeight);
+    const int w = s.vbar->sizeHint().width();
+    s.vbar->setGeometry(width() - w, s.rulerHeight, w, trackAreaHeight());
+    s.scrollY = std::clamp(s.scrollY, 0, std::max(0, overflow));
+    s.vbar->setValue(s.scrollY);
+    if (wasVisible != s.vbar->isVisible())
+        s.listsDirty = true;  // the plot width changed
+}
+
+void TimelineWidget::rebuildLists()
+{
+    State& s = *m_state;
+    const int w = plotWidth();
+    if (!s.data) {
+        s.listsDirty = false;
+        return;
+    }
+    if (!s.listsDirty && s.builtWidth == w && s.builtT0 == s.viewport.t0() && s.builtT1 == s.viewport.t1())
+        return;
+    s.renderer.rebuild(*s.data, s.viewport.t0(), s.viewport.t1(), w);
+    s.builtWidth = w;
+    s.builtT0 = s.viewport.t0();
+    s.builtT1 = s.viewport.t1();
+    s.listsDirty = false;
+}
+
+void TimelineWidget::applyViewport(const std::function<void(TimeViewport&)>& change)
+{
+    State& s = *m_state;
+    const auto before = std::make_pair(s.viewport.t0(), s.viewport.t1());
+    change(s.viewport);
+    if (before == std::make_pair(s.viewport.t0(), s.viewport.t1()))
+        return;
+    rebuildLists();
+    update();
+    emit viewRangeChanged(s.viewport.t0() - s.offset, s.viewport.t1() - s.offset);
+}
+
+void TimelineWidget::setViewRange(qint64 t0_ns, qint64 t1_ns)
+{
+    const qint64 off = m_state->offset;
+    applyViewport([&](TimeViewport& v) { v.setRange(t0_ns + off, t1_ns + off); });
+}
+
+QPair<qint64, qint64> TimelineWidget::viewRange() const
+{
+    return {m_state->viewport.t0() - m_state->offset, m_state->viewport.t1() - m_state->offset};
+}
+
+QPair<qint64, qint64> TimelineWidget::fullRange() const
+{
+    if (!m_state->data)
+        return {0, 0};
+    return {m_state->data->startNs() - m_state->offset, m_state->data->endNs() - m_state->offset};
+}
+
+void TimelineWidget::fitAll()
+{
+    applyViewport([](TimeViewport& v) { v.fit(); });
+}
+
+void TimelineWidget::setTimeOffset(qint64 ns)
+{
+    // The view keeps showing the same view-time window, now over shifted data.
+    const QPair<qint64, qint64> view = viewRange();
+    m_state->offset = ns;
+    setViewRange(view.first, view.second);
+    update();
+}
+
+qint64 TimelineWidget::timeOffset() const { return m_state->offset; }
+
+int TimelineWidget::itemCount() const
+{
+    return m_state->data ? static_cast<int>(m_state->data->sliceCount()) : 0;
+}
+
+int TimelineWidget::trackCount() const
+{
+    return m_state->data ? static_cast<int>(m_state->data->tracks().size()) : 0;
+}
+
+int TimelineWidget::drawnItemCount() const { return m_state->renderer.drawnItems(); }
+
+int TimelineWidget::foldedBlockCount() const { return m_state->renderer.foldedBlocks(); }
+
+void TimelineWidget::paintEvent(QPaintEvent*)
+{
+    State& s = *m_state;
+    // Normally rebuilt where the range changes; this only catches a first paint or a
+    // resize that arrived before any range change.
+    rebuildLists();
+    QPainter p(this);
+    TimelineFrame f;
+    f.data = s.data.get();
+    f.layout = &s.layout;
+    f.metrics = s.metrics;
+    f.collapsed = &s.collapsed;
+    f.t0 = s.viewport.t0();
+    f.t1 = s.viewport.t1();
+    f.rulerOrigin = (s.offset != 0 || !s.data) ? s.offset : s.data->startNs();
+    f.gutterWidth = s.gutterWidth;
+    f.rulerHeight = s.rulerHeight;
+    f.width = width();
+    f.height = height();
+    f.plotWidth = plotWidth();
+    f.scrollY = s.scrollY;
+    f.selected = s.selected;
+    f.highlighted = &s.highlighted;
+    f.hasRange = s.hasRange;
+    f.range0 = s.range0;
+    f.range1 = s.range1;
+    f.flows = s.flows;
+    f.cursorX = s.cursorX;
+    s.renderer.paint(p, f);
+    if (!s.data || s.data->tracks().empty()) {
+        p.setPen(QColor(110, 110, 120));
+        p.drawText(rect().adjusted(s.gutterWidth, s.rulerHeight, 0, 0), Qt::AlignCenter,
+                   s.db ? tr("This run has no slices or counters.") : tr("No profiling data loaded."));
+    }
+}
+
+void TimelineWidget::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    relayout();
+    rebuildLists();
+}
+
+}  // namespace npu::views

@@ -1,0 +1,232 @@
+// TimelineWidget: keyboard and mouse navigation, hover and tooltips.
+#include "views/timeline/timeline_widget.h"
+
+#include "views/timeline/timeline_widget_state.h"
+
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace npu::views {
+
+namespace {
+constexpr double kKeyZoomIn = 0.8;    // W: one press shows 80 % of the span
+constexpr double kKeyPan = 0.2;       // A/D: a fifth of the span
+constexpr int kDragThresholdPx = 4;   // below this a press-release is a click
+}  // namespace
+
+TimelineWidget::PointInfo TimelineWidget::pointInfo(const QPoint& pos) const
+{
+    const State& s = *m_state;
+    PointInfo info;
+    info.inRuler = pos.y() < s.rulerHeight;
+    info.inGutter = pos.x() < s.gutterWidth;
+    info.plotX = pos.x() - s.gutterWidth;
+    if (info.inRuler || !s.data)
+        return info;
+    const int contentY = pos.y() - s.rulerHeight + s.scrollY;
+    info.layoutRow = s.layout.rowAt(contentY);
+    if (info.layoutRow < 0)
+        return info;
+    const LayoutRow& row = s.layout.rows[static_cast<std::size_t>(info.layoutRow)];
+    if (row.kind != LayoutRow::Kind::track)
+        return info;
+    info.track = row.track;
+    const TimelineTrack& track = s.data->tracks()[static_cast<std::size_t>(row.track)];
+    if (track.isCounter || info.inGutter)
+        return info;
+    const int inTrack = contentY - row.y - s.metrics.trackPadding;
+    if (inTrack < 0)
+        return info;
+    info.depth = inTrack / s.metrics.rowHeight;
+    if (info.depth >= track.rows())
+        return info;
+    info.hit = s.renderer.hitTest(row.track, info.depth, info.plotX);
+    return info;
+}
+
+void TimelineWidget::keyPressEvent(QKeyEvent* event)
+{
+    State& s = *m_state;
+    const double anchor = (s.cursorX >= 0) ? s.cursorX / static_cast<double>(plotWidth()) : 0.5;
+    switch (event->key()) {
+    case Qt::Key_W:
+        applyViewport([&](TimeViewport& v) { v.zoom(kKeyZoomIn, anchor); });
+        break;
+    case Qt::Key_S:
+        applyViewport([&](TimeViewport& v) { v.zoom(1.0 / kKeyZoomIn, anchor); });
+        break;
+    case Qt::Key_A:
+        applyViewport([](TimeViewport& v) { v.pan(-kKeyPan); });
+        break;
+    case Qt::Key_D:
+        applyViewport([](TimeViewport& v) { v.pan(kKeyPan); });
+        break;
+    case Qt::Key_F:
+        fitSelection();
+        break;
+    case Qt::Key_Escape:
+        if (s.hasRange)
+            clearSelectedRange();
+        else
+            selectSlice(-1);
+        break;
+    case Qt::Key_Up:
+        s.vbar->setValue(s.scrollY - s.metrics.rowHeight * 3);
+        break;
+    case Qt::Key_Down:
+        s.vbar->setValue(s.scrollY + s.metrics.rowHeight * 3);
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+void TimelineWidget::wheelEvent(QWheelEvent* event)
+{
+    State& s = *m_state;
+    const QPoint delta = event->angleDelta();
+    const QPointF pos = event->position();
+    const bool vertical = (event->modifiers() & Qt::ShiftModifier) || pos.x() < s.gutterWidth;
+    if (vertical) {
+        // Shift turns some platforms' vertical wheel into a horizontal delta.
+        const int dy = delta.y() != 0 ? delta.y() : delta.x();
+        s.vbar->setValue(s.scrollY - dy * s.metrics.rowHeight * 3 / 120);
+    } else if (std::abs(delta.x()) > std::abs(delta.y())) {
+        applyViewport([&](TimeViewport& v) { v.pan(-delta.x() / 1200.0); });
+    } else if (delta.y() != 0) {
+        const double anchor = (pos.x() - s.gutterWidth) / plotWidth();
+        // One notch (120) zooms by ~0.8, the same as a W press.
+        const double factor = std::pow(kKeyZoomIn, delta.y() / 120.0);
+        applyViewport([&](TimeViewport& v) { v.zoom(factor, anchor); });
+    }
+    event->accept();
+}
+
+void TimelineWidget::mousePressEvent(QMouseEvent* event)
+{
+    State& s = *m_state;
+    if (event->button() != Qt::LeftButton) {
+        QWidget::mousePressEvent(event);
+        return;
+    }
+    setFocus(Qt::MouseFocusReason);
+    const QPoint pos = event->position().toPoint();
+    s.pressPos = pos;
+    s.pressT0 = s.viewport.t0();
+    const PointInfo info = pointInfo(pos);
+    if (!info.inGutter && (info.inRuler || (event->modifiers() & Qt::ShiftModifier))) {
+        s.drag = State::Drag::range;
+        s.rangeAnchor = s.viewport.timeAt(info.plotX, plotWidth());
+        s.hasRange = false;
+        update();
+    } else {
+        s.drag = State::Drag::pending;
+    }
+    event->accept();
+}
+
+void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
+{
+    State& s = *m_state;
+    const QPoint pos = event->position().toPoint();
+    const int oldCursor = s.cursorX;
+    s.cursorX = pos.x() >= s.gutterWidth ? pos.x() - s.gutterWidth : -1;
+    if (s.drag == State::Drag::pending && (pos - s.pressPos).manhattanLength() >= kDragThresholdPx)
+        s.drag = State::Drag::pan;
+    if (s.drag == State::Drag::pan) {
+        setCursor(Qt::ClosedHandCursor);
+        const std::int64_t dt = s.viewport.timeAt(pos.x() - s.pressPos.x(), plotWidth()) - s.viewport.t0();
+        const std::int64_t target = s.pressT0 - dt;
+        applyViewport([&](TimeViewport& v) { v.panNs(target - v.t0()); });
+        s.vbar->setValue(s.scrollY - (pos.y() - s.pressPos.y()));
+        s.pressPos.setY(pos.y());
+    } else if (s.drag == State::Drag::range) {
+        const std::int64_t t = s.viewport.timeAt(pos.x() - s.gutterWidth, plotWidth());
+        s.range0 = std::min(s.rangeAnchor, t);
+        s.range1 = std::max(s.rangeAnchor, t);
+        s.hasRange = s.range1 > s.range0;
+        update();
+    } else {
+        const PointInfo info = pointInfo(pos);
+        const SliceRef hovered = info.hit.count == 1 ? info.hit.slice : SliceRef{};
+        if (!(hovered == s.hovered)) {
+            s.hovered = hovered;
+            emit sliceHovered(hovered.valid() ? s.data->sliceId(hovered) : -1);
+        }
+        // Counter tracks print the value under the cursor.
+        if (oldCursor != s.cursorX)
+            update();
+    }
+    event->accept();
+}
+
+void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
+{
+    State& s = *m_state;
+    if (event->button() != Qt::LeftButton) {
+        QWidget::mouseReleaseEvent(event);
+        return;
+    }
+    const QPoint pos = event->position().toPoint();
+    const State::Drag drag = s.drag;
+    s.drag = State::Drag::none;
+    unsetCursor();
+    if (drag == State::Drag::range) {
+        if (s.hasRange)
+            emit rangeSelected(s.range0 - s.offset, s.range1 - s.offset);
+    } else if (drag == State::Drag::pending) {
+        const PointInfo info = pointInfo(pos);
+        if (info.layoutRow >= 0 && s.layout.rows[static_cast<std::size_t>(info.layoutRow)].kind ==
+                                       LayoutRow::Kind::group) {
+            const auto& group = s.data->groups()[static_cast<std::size_t>(
+                s.layout.rows[static_cast<std::size_t>(info.layoutRow)].group)];
+            setGroupCollapsed(group.deviceId, !isGroupCollapsed(group.deviceId));
+        } else if (info.hit.count == 1) {
+            setSelection(info.hit.slice.track, info.hit.slice.index, true);
+        } else if (info.hit.count > 1) {
+            // A click on a folded block zooms to it: its slices become separable.
+            const std::int64_t a = s.viewport.timeAt(info.hit.x0, plotWidth());
+            const std::int64_t b = s.viewport.timeAt(info.hit.x1 + 1, plotWidth());
+            const std::int64_t pad = (b - a) / 10;
+            applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });
+        } else if (!info.inGutter && !info.inRuler) {
+            selectSlice(-1);
+        }
+    }
+    event->accept();
+}
+
+void TimelineWidget::leaveEvent(QEvent* event)
+{
+    State& s = *m_state;
+    s.cursorX = -1;
+    if (s.hovered.valid()) {
+        s.hovered = {};
+        emit sliceHovered(-1);
+    }
+    update();
+    QWidget::leaveEvent(event);
+}
+
+bool TimelineWidget::event(QEvent* event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = tooltipAt(help->pos());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+}  // namespace npu::views

@@ -1,0 +1,209 @@
+// TimelineWidget: slice and range selection, flows, highlights, tooltips.
+#include "views/timeline/timeline_widget.h"
+
+#include "profiler/store/profile_db.h"
+#include "views/timeline/counter_format.h"
+#include "views/timeline/time_ruler.h"
+#include "views/timeline/timeline_widget_state.h"
+
+#include <algorithm>
+
+namespace npu::views {
+
+void TimelineWidget::setSelection(int track, quint32 index, bool emitSignal)
+{
+    State& s = *m_state;
+    const SliceRef ref = track >= 0 ? SliceRef{track, index} : SliceRef{};
+    const bool changed = !(ref == s.selected);
+    s.selected = ref;
+    s.flows.clear();
+    if (ref.valid() && s.db) {
+        const std::int64_t id = s.data->sliceId(ref);
+        for (const profiler::FlowRow& flow : s.db->flowsOf(id)) {
+            const SliceRef from = flow.fromSlice == id ? ref : s.data->find(flow.fromSlice);
+            const SliceRef to = flow.toSlice == id ? ref : s.data->find(flow.toSlice);
+            if (from.valid() && to.valid())
+                s.flows.emplace_back(from, to);
+        }
+    }
+    update();
+    if (changed && emitSignal)
+        emit sliceSelected(ref.valid() ? s.data->sliceId(ref) : -1);
+}
+
+void TimelineWidget::selectSlice(qint64 id)
+{
+    State& s = *m_state;
+    const SliceRef ref = (s.data && id >= 0) ? s.data->find(id) : SliceRef{};
+    setSelection(ref.track, ref.index, true);
+    if (!ref.valid())
+        return;
+    scrollToTrack(ref.track);
+    const std::int64_t a = s.data->sliceStart(ref);
+    const std::int64_t b = a + s.data->sliceDur(ref);
+    if (a >= s.viewport.t0() && b <= s.viewport.t1())
+        return;
+    if (b - a > s.viewport.span() * 9 / 10) {
+        const std::int64_t pad = std::max<std::int64_t>(1, (b - a) / 10);
+        applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });
+    } else {
+        centerOnSlice(id);
+    }
+}
+
+qint64 TimelineWidget::selectedSlice() const
+{
+    const State& s = *m_state;
+    return s.selected.valid() ? s.data->sliceId(s.selected) : -1;
+}
+
+void TimelineWidget::centerOnSlice(qint64 id)
+{
+    State& s = *m_state;
+    if (!s.data)
+        return;
+    const SliceRef ref = s.data->find(id);
+    if (!ref.valid())
+        return;
+    scrollToTrack(ref.track);
+    const std::int64_t mid = s.data->sliceStart(ref) + s.data->sliceDur(ref) / 2;
+    applyViewport([&](TimeViewport& v) { v.panNs(mid - (v.t0() + v.span() / 2)); });
+}
+
+void TimelineWidget::scrollToTrack(int track)
+{
+    State& s = *m_state;
+    int row = s.layout.rowOfTrack(track);
+    if (row < 0) {
+        // Its group is collapsed: open it so the selection is visible.
+        s.collapsed.erase(s.data->tracks()[static_cast<std::size_t>(track)].row.device);
+        relayout();
+        row = s.layout.rowOfTrack(track);
+        if (row < 0)
+            return;
+    }
+    const LayoutRow& r = s.layout.rows[static_cast<std::size_t>(row)];
+    const int visible = trackAreaHeight();
+    if (r.y < s.scrollY || r.y + r.height > s.scrollY + visible)
+        s.vbar->setValue(std::max(0, r.y - visible / 3));
+}
+
+QPair<qint64, qint64> TimelineWidget::selectedRange() const
+{
+    const State& s = *m_state;
+    if (!s.hasRange)
+        return {0, 0};
+    return {s.range0 - s.offset, s.range1 - s.offset};
+}
+
+void TimelineWidget::setSelectedRange(qint64 t0, qint64 t1)
+{
+    State& s = *m_state;
+    s.range0 = std::min(t0, t1) + s.offset;
+    s.range1 = std::max(t0, t1) + s.offset;
+    s.hasRange = s.range1 > s.range0;
+    update();
+    if (s.hasRange)
+        emit rangeSelected(s.range0 - s.offset, s.range1 - s.offset);
+}
+
+void TimelineWidget::clearSelectedRange()
+{
+    m_state->hasRange = false;
+    update();
+}
+
+void TimelineWidget::fitSelection()
+{
+    State& s = *m_state;
+    if (s.hasRange) {
+        applyViewport([&](TimeViewport& v) { v.setRange(s.range0, s.range1); });
+    } else if (s.selected.valid()) {
+        const std::int64_t a = s.data->sliceStart(s.selected);
+        const std::int64_t b = a + std::max<std::int64_t>(s.data->sliceDur(s.selected), TimeViewport::kMinSpanNs);
+        const std::int64_t pad = std::max<std::int64_t>(1, (b - a) / 20);
+        applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });
+    } else {
+        fitAll();
+    }
+}
+
+void TimelineWidget::setGroupCollapsed(qint64 deviceId, bool collapsed)
+{
+    State& s = *m_state;
+    if (collapsed)
+        s.collapsed.insert(deviceId);
+    else
+        s.collapsed.erase(deviceId);
+    relayout();
+    rebuildLists();
+    update();
+}
+
+bool TimelineWidget::isGroupCollapsed(qint64 deviceId) const { return m_state->collapsed.count(deviceId) > 0; }
+
+void TimelineWidget::setHighlightedSlices(const QList<qint64>& ids)
+{
+    State& s = *m_state;
+    s.highlighted.clear();
+    if (s.data && !ids.isEmpty()) {
+        s.highlighted.resize(s.data->tracks().size());
+        for (const qint64 id : ids) {
+            const SliceRef ref = s.data->find(id);
+            if (!ref.valid())
+                continue;
+            auto& marks = s.highlighted[static_cast<std::size_t>(ref.track)];
+            if (marks.empty())
+                marks.assign(s.data->tracks()[static_cast<std::size_t>(ref.track)].slices.size(), 0);
+            marks[ref.index] = 1;
+        }
+    }
+    update();
+}
+
+QString TimelineWidget::tooltipAt(const QPoint& pos) const
+{
+    const State& s = *m_state;
+    const PointInfo info = pointInfo(pos);
+    if (!s.data || info.track < 0)
+        return {};
+    const std::int64_t origin = s.offset != 0 ? s.offset : s.data->startNs();
+    const TimelineTrack& track = s.data->tracks()[static_cast<std::size_t>(info.track)];
+    if (info.inGutter)
+        return QString::fromStdString(track.row.name);
+    if (track.isCounter) {
+        const CounterColumns* cols = s.renderer.counterColumns(info.track);
+        const int c = static_cast<int>(info.plotX);
+        if (!cols || c < cols->firstColumn || c > cols->lastColumn)
+            return {};
+        const bool bytes = looksLikeBytes(track.row.name);
+        const CounterColumn& col = cols->columns[static_cast<std::size_t>(c)];
+        return QStringLiteral("<b>%1</b><br>%2<br>min %3, max %4 in this pixel")
+            .arg(QString::fromStdString(track.row.name).toHtmlEscaped(), formatCounterValue(col.last, bytes),
+                 formatCounterValue(col.min, bytes), formatCounterValue(col.max, bytes));
+    }
+    if (info.hit.count > 1) {
+        return tr("<b>%1 slices folded</b><br>too narrow to draw apart at this zoom<br>click or press W to zoom in")
+            .arg(info.hit.count);
+    }
+    if (info.hit.count != 1)
+        return {};
+    const SliceRef ref = info.hit.slice;
+    const std::int64_t start = s.data->sliceStart(ref);
+    QString text = QStringLiteral("<b>%1</b><br>category: %2<br>start: %3<br>duration: %4")
+                       .arg(QString::fromStdString(s.data->sliceName(ref)).toHtmlEscaped(),
+                            QString::fromStdString(s.data->sliceCategory(ref)).toHtmlEscaped(),
+                            formatDuration(start - origin), formatDuration(s.data->sliceDur(ref)));
+    if (s.db) {
+        const auto details = s.db->slice(s.data->sliceId(ref));
+        if (details.ok() && !details->opType.empty()) {
+            text += QStringLiteral("<br>op type: %1<br>dtype: %2<br>FLOPs: %3<br>bytes: %4")
+                        .arg(QString::fromStdString(details->opType).toHtmlEscaped(),
+                             QString::fromStdString(details->dtype).toHtmlEscaped(),
+                             formatCounterValue(details->flops, false), formatCounterValue(details->bytes, true));
+        }
+    }
+    return text;
+}
+
+}  // namespace npu::views

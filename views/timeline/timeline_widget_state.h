@@ -1,0 +1,65 @@
+#pragma once
+// TimelineWidget's private state, shared by its painting and input translation units.
+
+#include "views/timeline/time_viewport.h"
+#include "views/timeline/timeline_data.h"
+#include "views/timeline/timeline_renderer.h"
+#include "views/timeline/timeline_widget.h"
+#include "views/timeline/track_layout.h"
+
+#include <QPoint>
+#include <QScrollBar>
+
+#include <memory>
+#include <set>
+#include <vector>
+
+namespace npu::views {
+
+// What lies under a widget position.
+struct TimelineWidget::PointInfo {
+    bool inRuler = false;
+    bool inGutter = false;
+    int layoutRow = -1;
+    int track = -1;   // slice or counter track under the point
+    int depth = -1;   // nesting row within a slice track
+    double plotX = -1;
+    TimelineHit hit;  // slice or folded block under the point
+};
+
+struct TimelineWidget::State {
+    enum class Drag { none, pending, pan, range };
+
+    std::shared_ptr<const profiler::ProfileDb> db;
+    std::unique_ptr<TimelineData> data;
+    TimeViewport viewport;  // database time
+    qint64 offset = 0;
+    std::set<std::int64_t> collapsed;
+    LayoutMetrics metrics;
+    TrackLayout layout;
+    TimelineRenderer renderer;
+    QScrollBar* vbar = nullptr;
+    int scrollY = 0;
+    int gutterWidth = 200;
+    int rulerHeight = 28;
+
+    SliceRef selected;
+    std::vector<std::pair<SliceRef, SliceRef>> flows;
+    std::vector<std::vector<std::uint8_t>> highlighted;
+    bool hasRange = false;
+    std::int64_t range0 = 0;  // database time
+    std::int64_t range1 = 0;
+
+    Drag drag = Drag::none;
+    QPoint pressPos;
+    std::int64_t pressT0 = 0;     // view start when a pan began
+    std::int64_t rangeAnchor = 0; // time where a range drag began
+    int cursorX = -1;
+    SliceRef hovered;
+    bool listsDirty = true;
+    int builtWidth = -1;
+    std::int64_t builtT0 = 0;
+    std::int64_t builtT1 = 0;
+};
+
+}  // namespace npu::views
