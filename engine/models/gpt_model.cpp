@@ -1,0 +1,64 @@
+// GPT-2 (Radford et al. 2019; HF GPT2LMHeadModel): token + learned position embeddings,
+// pre-LN blocks (LayerNorm with bias, causal attention with biased q/k/v/o projections,
+// GELU MLP of ffn = 4 x hidden by default), final LayerNorm, lm_head tied to the token
+// embedding by default. Dropout is omitted (p = 0 in modern training recipes).
+// c_attn is split into q/k/v projections: same parameters and FLOPs.
+#include "engine/models/config_reader.h"
+#include "engine/models/graph_builder.h"
+#include "engine/models/model_zoo.h"
+
+namespace npu::engine {
+
+Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
+    ConfigReader cfg(config, "model.config");
+    const auto hidden = cfg.positiveInt("hidden");
+    const auto layers = cfg.positiveInt("layers");
+    const auto heads = cfg.positiveInt("heads");
+    const auto vocab = cfg.positiveInt("vocab");
+    const auto maxSeq = cfg.positiveInt("max_seq", 1024);
+    const auto ffn = cfg.positiveInt("ffn", 4 * hidden);
+    const bool tied = cfg.boolean("tie_embeddings", true);
+    if (auto s = cfg.finish(); !s) return s.error();
+    if (hidden % heads != 0) return makeError("model.config.heads: " + std::to_string(heads) + " does not divide hidden " + std::to_string(hidden));
+    if (shape.seq > maxSeq) return makeError("training.seq: " + std::to_string(shape.seq) + " exceeds model.config.max_seq " + std::to_string(maxSeq));
+    const auto B = shape.batch, S = shape.seq;
+
+    GraphBuilder b("gpt");
+    const int ids = b.input("input_ids", {B, S}, DType::i64);
+    const int pos = b.input("position_ids", {S}, DType::i64);
+    const int labels = b.input("labels", {B, S}, DType::i64);
+    const int wte = b.weight("wte.weight", {vocab, hidden});
+    const int tok = b.op("Embedding", "wte", {ids, wte});
+    const int pe = b.op("Embedding", "wpe", {pos, b.weight("wpe.weight", {maxSeq, hidden})});
+    int x = b.op("Add", "embed.add", {tok, pe});
+    auto linear = [&](const std::string& name, int in, std::int64_t outF, std::int64_t inF) {
+        return b.op("Linear", name, {in, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
+    };
+    auto layerNorm = [&](const std::string& name, int in) {
+        return b.op("LayerNormalization", name, {in, b.weight(name + ".weight", {hidden}), b.weight(name + ".bias", {hidden})},
+                    {{"axis", std::int64_t{-1}}});
+    };
+    const Attributes attnAttrs{{"heads", heads}, {"kv_heads", heads}, {"causal", std::int64_t{1}}};
+    for (std::int64_t i = 0; i < layers; ++i) {
+        const std::string p = "layers." + std::to_string(i) + ".";
+        b.setBlock("layers." + std::to_string(i));
+        const int n1 = layerNorm(p + "ln_1", x);
+        const int q = linear(p + "attn.q_proj", n1, hidden, hidden);
+        const int k = linear(p + "attn.k_proj", n1, hidden, hidden);
+        const int v = linear(p + "attn.v_proj", n1, hidden, hidden);
+        const int a = b.ops("ScaledDotProductAttention", p + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
+        x = b.op("Add", p + "attn.residual", {x, linear(p + "attn.o_proj", a, hidden, hidden)});
+        const int n2 = layerNorm(p + "ln_2", x);
+        const int h = b.op("Gelu", p + "mlp.gelu", {linear(p + "mlp.fc", n2, ffn, hidden)});
+        x = b.op("Add", p + "mlp.residual", {x, linear(p + "mlp.proj", h, hidden, ffn)});
+    }
+    b.setBlock("");
+    const int nf = layerNorm("ln_f", x);
+    const int headW = tied ? wte : b.weight("lm_head.weight", {vocab, hidden});
+    const int logits = b.op("Linear", "lm_head", {nf, headW});
+    const int logits32 = b.op("Cast", "loss.upcast", {logits}, {{"to", std::string("fp32")}});
+    b.markOutput(b.ops("CrossEntropy", "loss", {logits32, labels}, {}, 2)[0]);
+    return b.finish();
+}
+
+}  // namespace npu::engine

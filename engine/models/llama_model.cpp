@@ -1,0 +1,65 @@
+// LLaMA (Touvron et al. 2023; HF LlamaForCausalLM layout): token embedding, per layer
+// RMSNorm -> q/k/v projections (GQA: kv_heads) -> rotary -> causal attention -> o_proj
+// -> residual, RMSNorm -> SwiGLU MLP (gate, up, SiLU, Mul, down) -> residual; final
+// RMSNorm, lm_head (tied to the embedding or not) and the causal LM cross-entropy.
+// As in HF's ForCausalLMLoss the logits are upcast to fp32 before the loss.
+#include "engine/models/config_reader.h"
+#include "engine/models/graph_builder.h"
+#include "engine/models/model_zoo.h"
+
+namespace npu::engine {
+
+Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) {
+    ConfigReader cfg(config, "model.config");
+    const auto hidden = cfg.positiveInt("hidden");
+    const auto ffn = cfg.positiveInt("ffn");
+    const auto layers = cfg.positiveInt("layers");
+    const auto heads = cfg.positiveInt("heads");
+    const auto kvHeads = cfg.positiveInt("kv_heads", heads);
+    const auto vocab = cfg.positiveInt("vocab");
+    const bool tied = cfg.boolean("tie_embeddings", false);
+    cfg.positiveInt("max_seq", 1);  // accepted for symmetry with gpt/bert; rotary needs no table
+    if (auto s = cfg.finish(); !s) return s.error();
+    if (hidden % heads != 0) return makeError("model.config.heads: " + std::to_string(heads) + " does not divide hidden " + std::to_string(hidden));
+    if (heads % kvHeads != 0) return makeError("model.config.kv_heads: " + std::to_string(kvHeads) + " does not divide heads " + std::to_string(heads));
+    const auto headDim = hidden / heads;
+    const auto B = shape.batch, S = shape.seq;
+
+    GraphBuilder b("llama");
+    const int ids = b.input("input_ids", {B, S}, DType::i64);
+    const int labels = b.input("labels", {B, S}, DType::i64);
+    const int embedW = b.weight("embed_tokens.weight", {vocab, hidden});
+    int x = b.op("Embedding", "embed_tokens", {ids, embedW});
+    const Attributes attnAttrs{{"heads", heads}, {"kv_heads", kvHeads}, {"causal", std::int64_t{1}}};
+    const Attributes ropeAttrs{{"head_dim", headDim}};
+    for (std::int64_t i = 0; i < layers; ++i) {
+        const std::string p = "layers." + std::to_string(i) + ".";
+        b.setBlock("layers." + std::to_string(i));
+        const int n1 = b.op("RMSNorm", p + "input_layernorm", {x, b.weight(p + "input_layernorm.weight", {hidden})});
+        const int q = b.op("Linear", p + "attn.q_proj", {n1, b.weight(p + "attn.q_proj.weight", {hidden, hidden})});
+        const int k = b.op("Linear", p + "attn.k_proj", {n1, b.weight(p + "attn.k_proj.weight", {kvHeads * headDim, hidden})});
+        const int v = b.op("Linear", p + "attn.v_proj", {n1, b.weight(p + "attn.v_proj.weight", {kvHeads * headDim, hidden})});
+        const int qr = b.op("Rotary", p + "attn.rotary_q", {q}, ropeAttrs);
+        const int kr = b.op("Rotary", p + "attn.rotary_k", {k}, ropeAttrs);
+        const int a = b.ops("ScaledDotProductAttention", p + "attn.sdpa", {qr, kr, v}, attnAttrs, 2)[0];
+        const int o = b.op("Linear", p + "attn.o_proj", {a, b.weight(p + "attn.o_proj.weight", {hidden, hidden})});
+        x = b.op("Add", p + "attn.residual", {x, o});
+        const int n2 = b.op("RMSNorm", p + "post_attention_layernorm", {x, b.weight(p + "post_attention_layernorm.weight", {hidden})});
+        const int g = b.op("Linear", p + "mlp.gate_proj", {n2, b.weight(p + "mlp.gate_proj.weight", {ffn, hidden})});
+        const int u = b.op("Linear", p + "mlp.up_proj", {n2, b.weight(p + "mlp.up_proj.weight", {ffn, hidden})});
+        const int act = b.op("SiLU", p + "mlp.act", {g});
+        const int m = b.op("Mul", p + "mlp.mul", {act, u});
+        const int d = b.op("Linear", p + "mlp.down_proj", {m, b.weight(p + "mlp.down_proj.weight", {hidden, ffn})});
+        x = b.op("Add", p + "mlp.residual", {x, d});
+    }
+    b.setBlock("");
+    const int nf = b.op("RMSNorm", "norm", {x, b.weight("norm.weight", {hidden})});
+    const int headW = tied ? embedW : b.weight("lm_head.weight", {vocab, hidden});
+    const int logits = b.op("Linear", "lm_head", {nf, headW});
+    const int logits32 = b.op("Cast", "loss.upcast", {logits}, {{"to", std::string("fp32")}});
+    const int loss = b.ops("CrossEntropy", "loss", {logits32, labels}, {}, 2)[0];
+    b.markOutput(loss);
+    return b.finish();
+}
+
+}  // namespace npu::engine
