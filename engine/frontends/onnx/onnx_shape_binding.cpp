@@ -1,0 +1,87 @@
+#include "engine/frontends/onnx/onnx_shape_binding.h"
+
+#include <onnx/shape_inference/implementation.h>
+
+#include <map>
+
+namespace npu::engine::onnx_detail {
+namespace {
+
+std::string joinDims(const std::vector<std::int64_t>& dims) {
+    std::string s;
+    for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
+    return s;
+}
+
+void substituteSymbols(onnx::ValueInfoProto& v, const std::map<std::string, std::int64_t>& symbols) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return;
+    auto* shape = v.mutable_type()->mutable_tensor_type()->mutable_shape();
+    for (auto& d : *shape->mutable_dim()) {
+        if (!d.has_dim_param()) continue;
+        auto it = symbols.find(d.dim_param());
+        if (it != symbols.end() && it->second >= 0) d.set_dim_value(it->second);
+    }
+}
+
+}  // namespace
+
+std::set<std::string> initializerNames(const onnx::GraphProto& graph) {
+    std::set<std::string> names;
+    for (const auto& t : graph.initializer()) names.insert(t.name());
+    return names;
+}
+
+Status bindInputShapes(onnx::ModelProto& model, const OnnxImportOptions& options, const std::string& name,
+                       std::vector<std::string>& log) {
+    auto* graph = model.mutable_graph();
+    const auto inits = initializerNames(*graph);
+    std::map<std::string, std::int64_t> symbols = options.dimValues;
+    std::string inputList;
+    for (const auto& in : graph->input())
+        if (!inits.count(in.name())) inputList += (inputList.empty() ? "" : ", ") + in.name();
+
+    for (const auto& [inputName, dims] : options.inputShapes) {
+        onnx::ValueInfoProto* input = nullptr;
+        for (auto& in : *graph->mutable_input())
+            if (in.name() == inputName) input = &in;
+        if (!input)
+            return makeError(name + ": --input-shape names '" + inputName + "', which is no graph input (inputs: " +
+                             inputList + ")");
+        auto* tensorType = input->mutable_type()->mutable_tensor_type();
+        auto* shape = tensorType->mutable_shape();
+        if (tensorType->has_shape() && shape->dim_size() != static_cast<int>(dims.size()) && shape->dim_size() > 0)
+            return makeError(name + ": input '" + inputName + "' has rank " + std::to_string(shape->dim_size()) +
+                             ", the given shape " + joinDims(dims) + " has rank " + std::to_string(dims.size()));
+        while (shape->dim_size() < static_cast<int>(dims.size())) shape->add_dim();
+        for (int i = 0; i < shape->dim_size(); ++i) {
+            auto* d = shape->mutable_dim(i);
+            const std::int64_t want = dims[static_cast<size_t>(i)];
+            if (want < 0) continue;
+            if (d->has_dim_value() && d->dim_value() != want)
+                return makeError(name + ": input '" + inputName + "' dimension " + std::to_string(i) + " is " +
+                                 std::to_string(d->dim_value()) + " in the model; the given shape says " +
+                                 std::to_string(want));
+            if (d->has_dim_param()) symbols.emplace(d->dim_param(), want);
+            d->set_dim_value(want);
+        }
+        log.push_back("bound input '" + inputName + "' to [" + joinDims(dims) + "]");
+    }
+    for (const auto& [symbol, value] : symbols) log.push_back("dimension '" + symbol + "' = " + std::to_string(value));
+    for (auto& v : *graph->mutable_input()) substituteSymbols(v, symbols);
+    for (auto& v : *graph->mutable_output()) substituteSymbols(v, symbols);
+    for (auto& v : *graph->mutable_value_info()) substituteSymbols(v, symbols);
+    return {};
+}
+
+void inferShapes(onnx::ModelProto& model, std::vector<std::string>& warnings) {
+    try {
+        onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/0, /*data_prop=*/true);
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), opts);
+    } catch (const std::exception& e) {
+        std::string what = e.what();
+        if (auto pos = what.find('\n'); pos != std::string::npos) what.resize(pos);
+        warnings.push_back("ONNX shape inference stopped: " + what + " (continuing with the converter's own propagation)");
+    }
+}
+
+}  // namespace npu::engine::onnx_detail

@@ -1,0 +1,28 @@
+#pragma once
+// Binding dynamic dimensions before ONNX shape inference: full shapes per input from the
+// user ("input_ids:8,1024") and values per symbolic name ("batch"=8), applied to the
+// graph inputs, outputs and value_info so inference sees consistent static dims.
+
+#include "engine/core/expected.h"
+#include "engine/frontends/onnx/onnx_importer.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace npu::engine::onnx_detail {
+
+std::set<std::string> initializerNames(const onnx::GraphProto& graph);
+
+// Errors for a name that is no graph input, a rank mismatch or a conflict with a static
+// dimension; `log` records each binding.
+Status bindInputShapes(onnx::ModelProto& model, const OnnxImportOptions& options, const std::string& name,
+                       std::vector<std::string>& log);
+
+// ONNX shape inference with data propagation (Shape->Gather->Concat->Reshape chains);
+// failures become warnings, the converter's own propagation fills what is left.
+void inferShapes(onnx::ModelProto& model, std::vector<std::string>& warnings);
+
+}  // namespace npu::engine::onnx_detail
