@@ -1,0 +1,57 @@
+#include "engine/npuom/offline_model.h"
+
+#include "engine/core/atomic_file.h"
+#include "engine/npuom/graph_json.h"
+#include "engine/npuom/gzip_codec.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace npu::engine {
+
+Status saveOfflineModel(const ConversionResult& model, const std::filesystem::path& file) {
+    const nlohmann::json doc = {
+        {"format", kNpuomFormatName},
+        {"version", kNpuomFormatVersion},
+        {"graph", graphToJson(model.graph)},
+        {"report", model.report.toJson()},
+    };
+    auto packed = gzipCompress(doc.dump());
+    if (!packed) return makeError(file.string() + ": " + packed.message());
+    return writeFileAtomically(file, *packed);
+}
+
+Expected<ConversionResult> loadOfflineModel(const std::filesystem::path& file) {
+    const std::string where = file.string();
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return makeError(where + ": cannot open for reading");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    const std::string bytes = buffer.str();
+    if (bytes.empty()) return makeError(where + ": empty file; expected an NPU offline model (.npuom, gzip JSON)");
+    if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f || static_cast<unsigned char>(bytes[1]) != 0x8b)
+        return makeError(where + ": not an NPU offline model (.npuom files are gzip-compressed JSON)");
+    auto text = gzipDecompress(bytes);
+    if (!text) return makeError(where + ": " + text.message());
+    nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded()) return makeError(where + ": corrupt .npuom: the JSON inside does not parse");
+    if (!doc.is_object() || doc.value("format", std::string()) != kNpuomFormatName)
+        return makeError(where + ": not an NPU offline model (format is not \"" + std::string(kNpuomFormatName) + "\")");
+    const int version = doc.value("version", 0);
+    if (version < 1 || version > kNpuomFormatVersion)
+        return makeError(where + ": .npuom version " + std::to_string(version) + " is not supported by this build (reads 1.." +
+                         std::to_string(kNpuomFormatVersion) + ")");
+    if (!doc.contains("graph")) return makeError(where + ": missing \"graph\"");
+    auto graph = graphFromJson(doc.at("graph"), where);
+    if (!graph) return graph.error();
+    ConversionResult result;
+    result.graph = std::move(graph).value();
+    try {
+        if (doc.contains("report")) result.report = ConversionReport::fromJson(doc.at("report"));
+    } catch (const nlohmann::json::exception& e) {
+        return makeError(where + ": malformed \"report\": " + e.what());
+    }
+    return result;
+}
+
+}  // namespace npu::engine
