@@ -38,6 +38,21 @@ ArgsKey argsKey(std::string_view s) {
     return {static_cast<std::uint64_t>(std::hash<std::string_view>{}(s)), fnv};
 }
 
+struct TaskRow {
+    std::int64_t id, track, start, dur;
+    std::int32_t depth, name, category;
+    std::int64_t args;  // -1: none
+};
+// Slices go to SQLite in multi-row INSERTs: one statement step per kTaskBatch rows
+// amortises the per-statement VM overhead that dominates single-row inserts.
+constexpr int kTaskBatch = 64;
+
+std::string multiRowInsert(int rows) {
+    std::string sql = "INSERT INTO TASK(id, track_id, start_ns, dur_ns, depth, name_id, category_id, args_id) VALUES";
+    for (int i = 0; i < rows; ++i) sql += i ? ",(?,?,?,?,?,?,?,?)" : "(?,?,?,?,?,?,?,?)";
+    return sql;
+}
+
 struct DiagnosticAccumulator {
     Severity severity = Severity::info;
     std::int64_t count = 0;
@@ -53,7 +68,7 @@ struct ProfileDbWriter::Impl {
     bool committed = false;
     std::string firstError;
 
-    SqliteStatement insString, insDevice, insTrack, insTask, insArgs, insFlow, insCounter, insOpInfo, insStep;
+    SqliteStatement insString, insDevice, insTrack, insTask, insTaskBatch, insArgs, insFlow, insCounter, insOpInfo, insStep;
 
     std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>> strings;
     std::unordered_map<ArgsKey, std::int64_t, ArgsKeyHash> args;
@@ -64,9 +79,38 @@ struct ProfileDbWriter::Impl {
     std::int64_t nextDevice = 0, nextTrack = 0, nextTask = 0, nextArgs = 0, nextFlow = 0, nextStep = 0;
     std::int64_t minTime = std::numeric_limits<std::int64_t>::max();
     std::int64_t maxTime = std::numeric_limits<std::int64_t>::min();
+    std::int64_t maxDur = 0;
     // Categories repeat run after run; one cached lookup saves a hash per slice.
     std::string lastCategory;
     std::int32_t lastCategoryId = -1;
+    std::vector<TaskRow> pending;
+
+    void bindTask(SqliteStatement& st, int base, const TaskRow& r) {
+        st.bind(base + 1, r.id);
+        st.bind(base + 2, r.track);
+        st.bind(base + 3, r.start);
+        st.bind(base + 4, r.dur);
+        st.bind(base + 5, r.depth);
+        st.bind(base + 6, r.name);
+        st.bind(base + 7, r.category);
+        if (r.args < 0)
+            st.bindNull(base + 8);
+        else
+            st.bind(base + 8, r.args);
+    }
+
+    void flushTasks() {
+        if (static_cast<int>(pending.size()) == kTaskBatch) {
+            for (int i = 0; i < kTaskBatch; ++i) bindTask(insTaskBatch, i * 8, pending[static_cast<size_t>(i)]);
+            check(insTaskBatch.exec(), "TASK");
+        } else {
+            for (const auto& r : pending) {
+                bindTask(insTask, 0, r);
+                check(insTask.exec(), "TASK");
+            }
+        }
+        pending.clear();
+    }
 
     ~Impl() {
         if (db) sqlite3_close_v2(db);
@@ -131,7 +175,7 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     // during the bulk load: a failure deletes the temporary file instead.
     if (auto s = execSql(d.db,
                          "PRAGMA page_size=32768; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                         "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536;",
+                         "PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-65536; PRAGMA threads=2;",
                          "configuring " + target.string());
         !s)
         return s.error();
@@ -144,6 +188,8 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
                        "INSERT INTO TRACK(id, device_id, parent_id, kind, name_id, sort_index) VALUES(?,?,?,?,?,?)");
     d.insTask.prepare(d.db, "INSERT INTO TASK(id, track_id, start_ns, dur_ns, depth, name_id, category_id, args_id) "
                             "VALUES(?,?,?,?,?,?,?,?)");
+    d.insTaskBatch.prepare(d.db, multiRowInsert(kTaskBatch));
+    d.pending.reserve(kTaskBatch);
     d.insArgs.prepare(d.db, "INSERT INTO ARGS(id, json) VALUES(?,?)");
     d.insFlow.prepare(d.db, "INSERT INTO FLOW(id, from_task, to_task, kind_id) VALUES(?,?,?,?)");
     d.insCounter.prepare(d.db, "INSERT INTO COUNTER(track_id, ts_ns, value) VALUES(?,?,?)");
@@ -188,20 +234,11 @@ std::int64_t ProfileDbWriter::addSlice(std::int64_t track, std::int64_t start_ns
                                        std::string_view args_json) {
     Impl& d = *m_impl;
     const std::int64_t id = d.nextTask++;
-    SqliteStatement& s = d.insTask;
-    s.bind(1, id);
-    s.bind(2, track);
-    s.bind(3, start_ns);
-    s.bind(4, dur_ns);
-    s.bind(5, depth);
-    s.bind(6, static_cast<std::int64_t>(d.intern(name)));
-    s.bind(7, static_cast<std::int64_t>(d.internCategory(category)));
-    if (args_json.empty() || args_json == "{}")
-        s.bindNull(8);
-    else
-        s.bind(8, d.internArgs(args_json));
-    d.check(s.exec(), "TASK");
+    const std::int64_t args = (args_json.empty() || args_json == "{}") ? -1 : d.internArgs(args_json);
+    d.pending.push_back({id, track, start_ns, dur_ns, depth, d.intern(name), d.internCategory(category), args});
+    if (static_cast<int>(d.pending.size()) == kTaskBatch) d.flushTasks();
     d.noteTime(start_ns, start_ns + std::max<std::int64_t>(dur_ns, 0));
+    d.maxDur = std::max(d.maxDur, dur_ns);
     return id;
 }
 
@@ -260,10 +297,12 @@ void ProfileDbWriter::addDiagnostic(std::string_view kind, Severity severity, st
 Status ProfileDbWriter::commit() {
     Impl& d = *m_impl;
     if (d.committed || !d.db) return makeError("profiling database " + d.target.string() + " was already committed");
+    d.flushTasks();
     if (!d.firstError.empty()) return makeError(d.firstError);
 
     d.meta.insert_or_assign("schema_version", std::to_string(kSchemaVersion));
     d.meta.insert_or_assign("slice_count", std::to_string(d.nextTask));
+    d.meta.insert_or_assign("max_dur_ns", std::to_string(d.maxDur));
     if (d.minTime <= d.maxTime) {
         d.meta.insert_or_assign("time_min_ns", std::to_string(d.minTime));
         d.meta.insert_or_assign("time_max_ns", std::to_string(d.maxTime));
@@ -287,7 +326,7 @@ Status ProfileDbWriter::commit() {
     }
     if (!d.firstError.empty()) return makeError(d.firstError);
     // Release the prepared statements before closing: sqlite3_close refuses otherwise.
-    d.insString = {}; d.insDevice = {}; d.insTrack = {}; d.insTask = {}; d.insArgs = {};
+    d.insString = {}; d.insDevice = {}; d.insTrack = {}; d.insTask = {}; d.insTaskBatch = {}; d.insArgs = {};
     d.insFlow = {}; d.insCounter = {}; d.insOpInfo = {}; d.insStep = {};
 
     if (auto s = execSql(d.db, npudbIndexesSql(), "indexing " + d.target.string()); !s) return s;

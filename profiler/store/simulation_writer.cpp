@@ -1,0 +1,100 @@
+#include "profiler/store/simulation_writer.h"
+
+#include "profiler/store/profile_db.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+
+namespace npu::profiler {
+namespace {
+
+TrackKind trackKindOf(engine::StreamKind k) {
+    switch (k) {
+    case engine::StreamKind::compute: return TrackKind::compute;
+    case engine::StreamKind::comm: return TrackKind::comm;
+    case engine::StreamKind::memcpy: return TrackKind::memcpy;
+    }
+    return TrackKind::compute;
+}
+
+nlohmann::json summaryJson(const engine::SimSummary& s) {
+    return {{"status", s.status},
+            {"message", s.message},
+            {"model", s.model},
+            {"device", s.device},
+            {"params", s.params},
+            {"flops_per_step", s.flops_per_step},
+            {"step_time_ms", s.step_time_ms},
+            {"samples_per_s", s.samples_per_s},
+            {"tokens_per_s", s.tokens_per_s},
+            {"peak_bytes", s.peak_bytes},
+            {"capacity_bytes", s.capacity_bytes},
+            {"mfu", s.mfu},
+            {"batch", s.batch},
+            {"seq", s.seq},
+            {"precision", s.precision},
+            {"time_by_category_ms", s.time_by_category_ms},
+            {"time_by_phase_ms", s.time_by_phase_ms}};
+}
+
+// Numbers go to META_DATA as JSON-formatted text so doubles keep full precision.
+std::string number(double v) { return nlohmann::json(v).dump(); }
+
+}  // namespace
+
+void emitSimulation(const engine::SimulationResult& result, const SimulationRunInfo& info, TraceSink& sink) {
+    const auto& s = result.summary;
+    sink.setMeta("source", "simulated");
+    sink.setMeta("project", info.project);
+    sink.setMeta("project_file", info.projectFile);
+    sink.setMeta("run", info.runName);
+    sink.setMeta("status", s.status);
+    sink.setMeta("device", s.device);
+    sink.setMeta("model", s.model);
+    sink.setMeta("params", std::to_string(s.params));
+    sink.setMeta("step_time_ms", number(s.step_time_ms));
+    sink.setMeta("peak_bytes", std::to_string(s.peak_bytes));
+    sink.setMeta("capacity_bytes", std::to_string(s.capacity_bytes));
+    sink.setMeta("precision", s.precision);
+    sink.setMeta("batch", std::to_string(s.batch));
+    sink.setMeta("seq", std::to_string(s.seq));
+    sink.setMeta("summary", summaryJson(s).dump());
+
+    for (const auto& dev : result.devices) {
+        const auto device = sink.addDevice(dev.name, "npu");
+        std::map<int, std::int64_t> trackOfStream;
+        for (const auto& stream : dev.streams)
+            trackOfStream[stream.id] = sink.addTrack(device, -1, trackKindOf(stream.kind), stream.name, stream.id);
+        for (const auto& task : dev.tasks) {
+            auto it = trackOfStream.find(task.stream);
+            if (it == trackOfStream.end())  // a task on an undeclared stream still gets a track
+                it = trackOfStream.emplace(task.stream, sink.addTrack(device, -1, TrackKind::compute,
+                                                                      "Stream " + std::to_string(task.stream),
+                                                                      task.stream)).first;
+            const auto dtype = engine::dtypeName(task.dtype);
+            const nlohmann::json args = {{"op_type", task.op_type},
+                                         {"dtype", dtype},
+                                         {"phase", engine::phaseName(task.phase)},
+                                         {"flops", task.flops},
+                                         {"bytes", task.bytes}};
+            const auto slice = sink.addSlice(it->second, task.start_ns, task.dur_ns, 0, task.name,
+                                             engine::opCategoryName(task.category), args.dump());
+            sink.addOpInfo(slice, task.op_type, dtype, task.flops, task.bytes, task.node);
+        }
+        const auto memory = sink.addTrack(device, -1, TrackKind::counter, "Memory (live bytes)",
+                                          static_cast<int>(dev.streams.size()) + 100);
+        for (const auto& ev : dev.memory) sink.addCounter(memory, ev.t_ns, static_cast<double>(ev.live_bytes));
+    }
+    for (const auto& step : result.steps) sink.addStep(step.start_ns, step.end_ns);
+}
+
+Status writeSimulation(const engine::SimulationResult& result, const SimulationRunInfo& info,
+                       const std::filesystem::path& dbPath) {
+    auto writer = ProfileDbWriter::create(dbPath);
+    if (!writer) return writer.error();
+    emitSimulation(result, info, **writer);
+    return (*writer)->commit();
+}
+
+}  // namespace npu::profiler
