@@ -1,0 +1,119 @@
+// A hand-built SimulationResult stored through writeSimulation and read back.
+#include "profiler/analysis/memory_peaks.h"
+#include "profiler/analysis/op_statistics.h"
+#include "profiler/store/simulation_writer.h"
+#include "profiler/store/profile_db.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace npu;
+using namespace npu::profiler;
+
+class TestSimulationWriter : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    static engine::SimulationResult makeResult() {
+        engine::SimulationResult r;
+        engine::DeviceResult d;
+        d.id = 0;
+        d.name = "npu0";
+        d.streams = {{0, "Compute", engine::StreamKind::compute}, {1, "Communication", engine::StreamKind::comm}};
+        auto task = [](std::int64_t start, std::int64_t dur, int stream, const char* name, const char* op,
+                       engine::OpCategory cat, engine::Phase phase, double flops) {
+            engine::SimTask t;
+            t.start_ns = start; t.dur_ns = dur; t.stream = stream; t.name = name; t.op_type = op;
+            t.category = cat; t.dtype = engine::DType::bf16; t.phase = phase; t.flops = flops; t.bytes = 1024;
+            t.node = static_cast<int>(start);
+            return t;
+        };
+        d.tasks = {task(0, 100, 0, "layers.0.q_proj", "MatMul", engine::OpCategory::matmul, engine::Phase::forward, 2e9),
+                   task(100, 50, 0, "layers.0.norm", "RMSNorm", engine::OpCategory::norm, engine::Phase::forward, 1e6),
+                   task(150, 200, 0, "layers.0.q_proj.grad", "MatMul", engine::OpCategory::matmul,
+                        engine::Phase::backward, 4e9),
+                   task(200, 120, 1, "allreduce.bucket0", "AllReduce", engine::OpCategory::comm,
+                        engine::Phase::communication, 0)};
+        d.memory = {{0, 100, 100, 1, engine::TensorRole::activation},
+                    {120, 300, 400, 2, engine::TensorRole::activation},
+                    {300, -250, 150, 1, engine::TensorRole::activation}};
+        d.peak_bytes = 400;
+        d.capacity_bytes = 1 << 30;
+        r.devices.push_back(d);
+        r.steps = {{0, 0, 350}};
+        r.summary.model = "llama-tiny";
+        r.summary.device = "h200";
+        r.summary.params = 1234;
+        r.summary.step_time_ms = 0.00035;
+        r.summary.peak_bytes = 400;
+        r.summary.capacity_bytes = 1 << 30;
+        r.summary.precision = "bf16-amp";
+        r.summary.batch = 8;
+        r.summary.seq = 1024;
+        r.summary.time_by_category_ms = {{"matmul", 0.0003}};
+        return r;
+    }
+
+private slots:
+    void storesEverything() {
+        const auto path = std::filesystem::path(m_dir.path().toStdString()) / "sim.npudb";
+        auto s = writeSimulation(makeResult(), {"demo", "/p/project.json", "sim-1"}, path);
+        QVERIFY2(s.ok(), s.ok() ? "" : s.message().c_str());
+        auto db = ProfileDb::open(path);
+        QVERIFY(db.ok());
+        const ProfileDb& r = **db;
+        QCOMPARE(r.meta("source"), std::string("simulated"));
+        QCOMPARE(r.meta("project"), std::string("demo"));
+        QCOMPARE(r.meta("model"), std::string("llama-tiny"));
+        QCOMPARE(r.meta("params"), std::string("1234"));
+        QCOMPARE(r.meta("precision"), std::string("bf16-amp"));
+        QCOMPARE(r.meta("seq"), std::string("1024"));
+        const auto summary = nlohmann::json::parse(r.meta("summary"));
+        QCOMPARE(summary["batch"].get<int>(), 8);
+        QCOMPARE(summary["time_by_category_ms"]["matmul"].get<double>(), 0.0003);
+
+        const auto devices = r.devices();
+        QCOMPARE(devices.size(), size_t(1));
+        QCOMPARE(devices[0].kind, std::string("npu"));
+        const auto tracks = r.tracks();
+        QCOMPARE(tracks.size(), size_t(3));
+        QCOMPARE(tracks[0].kind, TrackKind::compute);
+        QCOMPARE(tracks[1].kind, TrackKind::comm);
+        QCOMPARE(tracks[2].kind, TrackKind::counter);
+        QCOMPARE(tracks[2].name, std::string("Memory (live bytes)"));
+
+        const auto compute = r.trackSlices(tracks[0].id);
+        QCOMPARE(compute.size(), size_t(3));
+        QCOMPARE(r.string(compute.categoryId[1]), std::string("norm"));
+        auto mm = r.slice(compute.id[0]);
+        QVERIFY(mm.ok());
+        QCOMPARE(mm->opType, std::string("MatMul"));
+        QCOMPARE(mm->dtype, std::string("bf16"));
+        QCOMPARE(mm->flops, 2e9);
+        const auto args = nlohmann::json::parse(mm->args_json);
+        QCOMPARE(args["phase"].get<std::string>(), std::string("forward"));
+        QCOMPARE(args["op_type"].get<std::string>(), std::string("MatMul"));
+        QCOMPARE(args["bytes"].get<double>(), 1024.0);
+
+        QCOMPARE(r.counter(tracks[2].id).value.size(), size_t(3));
+        const auto peaks = computeMemoryPeaks(r);
+        QCOMPARE(peaks.size(), size_t(1));
+        QCOMPARE(peaks[0].peak_allocated_bytes, 400.0);
+        QCOMPARE(r.steps().size(), size_t(1));
+        QCOMPARE(r.steps()[0].end_ns, std::int64_t(350));
+
+        OpStatOptions o;
+        o.grouping = OpGrouping::byType;
+        const auto byType = computeOpStatistics(r, o);
+        QCOMPARE(byType.rows[0].key, std::string("MatMul"));
+        QCOMPARE(byType.rows[0].count, 2);
+        QCOMPARE(byType.rows[0].total_ns, 300);
+        QCOMPARE(byType.reference_ns, 350);  // the step
+        QCOMPARE(byType.rows[0].share, 300.0 / 350.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSimulationWriter)
+#include "test_simulation_writer.moc"
