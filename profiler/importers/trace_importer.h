@@ -17,6 +17,7 @@ namespace npu::profiler {
 struct ImportSummary {
     std::int64_t events = 0;       // trace events read (all phases)
     std::int64_t slices = 0;       // X and matched B/E
+    std::int64_t instants = 0;     // i/I events other than Kineto [memory], stored as zero-duration slices
     std::int64_t counters = 0;     // counter samples
     std::int64_t flows = 0;        // flow links stored
     std::int64_t devices = 0;

@@ -1,0 +1,28 @@
+#include "profiler/importers/import_diagnostics.h"
+
+namespace npu::profiler {
+
+void ImportDiagnostics::add(std::string_view kind, Severity severity, std::int64_t count, std::string example) {
+    auto it = m_entries.find(kind);
+    if (it == m_entries.end()) it = m_entries.emplace(std::string(kind), Entry{severity, 0, std::move(example)}).first;
+    it->second.count += count;
+}
+
+void ImportDiagnostics::merge(const ImportDiagnostics& other, std::string_view examplePrefix) {
+    for (const auto& [kind, e] : other.m_entries) {
+        std::string example = examplePrefix.empty() ? e.example : std::string(examplePrefix) + ": " + e.example;
+        add(kind, e.severity, e.count, std::move(example));
+    }
+}
+
+std::int64_t ImportDiagnostics::total() const {
+    std::int64_t n = 0;
+    for (const auto& [kind, e] : m_entries) n += e.count;
+    return n;
+}
+
+void ImportDiagnostics::writeTo(TraceSink& sink) const {
+    for (const auto& [kind, e] : m_entries) sink.addDiagnostic(kind, e.severity, e.count, e.example);
+}
+
+}  // namespace npu::profiler

@@ -1,0 +1,29 @@
+#pragma once
+// Reads one trace file (.json or .json.gz) into a TraceBuilder: the chunker cuts the
+// stream into batches of whole events, simdjson parses each batch, the builder keeps
+// compact rows. Memory: one batch window plus the builder, not the file.
+
+#include "engine/core/expected.h"
+#include "profiler/importers/trace_builder.h"
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+
+namespace npu::profiler {
+
+struct ReadOptions {
+    // Called with the number of file bytes consumed since the previous call.
+    std::function<void(std::uint64_t)> onBytes;
+    const std::atomic<bool>* cancel = nullptr;
+    std::size_t batchBytes = std::size_t(4) << 20;
+};
+
+Expected<std::unique_ptr<TraceBuilder>> readTraceFile(const std::filesystem::path& file, const ReadOptions& options = {});
+
+// Cheap sniff of the first bytes: an object mentioning "traceEvents" or an array of objects.
+bool sniffTraceFile(const std::filesystem::path& file);
+
+}  // namespace npu::profiler

@@ -1,0 +1,60 @@
+#include "profiler/importers/trace_import_into.h"
+
+#include "profiler/importers/cluster_import.h"
+#include "profiler/importers/trace_file_reader.h"
+#include "profiler/importers/trace_meta.h"
+
+#include <atomic>
+#include <chrono>
+
+namespace npu::profiler {
+
+namespace {
+
+// Parsing is most of the work; the rest goes to writing rows.
+constexpr double kParseShare = 0.8;
+
+Expected<ImportSummary> importFile(const std::filesystem::path& file, TraceSink& sink, const Progress& progress) {
+    std::error_code ec;
+    const double total = std::max<double>(1.0, static_cast<double>(std::filesystem::file_size(file, ec)));
+    std::uint64_t consumed = 0;
+    ReadOptions read;
+    read.cancel = progress.cancel;
+    read.onBytes = [&](std::uint64_t delta) {
+        consumed += delta;
+        progress(kParseShare * std::min(1.0, double(consumed) / total), "reading trace");
+    };
+    auto builder = readTraceFile(file, read);
+    if (!builder) return builder.error();
+    TraceBuilder& b = **builder;
+    writeSingleTraceMeta(b, file, sink);
+    auto stats = b.writeTo(sink, TraceEmitOptions{}, progress, kParseShare, 1.0);
+    if (!stats) return stats.error();
+    b.diagnostics().writeTo(sink);
+    ImportSummary s;
+    s.events = b.events();
+    s.slices = stats->slices;
+    s.instants = stats->instants;
+    s.counters = stats->counters;
+    s.flows = stats->flows;
+    s.devices = stats->devices;
+    s.diagnostics = b.diagnostics().total();
+    return s;
+}
+
+}  // namespace
+
+Expected<ImportSummary> importTraceInto(const std::filesystem::path& traceOrFolder, TraceSink& sink,
+                                        const ImportOptions& options, const Progress& progress) {
+    const auto started = std::chrono::steady_clock::now();
+    std::error_code ec;
+    if (!std::filesystem::exists(traceOrFolder, ec))
+        return makeError(traceOrFolder.string() + ": no such file or folder");
+    auto result = std::filesystem::is_directory(traceOrFolder, ec) ? importFolder(traceOrFolder, sink, options, progress)
+                                                                    : importFile(traceOrFolder, sink, progress);
+    if (!result) return result;
+    result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return result;
+}
+
+}  // namespace npu::profiler

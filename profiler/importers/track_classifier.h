@@ -1,0 +1,26 @@
+#pragma once
+// Where a trace process lives and what its threads are: Kineto writes GPUs as pids
+// labelled "GPU n" whose threads are CUDA streams; the Ascend profiler writes NPU
+// processes ("Ascend Hardware", "HCCL", "Overlap Analysis", ...) next to host ones
+// ("Python", "CANN"); everything else is a host thread.
+
+#include "profiler/importers/trace_builder.h"
+
+#include <string>
+#include <string_view>
+
+namespace npu::profiler {
+
+struct TraceProcessPlacement {
+    TraceDeviceKind kind = TraceDeviceKind::cpu;
+    int index = 0;
+    bool analysisLanes = false;  // Ascend "Overlap Analysis": derived lanes, not device work
+    bool commOnly = false;       // Ascend "HCCL": communication lanes
+};
+
+TraceProcessPlacement placeProcess(std::string_view name, std::string_view labels, bool gpuEvents, const TraceEventId& pid);
+TrackKind threadTrackKind(const TraceProcessPlacement& placement, const ImportThread& thread);
+std::string_view deviceKindName(TraceDeviceKind kind);
+std::string deviceName(TraceDeviceKind kind, int index);
+
+}  // namespace npu::profiler
