@@ -28,6 +28,7 @@ def count(path):
     phases = collections.Counter(e.get('ph') for e in ev)
     threads = collections.defaultdict(list)
     memory = 0
+    per_device = collections.Counter()
     instants = 0
     for e in ev:
         ph = e.get('ph')
@@ -39,6 +40,7 @@ def count(path):
         elif ph in ('i', 'I'):
             a = e.get('args', {})
             memory += ('Total Allocated' in a) + ('Total Reserved' in a)
+            per_device[(a.get('Device Type'), a.get('Device Id'))] += 1
 
     def bound(e):
         ts = us_to_ns(e['ts'])
@@ -67,6 +69,8 @@ def count(path):
     print(path)
     print(f"  events {len(ev)} phases {dict(phases)}")
     print(f"  X {phases.get('X', 0)} kernels {kernels} instants {instants} memory_samples {memory} flow_links {links}")
+    if per_device:
+        print(f"  [memory] events per (Device Type, Device Id): {dict(per_device)}")
 
 
 for p in sys.argv[1:]:
