@@ -88,7 +88,9 @@ std::vector<DeviceKernel> loadDeviceKernels(const ProfileDb& db, std::int64_t de
     std::vector<std::uint8_t> byName(strings.size(), 0);
     SqliteStatement q(db.handle(),
                       "SELECT t.start_ns, t.dur_ns, t.name_id, t.category_id FROM TASK t JOIN TRACK k ON k.id = t.track_id "
-                      "WHERE k.kind IN ('compute','comm','memcpy') AND (?1 < 0 OR k.device_id = ?1)");
+                      "WHERE k.kind IN ('compute','comm','memcpy') AND (?1 < 0 OR k.device_id = ?1) "
+                      // GPU-side user annotations span kernels; HTA leaves them out (no stream).
+                      "AND t.category_id NOT IN (SELECT id FROM STRING_IDS WHERE value = 'gpu_user_annotation')");
     q.bind(1, device);
     while (q.step() == SQLITE_ROW) {
         const auto nameId = static_cast<std::int32_t>(q.int64(2));

@@ -37,7 +37,9 @@ std::string statisticsSql(const OpStatOptions& o) {
                       ") FROM TASK t JOIN TRACK k ON k.id = t.track_id";
     if (o.grouping == OpGrouping::byType) sql += " LEFT JOIN OP_INFO oi ON oi.task_id = t.id";
     sql += " WHERE k.kind NOT IN ('counter','process')";
-    if (o.kernelsOnly) sql += " AND k.kind IN ('compute','comm','memcpy')";
+    if (o.kernelsOnly)
+        sql += " AND k.kind IN ('compute','comm','memcpy') AND t.category_id NOT IN "
+               "(SELECT id FROM STRING_IDS WHERE value = 'gpu_user_annotation')";
     if (o.device) sql += " AND k.device_id = ?3";
     // The lower bound lets SQLite walk the (track, start) index instead of scanning.
     if (o.range) sql += " AND t.start_ns < ?2 AND t.start_ns >= ?4 AND t.start_ns + t.dur_ns > ?1";
