@@ -46,6 +46,30 @@ std::int64_t hostLinkedByFlows(const ProfileDb& db, std::int64_t device) {
     return q.step() == SQLITE_ROW ? q.int64(0) : -1;
 }
 
+// Cluster imports name devices "<rank prefix> CPU", "<rank prefix> GPU 0": the host of
+// the same rank shares the first word.
+std::int64_t hostWithSamePrefix(const ProfileDb& db, std::int64_t device,
+                                const std::map<std::int64_t, std::vector<StepWindow>>& host) {
+    const auto devices = db.devices();
+    auto prefixOf = [&](std::int64_t id) -> std::string {
+        for (const auto& d : devices)
+            if (d.id == id) {
+                const auto space = d.name.find(' ');
+                return space == std::string::npos ? std::string() : d.name.substr(0, space);
+            }
+        return {};
+    };
+    const std::string mine = prefixOf(device);
+    if (mine.empty()) return -1;
+    std::int64_t found = -1;
+    for (const auto& [id, steps] : host) {
+        if (prefixOf(id) != mine) continue;
+        if (found >= 0) return -1;  // ambiguous
+        found = id;
+    }
+    return found;
+}
+
 }  // namespace
 
 std::vector<StepWindow> stepWindowsFor(const ProfileDb& db, std::int64_t device) {
@@ -53,6 +77,7 @@ std::vector<StepWindow> stepWindowsFor(const ProfileDb& db, std::int64_t device)
     if (auto it = host.find(device); it != host.end()) return it->second;
     if (!host.empty()) {
         if (auto it = host.find(hostLinkedByFlows(db, device)); it != host.end()) return it->second;
+        if (auto it = host.find(hostWithSamePrefix(db, device, host)); it != host.end()) return it->second;
         if (host.size() == 1) return host.begin()->second;
     }
     std::vector<StepWindow> out;

@@ -13,8 +13,9 @@
 //   Preparing                      first device kernel start - step start
 // where E2E is first kernel start to last kernel end inside the step. Kernels are
 // clipped to the step window. Steps are the host's ProfilerStep#N slices for that rank
-// (the rank's own host threads, else the host linked to it by flows, else the only host
-// with steps), else STEP rows, else the whole run as one step named "".
+// (the rank's own host threads, else the host linked to it by flows, else the host whose
+// device name shares its first word such as "rank0", else the only host with steps),
+// else STEP rows, else the whole run as one step named "".
 
 #include "profiler/analysis/kernel_classification.h"
 
