@@ -1,0 +1,51 @@
+#include "app/batch_runner.h"
+
+#include "app/batch_compare.h"
+#include "app/batch_export.h"
+#include "app/batch_import.h"
+#include "app/batch_simulate.h"
+#include "app/convert_command.h"
+
+#include <ostream>
+
+namespace npu::app {
+
+static int usage(std::ostream& err, const char* what) {
+    err << "npustudio: " << what << " (see npustudio --help)\n";
+    return kExitBadInput;
+}
+
+int runBatch(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
+    const auto& pos = cmd.positional;
+    // Sub-commands, one per flag. Add new ones here (and their options in command_line.cpp).
+    if (!cmd.convertModel.isEmpty()) {
+        if (!pos.isEmpty()) return usage(err, "--convert takes no positional arguments");
+        ConvertCommandOptions convert;
+        convert.model = cmd.convertModel.toStdString();
+        for (const QString& spec : cmd.inputShapes) convert.inputShapes.push_back(spec.toStdString());
+        convert.strict = cmd.strict;
+        convert.out = cmd.out.toStdString();
+        convert.report = cmd.report.toStdString();
+        convert.precision = cmd.precision.toStdString();
+        convert.device = cmd.device.toStdString();
+        return runConvertCommand(convert, out, err);
+    }
+    if (!cmd.importPath.isEmpty()) {
+        if (!pos.isEmpty()) return usage(err, "--import takes no positional arguments");
+        return runBatchImport(cmd, out, err);
+    }
+    if (cmd.compare) {
+        if (pos.size() != 2) return usage(err, "--compare needs two runs: A.npudb B.npudb");
+        return runBatchCompare(pos[0].toStdString(), pos[1].toStdString(), cmd.report.toStdString(), out, err);
+    }
+    if (cmd.exportChrome || cmd.exportCsv) {
+        if (cmd.exportChrome && cmd.exportCsv) return usage(err, "choose one of --export-chrome and --export-csv");
+        if (pos.size() != 2) return usage(err, "export needs RUN.npudb OUT");
+        if (cmd.exportChrome) return runBatchExportChrome(pos[0].toStdString(), pos[1].toStdString(), out, err);
+        return runBatchExportCsv(pos[0].toStdString(), pos[1].toStdString(), cmd.groupBy.toStdString(), out, err);
+    }
+    if (pos.size() != 1) return usage(err, "--batch needs one PROJECT.json (or --import/--compare/--export-*)");
+    return runBatchSimulate(cmd, out, err);
+}
+
+}  // namespace npu::app

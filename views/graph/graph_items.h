@@ -1,0 +1,41 @@
+#pragma once
+// Scene items of the graph view: a box per op (or collapsed block) coloured by op
+// category, opaque (unsupported) ops in red; an edge per tensor with its shape as a
+// hover tooltip.
+
+#include <QGraphicsItem>
+#include <QGraphicsPathItem>
+
+#include "views/graph/graph_display_model.h"
+
+namespace npu::views {
+
+class GraphNodeItem : public QGraphicsItem {
+public:
+    GraphNodeItem(int index, const DisplayItem& item, QSizeF size);
+    int index() const { return m_index; }
+    QRectF boundingRect() const override;
+    void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
+    void setHighlighted(bool on);
+
+    static QSizeF sizeFor(const DisplayItem& item);
+
+private:
+    int m_index;
+    QString m_label, m_sublabel;
+    QColor m_fill;
+    bool m_opaque, m_block, m_highlighted = false;
+    QSizeF m_size;
+};
+
+class GraphEdgeItem : public QGraphicsPathItem {
+public:
+    GraphEdgeItem(const QPainterPath& path, const QString& tooltip);
+
+protected:
+    void hoverEnterEvent(QGraphicsSceneHoverEvent* event) override;
+    void hoverLeaveEvent(QGraphicsSceneHoverEvent* event) override;
+    QPainterPath shape() const override;  // a wider band than the 1 px line, for hovering
+};
+
+}  // namespace npu::views
