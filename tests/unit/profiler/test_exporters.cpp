@@ -1,10 +1,12 @@
 // Chrome trace export round trip (re-read with nlohmann::json, counts checked) and CSV
 // quoting / the Ascend step table layout.
+#include "profiler/analysis/device_metrics.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/step_breakdown.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
 #include "profiler/exporters/csv_table.h"
 #include "profiler/exporters/json_text.h"
+#include "profiler/importers/trace_importer.h"
 #include "profiler_fixture.h"
 
 #include <QTemporaryDir>
@@ -61,6 +63,29 @@ private slots:
         QCOMPARE(gemmDur, 400.0);  // microseconds
         for (const auto& e : std::filesystem::directory_iterator(dir()))
             QVERIFY2(e.path().filename().string().find(".tmp-") == std::string::npos, e.path().c_str());
+    }
+
+    // What Perfetto would read, read back by our own Chrome-format importer: the same
+    // slices, counters, flows and device metrics.
+    void chromeTraceReimports() {
+        auto db = fixture::writeTwoGpuRun(dir() / "rt.npudb");
+        QVERIFY(db);
+        QVERIFY(exportChromeTrace(*db, dir() / "rt.json").ok());
+        auto imported = importTrace(dir() / "rt.json", dir() / "rt2.npudb");
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.message().c_str());
+        auto back = ProfileDb::open(dir() / "rt2.npudb");
+        QVERIFY(back.ok());
+        QCOMPARE((*back)->sliceCount(), db->sliceCount());
+        QCOMPARE(imported->counters, 5);
+        QCOMPARE(imported->flows, 1);
+        const auto before = computeAllDeviceMetrics(*db);
+        const auto after = computeAllDeviceMetrics(**back);
+        QCOMPARE(after.size(), before.size());
+        for (size_t i = 0; i < before.size(); ++i) {
+            QCOMPARE(after[i].kernels, before[i].kernels);
+            QCOMPARE(after[i].compute_ns, before[i].compute_ns);
+            QCOMPARE(after[i].comm_comp_overlap_pct, before[i].comm_comp_overlap_pct);
+        }
     }
 
     void chromeTraceKeepsArgsAndEscapes() {

@@ -82,6 +82,29 @@ private slots:
             QCOMPARE(r.communication_ns, r.comm_not_overlapped_ns + r.overlapped_ns);
         }
     }
+
+    // A folder of two HTA ranks: each GPU gets its own rank's ProfilerStep windows.
+    void clusterStepsPerRank() {
+        const std::filesystem::path hta = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party/hta";
+        if (!std::filesystem::exists(hta / "sampled_rank-0.json.gz")) QSKIP("shared reference data not present");
+        const std::filesystem::path dir = std::filesystem::path(m_dir.path().toStdString()) / "ranks";
+        std::filesystem::create_directories(dir);
+        for (const char* f : {"sampled_rank-0.json.gz", "sampled_rank-1.json.gz"})
+            std::filesystem::copy_file(hta / f, dir / f);
+        const auto dbPath = dir.parent_path() / "cluster.npudb";
+        auto imported = importTrace(dir, dbPath);
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.message().c_str());
+        auto db = ProfileDb::open(dbPath);
+        QVERIFY(db.ok());
+        const auto rows = computeStepBreakdown(**db);
+        QCOMPARE(rows.size(), size_t(6));  // 2 steps x (2 ranks + stage)
+        QCOMPARE(rows[0].step, std::string("ProfilerStep#551"));
+        QCOMPARE(rows[1].step, std::string("ProfilerStep#551"));
+        QVERIFY(rows[0].device != rows[1].device);
+        QVERIFY(rows[0].step_start_ns != rows[1].step_start_ns);  // each rank's own host step
+        QCOMPARE(rows[2].type, std::string("stage"));
+        QCOMPARE(rows[2].computing_ns, std::max(rows[0].computing_ns, rows[1].computing_ns));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestRealTraceMetrics)
