@@ -57,7 +57,9 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     const int headW = tied ? wte : b.weight("lm_head.weight", {vocab, hidden});
     const int logits = b.op("Linear", "lm_head", {nf, headW});
     const int logits32 = b.op("Cast", "loss.upcast", {logits}, {{"to", std::string("fp32")}});
-    b.markOutput(b.ops("CrossEntropy", "loss", {logits32, labels}, {}, 2)[0]);
+    const int logProbs = b.op("LogSoftmax", "loss.log_softmax", {logits32}, {{"axis", std::int64_t{-1}}});
+    b.markOutput(b.op("NLLLoss", "loss.nll", {logProbs, labels}));
+    b.markOutput(logits);  // returned to the caller, alive until the step ends
     return b.finish();
 }
 

@@ -56,9 +56,11 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     const int nf = b.op("RMSNorm", "norm", {x, b.weight("norm.weight", {hidden})});
     const int headW = tied ? embedW : b.weight("lm_head.weight", {vocab, hidden});
     const int logits = b.op("Linear", "lm_head", {nf, headW});
+    // HF ForCausalLMLoss: logits.float(), then cross_entropy = log_softmax + nll_loss.
     const int logits32 = b.op("Cast", "loss.upcast", {logits}, {{"to", std::string("fp32")}});
-    const int loss = b.ops("CrossEntropy", "loss", {logits32, labels}, {}, 2)[0];
-    b.markOutput(loss);
+    const int logProbs = b.op("LogSoftmax", "loss.log_softmax", {logits32}, {{"axis", std::int64_t{-1}}});
+    b.markOutput(b.op("NLLLoss", "loss.nll", {logProbs, labels}));
+    b.markOutput(logits);  // returned to the caller, alive until the step ends
     return b.finish();
 }
 

@@ -93,7 +93,8 @@ Expected<Graph> buildResnet(const nlohmann::json& config, const ZooShape& shape)
     x = b.op("Flatten", "flatten", {b.op("GlobalAveragePool", "avgpool", {x})}, {{"axis", std::int64_t{1}}});
     const std::int64_t features = b.tensor(x).shape.at(1);
     const int logits = b.op("Linear", "fc", {x, b.weight("fc.weight", {classes, features}), b.weight("fc.bias", {classes})});
-    b.markOutput(b.ops("CrossEntropy", "loss", {logits, labels}, {}, 2)[0]);
+    const int logProbs = b.op("LogSoftmax", "loss.log_softmax", {logits}, {{"axis", std::int64_t{-1}}});
+    b.markOutput(b.op("NLLLoss", "loss.nll", {logProbs, labels}));
     return b.finish();
 }
 

@@ -1,5 +1,6 @@
 // Loss and optimizer ops the zoo and the training pass emit: CrossEntropy (softmax +
-// NLL, keeping the fp32 log-probabilities for backward), MeanLoss, AdamW and SGD
+// NLL in one op, keeping the fp32 log-probabilities for backward), NLLLoss (the zoo
+// builds cross-entropy as PyTorch runs it: LogSoftmax then NLLLoss), MeanLoss, AdamW and SGD
 // updates (per weight or multi-tensor: inputs are params, grads, states), GradUnscale
 // (fp16 loss scaling's unscale + inf check).
 #include "engine/ir/ops/op_families.h"
@@ -16,6 +17,31 @@ Expected<std::vector<ShapeOutput>> crossEntropyShape(const Node& node, const std
 Expected<std::vector<ShapeOutput>> scalarLoss(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 1); !s) return s.error();
     return std::vector<ShapeOutput>{{{}, DType::f32}};
+}
+
+// NLLLoss(log_probs[..., C], labels[...]): gathers one log-probability per label.
+OpCost nllCost(const Graph& g, const Node& n) {
+    OpCost c;
+    c.bytesRead = tensorBytes(g, n.inputs[1]) * (1.0 + 4.0 / 8.0);  // labels + one fp32 per label
+    c.bytesWritten = tensorBytes(g, n.outputs[0]);
+    c.flops = numel(g, n.inputs[1]);
+    return c;
+}
+
+// d(log_probs): a zero-filled tensor of the log-probabilities' shape with -1/N scattered
+// at the labels; PyTorch materialises it before the log-softmax backward.
+OpCost nllGradCost(const Graph& g, const Node& n) {
+    OpCost c;
+    for (int t : n.inputs) c.bytesRead += tensorBytes(g, t);
+    for (int t : n.outputs) c.bytesWritten += tensorBytes(g, t);
+    return c;
+}
+
+// Softmax/LogSoftmax backward reads the forward output and dY, writes dX.
+OpCost softmaxGradCost(const Graph& g, const Node& n) {
+    OpCost c = defaultCost(g, n);
+    if (!n.outputs.empty()) c.flops = 3 * numel(g, n.outputs[0]);
+    return c;
 }
 
 OpCost crossEntropyCost(const Graph& g, const Node& n) {
@@ -58,6 +84,10 @@ OpCost unscaleCost(const Graph& g, const Node& n) {
 void registerTrainingOps(OpRegistry& r) {
     r.add("CrossEntropy", {OpCategory::norm, false, crossEntropyShape, crossEntropyCost});
     r.add("MeanLoss", {OpCategory::reduce, false, scalarLoss, {}});
+    r.add("NLLLoss", {OpCategory::reduce, false, scalarLoss, nllCost});
+    r.add("NLLLossGrad", {OpCategory::elementwise, false, {}, nllGradCost});
+    r.add("SoftmaxGrad", {OpCategory::norm, false, {}, softmaxGradCost});
+    r.add("LogSoftmaxGrad", {OpCategory::norm, false, {}, softmaxGradCost});
     // AdamW: m, v updates, bias corrections, decoupled decay, step: ~12 FLOPs per element.
     r.add("AdamW", {OpCategory::optimizer, false, {}, optimizerCost(12)});
     r.add("SGD", {OpCategory::optimizer, false, {}, optimizerCost(3)});

@@ -74,7 +74,8 @@ private slots:
                 QCOMPARE(g->tensor(n.outputs[0]).shape, (std::vector<std::int64_t>{2, 64, 256}));
             }
         QCOMPARE(found, 1);
-        QCOMPARE(g->outputs.size(), size_t{1});
+        QCOMPARE(g->outputs.size(), size_t{2});  // loss, then the logits kept for the caller
+        QCOMPARE(g->node(g->tensor(g->outputs[0]).producer).op, std::string("NLLLoss"));
     }
     void configErrorsNameTheKey() {
         auto bad = buildZooModel("llama", {{"hidden", "big"}, {"ffn", 1}, {"layers", 1}, {"heads", 1}, {"vocab", 1}}, {1, 8});

@@ -1,0 +1,63 @@
+#include "engine/cost/cost_model.h"
+
+#include "engine/ir/op_registry.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace npu::engine {
+
+namespace {
+std::string curveBase(OpCategory c) {
+    switch (c) {
+    case OpCategory::matmul: return "matmul";
+    case OpCategory::conv: return "conv";
+    case OpCategory::attention: return "attention";
+    default: return {};
+    }
+}
+}  // namespace
+
+double CostModel::computeEfficiency(const Node& node, OpCategory category, double flops) const {
+    const std::string base = curveBase(category);
+    if (base.empty()) return 1.0;
+    const std::string dt(dtypeName(node.dtype));
+    const bool backward = node.phase == Phase::backward && category != OpCategory::matmul;
+    std::vector<std::string> names;
+    if (backward) names = {base + "_backward." + dt, base + "_backward"};
+    names.push_back(base + "." + dt);
+    if (node.dtype == DType::f16) names.push_back(base + ".bf16");
+    names.push_back(base);
+    for (const auto& n : names)
+        if (const EfficiencyCurve* c = m_profile.curve(n)) return c->at(flops);
+    return 0.5;  // no curve at all: a neutral guess, documented in docs/device-profiles.md
+}
+
+double CostModel::memoryEfficiency(OpCategory category, double bytes) const {
+    const char* name = category == OpCategory::norm ? "memory.norm" : category == OpCategory::optimizer ? "memory.optimizer" : "memory";
+    if (const EfficiencyCurve* c = m_profile.curve(name)) return c->at(bytes);
+    if (const EfficiencyCurve* c = m_profile.curve("memory")) return c->at(bytes);
+    return 0.7;
+}
+
+OpTiming CostModel::time(const Graph& graph, const Node& node) const {
+    const auto& reg = OpRegistry::instance();
+    OpTiming t;
+    if (reg.isShapeOnly(node.op)) return t;
+    const OpCost cost = reg.cost(graph, node);
+    t.flops = cost.flops;
+    t.bytes = cost.bytes();
+    if (t.flops <= 0 && t.bytes <= 0) return t;
+    const OpCategory category = reg.category(node.op);
+    const DType dt = isFloating(node.dtype) ? node.dtype : DType::f32;
+    const bool hasCurve = !curveBase(category).empty();
+    const double peak = hasCurve ? m_profile.peak(dt) : m_profile.peak(DType::f32);
+    if (t.flops > 0 && peak > 0) t.computeNs = t.flops / (peak * computeEfficiency(node, category, t.flops)) * 1e9;
+    if (t.bytes > 0) t.memoryNs = t.bytes / (m_profile.hbmBandwidth * memoryEfficiency(category, t.bytes)) * 1e9;
+    t.launchNs = m_profile.launchOverheadNs;
+    t.computeBound = t.computeNs >= t.memoryNs;
+    t.durationNs = static_cast<std::int64_t>(std::llround(std::max(t.computeNs, t.memoryNs) + t.launchNs));
+    return t;
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,45 @@
+#pragma once
+// A device profile (resources/devices/NAME.json, "format": "npustudio-device"): peak
+// rates per dtype, HBM size and bandwidth, on-chip buffers, cores, launch overhead,
+// efficiency curves and links. Every number in the file carries its "source"; the
+// loader rejects numbers without one. See docs/device-profiles.md.
+
+#include "engine/core/expected.h"
+#include "engine/cost/efficiency_curve.h"
+#include "engine/ir/dtype.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+
+namespace npu::engine {
+
+struct DeviceProfile {
+    std::string name;
+    std::string description;
+    std::string kind;                       // gpu | npu
+    std::filesystem::path file;
+    std::map<DType, double> peakFlops;      // FLOP/s per compute dtype (dense)
+    double hbmBytes = 0;
+    double hbmBandwidth = 0;                // bytes/s
+    std::map<std::string, double> onChip;   // l2_bytes, ...
+    int cores = 0;
+    double launchOverheadNs = 0;            // device-side gap added to every kernel
+    // "matmul.bf16", "conv_backward.fp32", "attention.bf16", "memory", "memory.norm", ...
+    std::map<std::string, EfficiencyCurve> efficiency;
+    std::map<std::string, double> links;    // bytes/s
+    nlohmann::json sources;                 // key path -> source text, for display
+
+    // Peak for a compute dtype; tf32 falls back to fp32, fp16 to bf16 and vice versa.
+    double peak(DType dtype) const;
+    // Curve by exact name; nullptr when absent (the cost model tries fallbacks).
+    const EfficiencyCurve* curve(const std::string& name) const;
+};
+
+// name: a profile name looked up as devicesDir/NAME.json, or a path to a .json file.
+Expected<DeviceProfile> loadDeviceProfile(const std::string& nameOrPath, const std::filesystem::path& devicesDir);
+Expected<DeviceProfile> parseDeviceProfile(const nlohmann::json& doc, const std::string& fileForMessages);
+
+}  // namespace npu::engine

@@ -1,0 +1,104 @@
+#include "engine/memory/memory_model.h"
+
+#include "engine/ir/op_registry.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace npu::engine {
+
+bool isResident(const Tensor& t) {
+    if (t.producer >= 0) return false;
+    return t.role == TensorRole::weight || t.role == TensorRole::master_weight || t.role == TensorRole::optimizer_state ||
+           t.role == TensorRole::input;
+}
+
+namespace {
+
+// Storage owner of every tensor: views and in-place outputs point at their input's owner.
+std::vector<int> storageRoots(const Graph& g) {
+    std::vector<int> root(g.tensors().size());
+    std::iota(root.begin(), root.end(), 0);
+    const auto& reg = OpRegistry::instance();
+    for (int id : g.topologicalOrder()) {
+        const Node& n = g.node(id);
+        if (n.inputs.empty() || n.outputs.empty() || n.inputs[0] < 0 || n.outputs[0] < 0) continue;
+        if (reg.isShapeOnly(n.op) || n.attrInt("inplace", 0) != 0)
+            root[static_cast<std::size_t>(n.outputs[0])] = root[static_cast<std::size_t>(n.inputs[0])];
+    }
+    return root;
+}
+
+struct Change {
+    std::int64_t t;
+    std::int64_t delta;
+    int tensor;
+};
+
+}  // namespace
+
+MemoryTimeline trackMemory(const Graph& g, const std::vector<std::vector<NodeTiming>>& steps) {
+    MemoryTimeline out;
+    const std::vector<int> root = storageRoots(g);
+    const std::size_t nt = g.tensors().size();
+    std::vector<Change> changes;
+    for (const Tensor& t : g.tensors())
+        if (root[static_cast<std::size_t>(t.id)] == t.id && isResident(t) && t.bytes() > 0) {
+            changes.push_back({0, t.bytes(), t.id});
+            out.residentBytes += t.bytes();
+        }
+    std::vector<bool> isOutput(nt, false);
+    for (int t : g.outputs) isOutput[static_cast<std::size_t>(root[static_cast<std::size_t>(t)])] = true;
+
+    for (const auto& step : steps) {
+        if (step.empty()) continue;
+        std::vector<std::int64_t> start(g.nodes().size(), -1), end(g.nodes().size(), -1);
+        for (const NodeTiming& nt2 : step) {
+            start[static_cast<std::size_t>(nt2.node)] = nt2.start;
+            end[static_cast<std::size_t>(nt2.node)] = nt2.end;
+        }
+        const std::int64_t stepEnd = step.back().end;
+        std::vector<std::int64_t> alloc(nt, -1), release(nt, -1);
+        for (const Tensor& t : g.tensors()) {
+            const auto r = static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)]);
+            if (isResident(g.tensor(static_cast<int>(r)))) continue;
+            if (t.producer >= 0 && start[static_cast<std::size_t>(t.producer)] >= 0) {
+                const std::int64_t s = start[static_cast<std::size_t>(t.producer)];
+                if (static_cast<int>(r) == t.id) alloc[r] = s;
+                release[r] = std::max(release[r], end[static_cast<std::size_t>(t.producer)]);
+            }
+            for (int c : t.consumers)
+                if (end[static_cast<std::size_t>(c)] >= 0) release[r] = std::max(release[r], end[static_cast<std::size_t>(c)]);
+        }
+        for (std::size_t r = 0; r < nt; ++r) {
+            if (alloc[r] < 0) continue;
+            const std::int64_t bytes = g.tensor(static_cast<int>(r)).bytes();
+            if (bytes <= 0) continue;
+            changes.push_back({alloc[r], bytes, static_cast<int>(r)});
+            changes.push_back({isOutput[r] ? stepEnd : std::max(release[r], alloc[r]), -bytes, static_cast<int>(r)});
+        }
+    }
+    std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+        if (a.t != b.t) return a.t < b.t;
+        return a.delta < b.delta;  // frees first
+    });
+    std::map<TensorRole, std::int64_t> byRole, atPeak;
+    std::int64_t live = 0;
+    out.events.reserve(changes.size());
+    for (const Change& c : changes) {
+        live += c.delta;
+        const TensorRole role = g.tensor(c.tensor).role;
+        byRole[role] += c.delta;
+        out.events.push_back({c.t, c.delta, live, c.tensor, role});
+        if (live > out.peakBytes) {
+            out.peakBytes = live;
+            out.peakTimeNs = c.t;
+            atPeak = byRole;
+        }
+    }
+    for (const auto& [role, bytes] : atPeak)
+        if (bytes > 0) out.peakByRole[std::string(tensorRoleName(role))] = bytes;
+    return out;
+}
+
+}  // namespace npu::engine

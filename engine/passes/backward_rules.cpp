@@ -1,0 +1,229 @@
+#include "engine/passes/backward_rules.h"
+
+#include "engine/ir/op_registry.h"
+
+namespace npu::engine {
+
+int BackwardContext::newGrad(int like, const std::string& suffix) {
+    const Tensor& t = graph.tensor(like);
+    return graph.addTensor(t.name + suffix, t.shape, t.dtype, TensorRole::gradient);
+}
+
+int BackwardContext::emit(const std::string& op, const std::string& suffix, std::vector<int> inputs,
+                          std::vector<int> outputs, Attributes attrs) {
+    const Node f = fwd();
+    const int id = graph.addNode(op, f.name + suffix, std::move(inputs), std::move(outputs), std::move(attrs), Phase::backward, f.dtype);
+    Node& n = graph.node(id);
+    n.block = f.block;
+    n.forwardNode = forward;
+    emitted.push_back(id);
+    return id;
+}
+
+namespace {
+
+int firstGrad(const BackwardContext& c) {
+    for (int g : c.dOut)
+        if (g >= 0) return g;
+    return -1;
+}
+
+bool need(const BackwardContext& c, std::size_t i) { return i < c.needGrad.size() && c.needGrad[i]; }
+
+// Y = X @ W^T (+ b): dX = dY @ W and dW = dY^T @ X, each with the forward's FLOPs.
+void linearRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = firstGrad(c);
+    const Tensor y = c.graph.tensor(f.outputs[0]);
+    const std::int64_t outF = y.shape.empty() ? 1 : y.shape.back();
+    const std::int64_t rows = y.numel() / std::max<std::int64_t>(outF, 1);
+    if (need(c, 0)) {
+        c.dIn[0] = c.newGrad(f.inputs[0]);
+        c.emit("MatMul", ".grad_input", {dy, f.inputs[1]}, {c.dIn[0]}, {{"k", outF}});
+    }
+    if (need(c, 1)) {
+        c.dIn[1] = c.newGrad(f.inputs[1]);
+        c.emit("MatMul", ".grad_weight", {dy, f.inputs[0]}, {c.dIn[1]}, {{"transA", std::int64_t{1}}, {"k", rows}});
+    }
+    if (need(c, 2)) {
+        c.dIn[2] = c.newGrad(f.inputs[2]);
+        c.emit("ReduceSum", ".grad_bias", {dy}, {c.dIn[2]});
+    }
+}
+
+// Generic matmul (MatMul, Gemm): both operand gradients are matmuls of the forward's
+// FLOPs; the contraction size is set so that the registry counts exactly that.
+void matmulRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = firstGrad(c);
+    const double flops = OpRegistry::instance().cost(c.graph, f).flops;
+    for (std::size_t i = 0; i < 2 && i < f.inputs.size(); ++i) {
+        if (!need(c, i)) continue;
+        c.dIn[i] = c.newGrad(f.inputs[i]);
+        const double out = std::max<double>(1.0, static_cast<double>(c.graph.tensor(c.dIn[i]).numel()));
+        const auto k = static_cast<std::int64_t>(flops / (2.0 * out) + 0.5);
+        c.emit("MatMul", i == 0 ? ".grad_a" : ".grad_b", {dy, f.inputs[1 - i]}, {c.dIn[i]}, {{"k", std::max<std::int64_t>(k, 1)}});
+    }
+    if (need(c, 2)) {
+        c.dIn[2] = c.newGrad(f.inputs[2]);
+        c.emit("ReduceSum", ".grad_c", {dy}, {c.dIn[2]});
+    }
+}
+
+void convRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = firstGrad(c);
+    if (need(c, 0)) {
+        c.dIn[0] = c.newGrad(f.inputs[0]);
+        c.emit("ConvGradInput", ".grad_input", {dy, f.inputs[1]}, {c.dIn[0]}, f.attrs);
+    }
+    if (need(c, 1)) {
+        c.dIn[1] = c.newGrad(f.inputs[1]);
+        c.emit("ConvGradWeight", ".grad_weight", {dy, f.inputs[0]}, {c.dIn[1]}, f.attrs);
+    }
+    if (need(c, 2)) {
+        c.dIn[2] = c.newGrad(f.inputs[2]);
+        c.emit("ReduceSum", ".grad_bias", {dy}, {c.dIn[2]});
+    }
+}
+
+// Flash attention backward reads q, k, v, the output, its logsumexp and dO.
+void attentionRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    std::vector<int> ins(f.inputs.begin(), f.inputs.end());
+    for (int o : f.outputs) ins.push_back(o);
+    ins.push_back(firstGrad(c));
+    std::vector<int> outs;
+    for (std::size_t i = 0; i < f.inputs.size(); ++i) {
+        c.dIn[i] = need(c, i) ? c.newGrad(f.inputs[i]) : -1;
+        outs.push_back(c.dIn[i]);
+    }
+    c.emit(f.op + "Grad", ".grad", ins, outs, f.attrs);
+}
+
+// Add/Sub: the gradient flows through unchanged; a broadcast input gets a reduction and
+// a lower-precision input a cast (autograd casts grads back to the input's dtype).
+void addRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = firstGrad(c);
+    for (std::size_t i = 0; i < f.inputs.size(); ++i) {
+        if (!need(c, i)) continue;
+        // Copies: newGrad() grows the tensor array.
+        const Tensor in = c.graph.tensor(f.inputs[i]);
+        const Tensor g = c.graph.tensor(dy);
+        if (in.shape != g.shape && in.numel() != g.numel()) {
+            c.dIn[i] = c.newGrad(f.inputs[i]);
+            c.emit("ReduceSum", ".grad_reduce" + std::to_string(i), {dy}, {c.dIn[i]});
+        } else if (in.dtype != g.dtype) {
+            c.dIn[i] = c.newGrad(f.inputs[i]);
+            c.emit("Cast", ".grad_cast" + std::to_string(i), {dy}, {c.dIn[i]}, {{"to", std::string(dtypeName(in.dtype))}});
+        } else {
+            c.dIn[i] = dy;
+        }
+    }
+}
+
+void mulRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = firstGrad(c);
+    for (std::size_t i = 0; i < 2 && i < f.inputs.size(); ++i) {
+        if (!need(c, i)) continue;
+        c.dIn[i] = c.newGrad(f.inputs[i]);
+        c.emit("Mul", ".grad_" + std::to_string(i), {dy, f.inputs[1 - i]}, {c.dIn[i]});
+    }
+}
+
+void castRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    const int dy = firstGrad(c);
+    const DType inType = c.graph.tensor(f.inputs[0]).dtype;
+    if (inType == c.graph.tensor(dy).dtype) {
+        c.dIn[0] = dy;
+        return;
+    }
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit("Cast", ".grad", {dy}, {c.dIn[0]}, {{"to", std::string(dtypeName(inType))}});
+}
+
+// Losses seed backward: their gradient needs the saved probabilities, not a dLoss tensor.
+void lossRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    std::vector<int> ins{f.outputs.size() > 1 ? f.outputs[1] : f.inputs[0]};
+    for (std::size_t i = 1; i < f.inputs.size(); ++i) ins.push_back(f.inputs[i]);
+    c.emit(f.op + "Grad", ".grad", ins, {c.dIn[0]});
+}
+
+// NLLLoss seeds backward with d(log_probs); it reads only the labels.
+void nllRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit("NLLLossGrad", ".grad", {f.inputs[1]}, {c.dIn[0]});
+}
+
+// Softmax and LogSoftmax save their output, not their input.
+void softmaxRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit(f.op + "Grad", ".grad", {f.outputs[0], firstGrad(c)}, {c.dIn[0]}, f.attrs);
+}
+
+void embeddingRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    const std::size_t table = f.op == "Embedding" ? 1 : 0;
+    const std::size_t index = f.op == "Embedding" ? 0 : 1;
+    if (!need(c, table)) return;
+    c.dIn[table] = c.newGrad(f.inputs[table]);
+    c.emit(f.op + "Grad", ".grad", {f.inputs[index], firstGrad(c)}, {c.dIn[table]}, f.attrs);
+}
+
+// Everything else: one "<Op>Grad" node reading the forward inputs and dY, writing the
+// needed input gradients; the registry costs it at 2x the forward node.
+void genericRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    std::vector<int> ins;
+    for (int t : f.inputs)
+        if (t >= 0) ins.push_back(t);
+    for (int g : c.dOut)
+        if (g >= 0) ins.push_back(g);
+    std::vector<int> outs;
+    for (std::size_t i = 0; i < f.inputs.size(); ++i)
+        if (need(c, i)) {
+            c.dIn[i] = c.newGrad(f.inputs[i]);
+            outs.push_back(c.dIn[i]);
+        }
+    if (!outs.empty()) c.emit(f.op + "Grad", ".grad", ins, outs, f.attrs);
+}
+
+}  // namespace
+
+void emitBackward(BackwardContext& c) {
+    c.dIn.assign(c.fwd().inputs.size(), -1);
+    const std::string& op = c.fwd().op;
+    const auto& reg = OpRegistry::instance();
+    if (op == "CrossEntropy" || op == "MeanLoss") return lossRule(c);
+    if (op == "NLLLoss") return nllRule(c);
+    if (firstGrad(c) < 0) return;
+    if (reg.isShapeOnly(op)) {
+        // Views: the gradient is a view of dY.
+        for (std::size_t i = 0; i < c.dIn.size(); ++i)
+            if (need(c, i)) c.dIn[i] = firstGrad(c);
+        return;
+    }
+    if (op == "Linear") return linearRule(c);
+    if (op == "MatMul" || op == "Gemm") return matmulRule(c);
+    if (op == "Conv" || op == "ConvTranspose") return convRule(c);
+    if (reg.category(op) == OpCategory::attention) return attentionRule(c);
+    if (op == "Add" || op == "Sub" || op == "Sum") return addRule(c);
+    if (op == "Mul") return mulRule(c);
+    if (op == "Softmax" || op == "LogSoftmax") return softmaxRule(c);
+    if (op == "Cast") return castRule(c);
+    if (op == "Embedding" || op == "Gather") return embeddingRule(c);
+    genericRule(c);
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,104 @@
+#include "engine/passes/training_graph_pass.h"
+
+#include "engine/passes/backward_rules.h"
+#include "engine/passes/graph_edit.h"
+
+#include <algorithm>
+
+namespace npu::engine {
+
+namespace {
+
+// A tensor needs a gradient when it is a floating-point weight or computed from one.
+std::vector<bool> requiresGrad(const Graph& g, const std::vector<int>& order) {
+    std::vector<bool> rg(g.tensors().size(), false);
+    for (const Tensor& t : g.tensors()) rg[static_cast<std::size_t>(t.id)] = t.role == TensorRole::weight && isFloating(t.dtype);
+    for (int id : order) {
+        const Node& n = g.node(id);
+        bool any = false;
+        for (int t : n.inputs) any = any || (t >= 0 && rg[static_cast<std::size_t>(t)]);
+        for (int t : n.outputs)
+            if (t >= 0 && isFloating(g.tensor(t).dtype)) rg[static_cast<std::size_t>(t)] = any;
+    }
+    return rg;
+}
+
+}  // namespace
+
+Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
+    if (m_options.optimizer != "adamw" && m_options.optimizer != "sgd")
+        return makeError("training.optimizer: expected adamw or sgd, got \"" + m_options.optimizer + "\"");
+    if (graph.outputs.empty()) return makeError("the model has no loss output to train");
+    for (const Node& n : graph.nodes())
+        if (n.phase != Phase::forward) return makeError("the graph already has a backward pass");
+
+    const std::vector<int> order = graph.topologicalOrder();
+    const std::vector<bool> rg = requiresGrad(graph, order);
+    std::vector<int> grads(graph.tensors().size(), -1);
+    std::vector<int> program = order;
+
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const Node f = graph.node(*it);
+        BackwardContext ctx{graph, *it, {}, {}, {}, {}};
+        bool seeds = false;
+        for (int t : f.outputs) {
+            ctx.dOut.push_back(t >= 0 && static_cast<std::size_t>(t) < grads.size() ? grads[static_cast<std::size_t>(t)] : -1);
+            seeds = seeds || t == graph.outputs.front();  // outputs[0] is the loss; others are kept results
+        }
+        const bool hasGrad = std::any_of(ctx.dOut.begin(), ctx.dOut.end(), [](int g) { return g >= 0; });
+        if (!hasGrad && !seeds) continue;
+        for (int t : f.inputs) ctx.needGrad.push_back(t >= 0 && rg[static_cast<std::size_t>(t)]);
+        emitBackward(ctx);
+        for (std::size_t i = 0; i < f.inputs.size(); ++i) {
+            const int t = f.inputs[i];
+            const int d = i < ctx.dIn.size() ? ctx.dIn[i] : -1;
+            if (t < 0 || d < 0) continue;
+            grads.resize(graph.tensors().size(), -1);
+            int& acc = grads[static_cast<std::size_t>(t)];
+            if (acc < 0) {
+                acc = d;
+                continue;
+            }
+            // A tensor read twice (residual stream, tied embedding): autograd adds the
+            // second gradient into the first buffer in place.
+            const int sum = graph.addTensor(graph.tensor(t).name + ".grad_sum", graph.tensor(acc).shape, graph.tensor(acc).dtype,
+                                            TensorRole::gradient);
+            ctx.emit("Add", ".grad_accumulate" + std::to_string(i), {acc, d}, {sum}, {{"inplace", std::int64_t{1}}});
+            grads.resize(graph.tensors().size(), -1);
+            grads[static_cast<std::size_t>(t)] = sum;
+        }
+        program.insert(program.end(), ctx.emitted.begin(), ctx.emitted.end());
+    }
+    grads.resize(graph.tensors().size(), -1);
+
+    // Optimizer: one multi-tensor op over all weights with a gradient.
+    std::vector<int> updateInputs, allGrads;
+    const std::size_t tensorsBefore = graph.tensors().size();
+    for (std::size_t t = 0; t < tensorsBefore; ++t) {
+        const Tensor w = graph.tensor(static_cast<int>(t));
+        if (w.role != TensorRole::weight || grads[t] < 0) continue;
+        allGrads.push_back(grads[t]);
+        updateInputs.push_back(static_cast<int>(t));
+        updateInputs.push_back(grads[t]);
+        if (m_options.fp32MasterWeights)
+            updateInputs.push_back(graph.addTensor(w.name + ".master", w.shape, DType::f32, TensorRole::master_weight));
+        const char* states[2] = {".exp_avg", ".exp_avg_sq"};
+        const int nStates = m_options.optimizer == "adamw" ? 2 : 1;
+        for (int s = 0; s < nStates; ++s)
+            updateInputs.push_back(graph.addTensor(w.name + (nStates == 2 ? states[s] : ".momentum_buffer"), w.shape, DType::f32,
+                                                   TensorRole::optimizer_state));
+    }
+    if (allGrads.empty()) return makeError("no weight receives a gradient from the loss");
+    if (m_options.lossScaling) {
+        const int id = graph.addNode("GradUnscale", "optimizer.grad_unscale", allGrads, {}, {}, Phase::optimizer, DType::f32);
+        program.push_back(id);
+    }
+    const std::string opt = m_options.optimizer == "adamw" ? "AdamW" : "SGD";
+    const int update = graph.addNode(opt, "optimizer." + m_options.optimizer, updateInputs, {},
+                                     {{"tensors", static_cast<std::int64_t>(allGrads.size())}}, Phase::optimizer, DType::f32);
+    program.push_back(update);
+    reorderNodes(graph, program);
+    return {};
+}
+
+}  // namespace npu::engine

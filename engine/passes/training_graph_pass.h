@@ -1,0 +1,32 @@
+#pragma once
+// Turns a forward graph into one training step: backward nodes for every forward op that
+// leads to the loss (reverse program order, gradients of tensors used twice accumulated
+// in place), then the optimizer update over every weight that received a gradient.
+// Optimizer: AdamW as PyTorch's fused multi-tensor kernel (one op reading param, grad,
+// exp_avg, exp_avg_sq and writing back all but the grad; the fp32 master copy too when
+// the weights are low precision), or SGD with momentum (one buffer). fp16 loss scaling
+// adds a GradUnscale op (unscale + inf check) before the update.
+
+#include "engine/passes/pass.h"
+
+namespace npu::engine {
+
+struct TrainingOptions {
+    std::string optimizer = "adamw";    // adamw | sgd
+    bool fp32MasterWeights = false;     // weights are low precision: keep an fp32 master copy
+    bool lossScaling = false;           // fp16: unscale gradients before the update
+};
+
+class TrainingGraphPass : public Pass {
+public:
+    explicit TrainingGraphPass(TrainingOptions options) : m_options(std::move(options)) {}
+    std::string name() const override { return "training-graph"; }
+
+protected:
+    Status apply(Graph& graph, PassStats& stats) override;
+
+private:
+    TrainingOptions m_options;
+};
+
+}  // namespace npu::engine

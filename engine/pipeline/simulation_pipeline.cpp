@@ -1,0 +1,79 @@
+#include "engine/pipeline/simulation_pipeline.h"
+
+#include "engine/cost/device_profile.h"
+#include "engine/frontends/model_loader.h"
+#include "engine/passes/activation_checkpointing_pass.h"
+#include "engine/passes/mixed_precision_pass.h"
+#include "engine/passes/training_graph_pass.h"
+#include "engine/sim/simulator.h"
+
+namespace npu::engine {
+
+std::filesystem::path defaultDevicesDir() {
+    std::error_code ec;
+#ifdef NPU_RESOURCES_DIR
+    const std::filesystem::path compiled = std::filesystem::path(NPU_RESOURCES_DIR) / "devices";
+    if (std::filesystem::is_directory(compiled, ec)) return compiled;
+#endif
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) return exe.parent_path().parent_path() / "resources" / "devices";
+    return "resources/devices";
+}
+
+namespace {
+
+std::string prefixed(const Project& project, const std::string& message) {
+    const std::string file = project.file.empty() ? project.name : project.file.string();
+    return message.rfind(file, 0) == 0 ? message : file + ": " + message;
+}
+
+}  // namespace
+
+Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
+    auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
+    const TrainingSettings& t = project.training;
+    if (t.gradient_accumulation != 1) return fail("training.gradient_accumulation: values above 1 are not simulated yet");
+    if (t.offload_optimizer) return fail("training.offload_optimizer: optimizer offload is not simulated yet");
+    auto precision = parsePrecision(t.precision);
+    if (!precision) return fail(precision.message());
+
+    progress(0.0, "building model graph");
+    const bool lm = project.model.zoo.empty() || isLanguageModel(project.model.zoo);
+    auto graph = loadModelGraph(project.model, project.folder(), {t.batch, t.seq});
+    if (!graph) return fail(graph.message());
+    if (progress.cancelled()) return makeError("cancelled");
+
+    progress(0.1, "loading device profile");
+    auto device = loadDeviceProfile(project.device, options.devicesDir.empty() ? defaultDevicesDir() : options.devicesDir);
+    if (!device) return fail(device.message());
+
+    PassManager passes;
+    passes.add(std::make_unique<MixedPrecisionPass>(*precision));
+    TrainingOptions training;
+    training.optimizer = t.optimizer;
+    training.fp32MasterWeights = *precision == Precision::bf16;
+    training.lossScaling = *precision == Precision::fp16_amp;
+    passes.add(std::make_unique<TrainingGraphPass>(training));
+    passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));
+    Progress passProgress;
+    passProgress.cancel = progress.cancel;
+    passProgress.report = [&](double f, std::string_view stage) { progress(0.15 + 0.15 * f, stage); };
+    auto stats = passes.run(*graph, passProgress);
+    if (!stats) return stats.message() == "cancelled" ? makeError("cancelled") : fail(stats.message());
+
+    SimulatorOptions sim;
+    sim.steps = options.steps;
+    sim.batch = t.batch;
+    sim.seq = lm && !project.model.zoo.empty() && project.model.zoo != "resnet" ? t.seq : 0;
+    sim.precision = t.precision;
+    sim.computeDType = lowDType(*precision);
+    Progress simProgress;
+    simProgress.cancel = progress.cancel;
+    simProgress.report = [&](double f, std::string_view stage) { progress(0.3 + 0.7 * f, stage); };
+    auto result = simulate(*graph, *device, sim, simProgress);
+    if (!result) return result.message() == "cancelled" ? makeError("cancelled") : fail(result.message());
+    result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
+    return result;
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,219 @@
+#include "engine/project/project.h"
+
+#include "engine/core/atomic_file.h"
+#include "engine/project/json_checker.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace npu::engine {
+
+namespace {
+
+Status parseModel(const nlohmann::json& doc, const std::string& file, ModelSource& m) {
+    JsonChecker c(doc, file, "model");
+    const int kinds = int(c.has("zoo")) + int(c.has("onnx")) + int(c.has("npuom"));
+    if (c.ok() && kinds != 1) c.fail("zoo", "expected exactly one of \"zoo\", \"onnx\" or \"npuom\"");
+    if (c.has("zoo")) {
+        m.zoo = c.oneOf("zoo", {"llama", "gpt", "bert", "resnet"}, "llama");
+        const nlohmann::json& cfg = c.object("config");
+        m.config = cfg;  // keys are checked by the zoo builder (model.config.KEY errors)
+    }
+    if (c.has("onnx")) m.onnx = c.string("onnx");
+    if (c.has("npuom")) m.npuom = c.string("npuom");
+    for (const auto& [name, dims] : c.object("inputs").items()) {
+        const std::string key = "inputs." + name;
+        if (!dims.is_array()) {
+            c.fail(key, "expected an array of dimensions, got " + dims.dump());
+            break;
+        }
+        std::vector<std::int64_t> shape;
+        for (const auto& d : dims) {
+            if (!d.is_number_integer() || d.get<std::int64_t>() <= 0) {
+                c.fail(key, "expected positive integer dimensions, got " + dims.dump());
+                break;
+            }
+            shape.push_back(d.get<std::int64_t>());
+        }
+        m.inputs[name] = shape;
+    }
+    return c.finish();
+}
+
+Status parseTraining(const nlohmann::json& doc, const std::string& file, TrainingSettings& t) {
+    JsonChecker c(doc, file, "training");
+    t.batch = c.positiveInt("batch", t.batch);
+    t.seq = c.positiveInt("seq", t.seq);
+    t.precision = c.oneOf("precision", {"fp32", "tf32", "fp16-amp", "bf16-amp", "bf16"}, t.precision);
+    t.optimizer = c.oneOf("optimizer", {"adamw", "sgd"}, t.optimizer);
+    t.activation_checkpointing = c.oneOf("activation_checkpointing", {"none", "selective", "full"}, t.activation_checkpointing);
+    t.gradient_accumulation = c.positiveInt("gradient_accumulation", t.gradient_accumulation);
+    if (c.has("loss_scaling")) {
+        const auto& v = c.any("loss_scaling");
+        if ((v.is_string() && v.get<std::string>() == "dynamic") || (v.is_number() && v.get<double>() > 0)) t.loss_scaling = v;
+        else c.fail("loss_scaling", "expected \"dynamic\" or a positive number, got " + v.dump());
+    }
+    t.zero_stage = static_cast<int>(c.intInRange("zero_stage", 0, 3, t.zero_stage));
+    t.offload_optimizer = c.boolean("offload_optimizer", t.offload_optimizer);
+    return c.finish();
+}
+
+// Known keys of the optimisation sections; values are kept as JSON for later issues.
+Status checkOptimizations(const nlohmann::json& doc, const std::string& file) {
+    JsonChecker c(doc, file, "optimizations");
+    c.intInRange("graph_level", 0, 3, 0);
+    c.intInRange("prefetch_depth", 0, 64, 0);
+    if (c.has("memory_optimizer")) {
+        JsonChecker m(c.object("memory_optimizer"), file, "optimizations.memory_optimizer");
+        m.oneOf("strategy", {"conservative", "balanced", "aggressive"}, "balanced");
+        if (m.has("max_fragmentation")) {
+            const auto& v = m.any("max_fragmentation");
+            if (!v.is_number() || v.get<double>() < 0 || v.get<double>() > 1)
+                m.fail("max_fragmentation", "expected a number from 0 to 1, got " + v.dump());
+        }
+        if (auto s = m.finish(); !s) return s;
+    }
+    return c.finish();
+}
+
+Status checkParallel(const nlohmann::json& doc, const std::string& file) {
+    JsonChecker c(doc, file, "parallel");
+    c.positiveInt("data_parallel", 1);
+    c.positiveInt("tensor_parallel", 1);
+    c.positiveInt("pipeline_stages", 1);
+    c.boolean("sequence_parallel", false);
+    return c.finish();
+}
+
+Status checkCommunication(const nlohmann::json& doc, const std::string& file) {
+    JsonChecker c(doc, file, "communication");
+    c.oneOf("gradient_allreduce", {"ring", "halving_doubling", "hierarchical"}, "ring");
+    c.positiveNumber("bucket_size_mb", 25);
+    c.boolean("overlap", true);
+    return c.finish();
+}
+
+Status parseRuns(const nlohmann::json& doc, const std::string& file, std::vector<RunEntry>& runs) {
+    if (!doc.is_array()) return makeError(file + ": runs: expected an array, got " + doc.dump());
+    for (std::size_t i = 0; i < doc.size(); ++i) {
+        JsonChecker c(doc[i], file, "runs[" + std::to_string(i) + "]");
+        RunEntry r;
+        r.name = c.string("name");
+        r.db = c.string("db");
+        r.created = c.string("created", "");
+        r.source = c.oneOf("source", {"simulated", "imported"}, "simulated");
+        if (auto s = c.finish(); !s) return s;
+        runs.push_back(r);
+    }
+    return {};
+}
+
+// "line 3, column 7" for a byte offset of a text.
+std::string positionOf(const std::string& text, std::size_t byte) {
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i < text.size() && i + 1 < byte; ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            col = 1;
+        } else {
+            ++col;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+}  // namespace
+
+Expected<Project> parseProject(const nlohmann::json& doc, const std::string& file) {
+    JsonChecker c(doc, file, "");
+    if (!c.ok()) return c.finish().error();
+    const std::string format = c.string("format");
+    if (c.ok() && format != "npustudio-project") c.fail("format", "expected \"npustudio-project\", got \"" + format + "\"");
+    if (!c.has("version")) c.fail("version", "required key is missing (expected " + std::to_string(kProjectFormatVersion) + ")");
+    const std::int64_t version = c.positiveInt("version", kProjectFormatVersion);
+    if (c.ok() && version > kProjectFormatVersion)
+        c.fail("version", "file version " + std::to_string(version) + " is newer than this NPU Studio understands (" +
+                              std::to_string(kProjectFormatVersion) + ")");
+    Project p;
+    p.name = c.string("name");
+    p.device = c.string("device", p.device);
+    if (!c.has("model")) c.fail("model", "required key is missing (expected {\"zoo\": ...}, {\"onnx\": ...} or {\"npuom\": ...})");
+    const nlohmann::json& model = c.object("model");
+    const nlohmann::json& training = c.object("training");
+    const nlohmann::json& optimizations = c.object("optimizations");
+    const nlohmann::json& parallel = c.object("parallel");
+    const nlohmann::json& communication = c.object("communication");
+    const nlohmann::json& runs = c.any("runs");
+    if (auto s = c.finish(); !s) return s.error();
+    if (auto s = parseModel(model, file, p.model); !s) return s.error();
+    if (auto s = parseTraining(training, file, p.training); !s) return s.error();
+    if (auto s = checkOptimizations(optimizations, file); !s) return s.error();
+    if (auto s = checkParallel(parallel, file); !s) return s.error();
+    if (auto s = checkCommunication(communication, file); !s) return s.error();
+    if (doc.contains("runs"))
+        if (auto s = parseRuns(runs, file, p.runs); !s) return s.error();
+    p.optimizations = optimizations;
+    p.parallel = parallel;
+    p.communication = communication;
+    p.file = file;
+    return p;
+}
+
+Expected<Project> loadProject(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return makeError(file.string() + ": cannot open project file (missing or unreadable)");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    nlohmann::json doc;
+    try {
+        doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        std::string what = e.what();
+        if (auto pos = what.find("parse error"); pos != std::string::npos) what = what.substr(pos);
+        return makeError(file.string() + ": malformed JSON at " + positionOf(text, e.byte) + ": " + what);
+    }
+    auto project = parseProject(doc, file.string());
+    if (project) project->file = file;
+    return project;
+}
+
+nlohmann::json projectToJson(const Project& p) {
+    nlohmann::json j;
+    j["format"] = "npustudio-project";
+    j["version"] = kProjectFormatVersion;
+    j["name"] = p.name;
+    nlohmann::json model = nlohmann::json::object();
+    if (!p.model.zoo.empty()) {
+        model["zoo"] = p.model.zoo;
+        model["config"] = p.model.config.is_null() ? nlohmann::json::object() : p.model.config;
+    }
+    if (!p.model.onnx.empty()) model["onnx"] = p.model.onnx;
+    if (!p.model.npuom.empty()) model["npuom"] = p.model.npuom;
+    if (!p.model.inputs.empty()) model["inputs"] = p.model.inputs;
+    j["model"] = model;
+    j["device"] = p.device;
+    const TrainingSettings& t = p.training;
+    j["training"] = {{"batch", t.batch},
+                     {"seq", t.seq},
+                     {"precision", t.precision},
+                     {"optimizer", t.optimizer},
+                     {"activation_checkpointing", t.activation_checkpointing},
+                     {"gradient_accumulation", t.gradient_accumulation},
+                     {"loss_scaling", t.loss_scaling},
+                     {"zero_stage", t.zero_stage},
+                     {"offload_optimizer", t.offload_optimizer}};
+    if (!p.optimizations.empty()) j["optimizations"] = p.optimizations;
+    if (!p.parallel.empty()) j["parallel"] = p.parallel;
+    if (!p.communication.empty()) j["communication"] = p.communication;
+    nlohmann::json runs = nlohmann::json::array();
+    for (const RunEntry& r : p.runs) runs.push_back({{"name", r.name}, {"db", r.db}, {"created", r.created}, {"source", r.source}});
+    j["runs"] = runs;
+    return j;
+}
+
+Status saveProject(const Project& project, const std::filesystem::path& file) {
+    return writeFileAtomically(file, projectToJson(project).dump(2) + "\n");
+}
+
+}  // namespace npu::engine

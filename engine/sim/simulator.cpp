@@ -1,0 +1,124 @@
+#include "engine/sim/simulator.h"
+
+#include "engine/cost/cost_model.h"
+#include "engine/ir/op_registry.h"
+#include "engine/memory/memory_model.h"
+
+#include <cstdio>
+
+namespace npu::engine {
+
+double modelFlopsPerStep(const Graph& graph) {
+    const auto& reg = OpRegistry::instance();
+    double forward = 0;
+    for (const Node& n : graph.nodes())
+        if (n.phase == Phase::forward && !graph.isRemoved(n.id)) forward += reg.cost(graph, n).flops;
+    return 3 * forward;
+}
+
+namespace {
+
+std::string gb(double bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f GB", bytes / 1e9);
+    return buf;
+}
+
+}  // namespace
+
+Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& device, const SimulatorOptions& options,
+                                    const Progress& progress) {
+    if (options.steps < 1) return makeError("steps: expected at least 1, got " + std::to_string(options.steps));
+    const auto& reg = OpRegistry::instance();
+    const CostModel model(device);
+    const std::vector<int> order = graph.topologicalOrder();
+
+    // Durations are the same every step: cost each node once.
+    std::vector<OpTiming> timing(graph.nodes().size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        timing[static_cast<std::size_t>(order[i])] = model.time(graph, graph.node(order[i]));
+        if (i % 4096 == 0) {
+            if (progress.cancelled()) return makeError("cancelled");
+            progress(0.5 * static_cast<double>(i) / static_cast<double>(order.size()), "costing operators");
+        }
+    }
+
+    SimulationResult result;
+    DeviceResult dev;
+    dev.id = 0;
+    dev.name = "npu0";
+    dev.streams.push_back({0, "Compute", StreamKind::compute});
+    dev.capacity_bytes = static_cast<std::int64_t>(device.hbmBytes);
+    std::vector<std::vector<NodeTiming>> stepTimes;
+    SimSummary& s = result.summary;
+    std::int64_t now = 0;
+    for (int step = 0; step < options.steps; ++step) {
+        if (progress.cancelled()) return makeError("cancelled");
+        progress(0.5 + 0.4 * step / options.steps, "scheduling step " + std::to_string(step + 1));
+        const std::int64_t stepStart = now;
+        std::vector<NodeTiming> times;
+        times.reserve(order.size());
+        for (int id : order) {
+            const Node& n = graph.node(id);
+            const OpTiming& t = timing[static_cast<std::size_t>(id)];
+            times.push_back({id, now, now + t.durationNs});
+            if (t.durationNs <= 0) continue;  // views launch nothing
+            SimTask task;
+            task.start_ns = now;
+            task.dur_ns = t.durationNs;
+            task.stream = 0;
+            task.node = id;
+            task.name = n.name;
+            task.op_type = n.op;
+            task.category = reg.category(n.op);
+            task.dtype = n.dtype;
+            task.phase = n.phase;
+            task.flops = t.flops;
+            task.bytes = t.bytes;
+            if (step == 0) {
+                s.time_by_category_ms[std::string(opCategoryName(task.category))] += t.durationNs / 1e6;
+                s.time_by_phase_ms[std::string(phaseName(task.phase))] += t.durationNs / 1e6;
+            }
+            dev.tasks.push_back(std::move(task));
+            now += t.durationNs;
+        }
+        result.steps.push_back({step, stepStart, now});
+        stepTimes.push_back(std::move(times));
+    }
+
+    progress(0.9, "tracking memory");
+    MemoryTimeline mem = trackMemory(graph, stepTimes);
+    dev.memory = std::move(mem.events);
+    dev.peak_bytes = mem.peakBytes;
+    dev.peak_by_role = mem.peakByRole;
+
+    s.model = graph.name;
+    s.device = device.name;
+    s.params = graph.parameterCount();
+    s.flops_per_step = modelFlopsPerStep(graph);
+    const auto& first = result.steps.front();
+    s.step_time_ms = (first.end_ns - first.start_ns) / 1e6;
+    s.batch = options.batch;
+    s.seq = options.seq;
+    s.precision = options.precision;
+    if (s.step_time_ms > 0) {
+        s.samples_per_s = options.batch / (s.step_time_ms / 1e3);
+        s.tokens_per_s = options.seq > 0 ? s.samples_per_s * static_cast<double>(options.seq) : 0;
+        const double peak = device.peak(options.computeDType);
+        s.mfu = peak > 0 ? s.flops_per_step / (s.step_time_ms / 1e3) / peak : 0;
+    }
+    s.peak_bytes = dev.peak_bytes;
+    s.capacity_bytes = dev.capacity_bytes;
+    if (dev.capacity_bytes > 0 && dev.peak_bytes > dev.capacity_bytes) {
+        s.status = "oom";
+        std::string parts;
+        for (const auto& [role, bytes] : dev.peak_by_role) parts += (parts.empty() ? "" : ", ") + role + " " + gb(static_cast<double>(bytes));
+        s.message = "out of memory: peak " + gb(static_cast<double>(dev.peak_bytes)) + " exceeds the " + device.name + "'s " +
+                    gb(static_cast<double>(dev.capacity_bytes)) + " (" + parts + ")";
+    }
+    result.devices.push_back(std::move(dev));
+    progress(1.0, "simulation done");
+    return result;
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,32 @@
+#pragma once
+// Single-device simulator: runs the training step's nodes in program (topological)
+// order on one compute stream, each taking the CostModel's duration, back to back for
+// `steps` steps; tracks live memory (engine/memory) and fills the summary. A run whose
+// peak exceeds the device's HBM is returned with status "oom" and the figures.
+
+#include "engine/core/expected.h"
+#include "engine/core/progress.h"
+#include "engine/cost/device_profile.h"
+#include "engine/ir/graph.h"
+#include "engine/sim/simulation_result.h"
+
+#include <string>
+
+namespace npu::engine {
+
+struct SimulatorOptions {
+    int steps = 1;
+    std::int64_t batch = 1;          // samples per step
+    std::int64_t seq = 0;            // tokens per sample (0: not a language model)
+    std::string precision = "fp32";
+    DType computeDType = DType::f32; // the dtype MFU is measured against
+};
+
+Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& device, const SimulatorOptions& options,
+                                    const Progress& progress = {});
+
+// Model FLOPs of one step: 3 x forward FLOPs (forward + a backward of twice the
+// forward), without recomputation and independent of kernel choices.
+double modelFlopsPerStep(const Graph& graph);
+
+}  // namespace npu::engine

@@ -1,0 +1,57 @@
+// Prints the simulated LLaMA-small training step on the h200 profile next to the
+// measurements of ../shared/data/hardware/h200_llama_small_training.json, per mode.
+// Usage: calibration_report [h200_llama_small_training.json]
+#include "engine/pipeline/simulation_pipeline.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+
+using namespace npu::engine;
+
+int main(int argc, char** argv) {
+    const std::string path = argc > 1 && argv[1][0] ? argv[1] : NPU_SHARED_DATA_DIR "/hardware/h200_llama_small_training.json";
+    std::ifstream in(path);
+    if (!in) {
+        std::fprintf(stderr, "cannot open %s\n", path.c_str());
+        return 2;
+    }
+    const auto doc = nlohmann::json::parse(in);
+    const auto& cfg = doc.at("llama_small").at("config");
+    std::printf("LLaMA-small (hidden %d, ffn %d, layers %d, heads %d, vocab %d), batch %d, seq %d, AdamW, h200 profile\n",
+                cfg["hidden"].get<int>(), cfg["ffn"].get<int>(), cfg["layers"].get<int>(), cfg["heads"].get<int>(),
+                cfg["vocab"].get<int>(), cfg["batch"].get<int>(), cfg["seq"].get<int>());
+    std::printf("%-16s %10s %10s %7s   %9s %9s %7s   %6s\n", "mode", "sim ms", "meas ms", "err", "sim GB", "meas GB", "err", "MFU");
+    for (const auto& run : doc.at("llama_small").at("runs")) {
+        Project p;
+        p.name = "calibration";
+        p.device = "h200";
+        p.model.zoo = "llama";
+        p.model.config = {{"hidden", cfg["hidden"]}, {"ffn", cfg["ffn"]}, {"layers", cfg["layers"]}, {"heads", cfg["heads"]},
+                          {"vocab", cfg["vocab"]}, {"tie_embeddings", false}};
+        p.training.batch = run["batch"].get<int>();
+        p.training.seq = run["seq"].get<int>();
+        const std::string mode = run["mode"].get<std::string>();
+        p.training.precision = mode == "amp_bf16" ? "bf16-amp" : mode;
+        p.training.activation_checkpointing = run["ckpt"].get<bool>() ? "full" : "none";
+        auto r = simulateProject(p, {});
+        if (!r) {
+            std::printf("%-16s error: %s\n", mode.c_str(), r.message().c_str());
+            continue;
+        }
+        const auto& s = r->summary;
+        const double ms = run["step_ms"].get<double>(), gb = run["peak_alloc_GB"].get<double>();
+        const double simGb = static_cast<double>(s.peak_bytes) / 1e9;
+        const std::string label = mode + (run["ckpt"].get<bool>() ? "+ckpt" : "");
+        std::printf("%-16s %10.2f %10.2f %+6.1f%%   %9.2f %9.2f %+6.1f%%   %5.1f%%\n", label.c_str(), s.step_time_ms, ms,
+                    100 * (s.step_time_ms / ms - 1), simGb, gb, 100 * (simGb / gb - 1), 100 * s.mfu);
+        if (argc > 2) {
+            for (const auto& [k, v] : s.time_by_category_ms) std::printf("    %-14s %8.2f ms\n", k.c_str(), v);
+            for (const auto& [k, v] : s.time_by_phase_ms) std::printf("    %-14s %8.2f ms\n", k.c_str(), v);
+            for (const auto& [k, v] : r->devices[0].peak_by_role) std::printf("    peak %-14s %8.3f GB\n", k.c_str(), v / 1e9);
+            std::printf("    tasks %zu\n", r->devices[0].tasks.size());
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Builds resources/devices/h200.json from the H200 microbenchmarks.
+
+Usage: make_h200_profile.py SHARED_DATA_DIR OUT.json
+
+Efficiency = achieved rate / datasheet peak, after removing the device-side launch gap
+the cost model adds back (so the model reproduces each measured time exactly at the
+measured points). Points within 2% of each other in x are averaged (10% for convolutions: ResNet
+keeps FLOPs per stage constant, so different shapes share a FLOP count).
+"""
+import json, sys, os
+
+data = sys.argv[1]
+out = sys.argv[2]
+mb = json.load(open(os.path.join(data, "hardware/h200_microbench.json")))
+ops = json.load(open(os.path.join(data, "hardware/h200_microbench_ops.json")))
+
+MB = "h200_microbench.json"
+OPS = "h200_microbench_ops.json"
+PEAK = {"fp32": 66.9e12, "tf32": 494.7e12, "bf16": 989.4e12, "fp16": 989.4e12, "int8": 1978.9e12}
+BW = 4.8e12
+LAUNCH_NS = 2000.0
+
+
+def merge(points, window=1.02):
+    points.sort()
+    merged = []
+    for x, e in points:
+        if merged and x <= merged[-1][0][0] * window:
+            merged[-1][1].append((x, e))
+        else:
+            merged.append([(x, e), [(x, e)]])
+    result = []
+    for _, group in merged:
+        xs = sum(p[0] for p in group) / len(group)
+        es = sum(p[1] for p in group) / len(group)
+        result.append([float("%.4g" % xs), round(min(es, 1.0), 4)])
+    return result
+
+
+def eff_compute(flops, ms, peak):
+    return flops / ((ms * 1e-3 - LAUNCH_NS * 1e-9) * peak)
+
+
+def eff_memory(nbytes, ms):
+    return nbytes / ((ms * 1e-3 - LAUNCH_NS * 1e-9) * BW)
+
+
+# GEMM: rows at the ~40 us timing floor time the host-side dispatch, not the kernel.
+gemm = {"bf16": [], "fp32": []}
+for r in mb["gemm"]:
+    if r["ms"] < 0.045:
+        continue
+    flops = 2.0 * r["M"] * r["N"] * r["K"]
+    gemm[r["dtype"]].append((flops, eff_compute(flops, r["ms"], PEAK[r["dtype"]])))
+for d, key in (("bf16", "gemm8192_bf16_TFLOPs"), ("fp32", "gemm8192_fp32_TFLOPs")):
+    flops = 2.0 * 8192 ** 3
+    gemm[d].append((flops, mb["ceilings"][key] * 1e12 / PEAK[d]))
+
+conv = {"bf16": [], "fp32": []}
+conv_bwd = {"bf16": [], "fp32": []}
+for r in ops["conv"]:
+    if r["groups"] != 1:
+        continue  # depthwise convs are memory bound: the roofline's memory side covers them
+    h_out = r["H"] // r["stride"]
+    flops = 2.0 * r["N"] * r["K"] * h_out * h_out * r["C"] * r["R"] * r["R"]
+    conv[r["dtype"]].append((flops, eff_compute(flops, r["fwd_ms"], PEAK[r["dtype"]])))
+    # data + weight gradients: two convolutions of the forward's FLOPs; each backward op
+    # is costed separately, so the curve is indexed by one op's FLOPs.
+    bwd_ms = (r["fwd_bwd_ms"] - r["fwd_ms"]) / 2
+    conv_bwd[r["dtype"]].append((flops, eff_compute(flops, bwd_ms, PEAK[r["dtype"]])))
+
+att_f, att_b = [], []
+for r in mb["attention"]:
+    flops = 4.0 * r["B"] * r["H"] * r["S"] * r["S"] * r["D"] / 2  # causal
+    att_f.append((flops, eff_compute(flops, r["fwd_ms"], PEAK["bf16"])))
+    att_b.append((2.5 * flops, eff_compute(2.5 * flops, r["fwd_bwd_ms"] - r["fwd_ms"], PEAK["bf16"])))
+
+elem, norm = [], []
+for r in mb["vector_ops"]:
+    nbytes = r["GBps"] * 1e9 * r["ms"] * 1e-3
+    (elem if r["op"] in ("add", "gelu", "silu") else norm).append((nbytes, eff_memory(nbytes, r["ms"])))
+elem.append((1.0e10, mb["ceilings"]["copy_GBps_rw"] * 1e9 / BW))
+
+adam = []
+for r in ops["other"]:
+    if r["op"] == "adamw_fused_step_fp32":
+        nbytes = 28.0 * r["params"]  # param r/w, grad r, exp_avg r/w, exp_avg_sq r/w (fp32)
+        adam.append((nbytes, eff_memory(nbytes, r["ms"])))
+
+def curve(x, points, source, window=1.02):
+    return {"x": x, "points": merge(points, window), "source": source}
+
+profile = {
+    "format": "npustudio-device",
+    "version": 1,
+    "name": "h200",
+    "description": "NVIDIA H200 SXM (141 GB HBM3e), one GPU, calibrated on PyTorch 2.11 / CUDA 13.0 microbenchmarks",
+    "kind": "gpu",
+    "peak_flops": {
+        "fp32": {"value": PEAK["fp32"], "source": "NVIDIA H200 datasheet: FP32 67 TFLOPS"},
+        "tf32": {"value": PEAK["tf32"], "source": "NVIDIA H200 datasheet: TF32 Tensor Core 989 TFLOPS with sparsity, half dense"},
+        "bf16": {"value": PEAK["bf16"], "source": "NVIDIA H200 datasheet: BF16 Tensor Core 1,979 TFLOPS with sparsity, half dense"},
+        "fp16": {"value": PEAK["fp16"], "source": "NVIDIA H200 datasheet: FP16 Tensor Core 1,979 TFLOPS with sparsity, half dense"},
+        "int8": {"value": PEAK["int8"], "source": "NVIDIA H200 datasheet: INT8 Tensor Core 3,958 TOPS with sparsity, half dense"},
+    },
+    "hbm": {
+        "bytes": {"value": mb["env"]["total_mem"], "source": MB + " env.total_mem (torch.cuda.get_device_properties total_memory)"},
+        "bandwidth": {"value": BW, "source": "NVIDIA H200 datasheet: 4.8 TB/s HBM3e"},
+    },
+    "on_chip": {
+        "l2_bytes": {"value": 50 * 1024 * 1024, "source": "NVIDIA Hopper architecture whitepaper: 50 MB L2 (GH100 as in H100 SXM5)"},
+        "shared_memory_per_core_bytes": {"value": 228 * 1024, "source": "NVIDIA Hopper tuning guide: 228 KB shared memory per SM"},
+    },
+    "cores": {"value": mb["env"]["sm_count"], "source": MB + " env.sm_count"},
+    "launch_overhead_ns": {
+        "value": LAUNCH_NS,
+        "source": "estimate: device-side gap between back-to-back kernels on one CUDA stream (1-3 us in Nsight timelines). "
+                  "Not the 9.4 us host-side eager launch cost of " + OPS + " launch_overhead_1000_tiny_adds",
+    },
+    "efficiency": {
+        "matmul.bf16": curve("flops", gemm["bf16"], MB + " gemm rows (bf16) and ceilings.gemm8192_bf16_TFLOPs / peak bf16; rows under 45 us (512^3, 2048x512x512, 128x4096x4096) excluded: host-dispatch bound"),
+        "matmul.fp16": curve("flops", [(x, e * mb["ceilings"]["gemm8192_fp16_TFLOPs"] / mb["ceilings"]["gemm8192_bf16_TFLOPs"]) for x, e in gemm["bf16"]], MB + " bf16 gemm curve scaled by ceilings.gemm8192_fp16_TFLOPs / gemm8192_bf16_TFLOPs"),
+        "matmul.fp32": curve("flops", gemm["fp32"], MB + " gemm rows (fp32, TF32 off) and ceilings.gemm8192_fp32_TFLOPs / peak fp32"),
+        "matmul.tf32": curve("flops", [(x, e * (mb["ceilings"]["gemm8192_tf32_TFLOPs"] * 1e12 / PEAK["tf32"]) / (mb["ceilings"]["gemm8192_bf16_TFLOPs"] * 1e12 / PEAK["bf16"])) for x, e in gemm["bf16"]], MB + " bf16 gemm curve shape scaled to ceilings.gemm8192_tf32_TFLOPs / peak tf32 (no tf32 sweep measured)"),
+        "conv.bf16": curve("flops", conv["bf16"], OPS + " conv rows (bf16, groups 1) fwd_ms", 1.10),
+        "conv.fp32": curve("flops", conv["fp32"], OPS + " conv rows (fp32, groups 1) fwd_ms", 1.10),
+        "conv_backward.bf16": curve("flops", conv_bwd["bf16"], OPS + " conv rows (bf16, groups 1) (fwd_bwd_ms - fwd_ms) / 2 per gradient op", 1.10),
+        "conv_backward.fp32": curve("flops", conv_bwd["fp32"], OPS + " conv rows (fp32, groups 1) (fwd_bwd_ms - fwd_ms) / 2 per gradient op", 1.10),
+        "attention.bf16": curve("flops", att_f, MB + " attention rows fwd_ms (flash, causal)"),
+        "attention_backward.bf16": curve("flops", att_b, MB + " attention rows fwd_bwd_ms - fwd_ms, 2.5x forward FLOPs"),
+        "memory": curve("bytes", elem, MB + " vector_ops add/gelu/silu GBps / 4.8 TB/s, and ceilings.copy_GBps_rw"),
+        "memory.norm": curve("bytes", norm, MB + " vector_ops softmax/layernorm/rmsnorm GBps / 4.8 TB/s"),
+        "memory.optimizer": curve("bytes", adam, OPS + " adamw_fused_step_fp32 rows, 28 bytes per parameter"),
+    },
+    "links": {
+        "nvlink_bandwidth": {"value": 900e9, "source": "NVIDIA H200 datasheet: NVLink 900 GB/s"},
+        "pcie_bandwidth": {"value": 128e9, "source": "NVIDIA H200 datasheet: PCIe Gen5 128 GB/s"},
+    },
+}
+with open(out, "w") as f:
+    json.dump(profile, f, indent=1)
+    f.write("\n")
