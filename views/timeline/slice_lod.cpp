@@ -26,6 +26,22 @@ DepthIndex buildDepthIndex(const profiler::TrackSlices& slices)
         lane.index.push_back(static_cast<std::uint32_t>(i));
         lane.maxEnd.push_back(lane.maxEnd.empty() ? end : std::max(lane.maxEnd.back(), end));
     }
+    for (DepthLane& lane : result.lanes) {
+        const std::size_t blocks = (lane.index.size() + DepthLane::kBlock - 1) / DepthLane::kBlock;
+        lane.blockMaxDur.assign(blocks, 0);
+        lane.blockMaxGap.assign(blocks, 0);
+        lane.blockMaxEnd.assign(blocks, 0);
+        for (std::size_t k = 0; k < lane.index.size(); ++k) {
+            const std::size_t b = k / DepthLane::kBlock;
+            const std::uint32_t i = lane.index[k];
+            const std::int64_t dur = std::max<std::int64_t>(0, slices.dur_ns[i]);
+            const std::int64_t gap = k == 0 ? 0 : slices.start_ns[i] - lane.maxEnd[k - 1];
+            const bool first = k % DepthLane::kBlock == 0;
+            lane.blockMaxDur[b] = first ? dur : std::max(lane.blockMaxDur[b], dur);
+            lane.blockMaxGap[b] = first ? gap : std::max(lane.blockMaxGap[b], gap);
+            lane.blockMaxEnd[b] = first ? slices.start_ns[i] + dur : std::max(lane.blockMaxEnd[b], slices.start_ns[i] + dur);
+        }
+    }
     return result;
 }
 
@@ -72,6 +88,19 @@ int buildDrawItems(const profiler::TrackSlices& slices, const DepthIndex& depths
             pending = false;
         };
         for (std::size_t k = span.first; k < span.last; ++k) {
+            if (pending && k % DepthLane::kBlock == 0 && k + DepthLane::kBlock <= span.last) {
+                // A block of narrow, touching slices joins the pending fold whole: the
+                // same result the slice-by-slice rules below would give.
+                const std::size_t b = k / DepthLane::kBlock;
+                if (static_cast<double>(lane.blockMaxDur[b]) * scale < params.minWidthPx &&
+                    static_cast<double>(lane.blockMaxGap[b]) * scale <= params.mergeGapPx) {
+                    const double x1 = std::clamp(static_cast<double>(lane.blockMaxEnd[b] - params.t0) * scale, lo, hi);
+                    fold.x1 = std::max(fold.x1, static_cast<float>(x1));
+                    fold.count += static_cast<std::uint32_t>(DepthLane::kBlock);
+                    k += DepthLane::kBlock - 1;
+                    continue;
+                }
+            }
             const std::uint32_t i = lane.index[k];
             const std::int64_t s = start[i];
             const std::int64_t len = std::max<std::int64_t>(0, dur[i]);

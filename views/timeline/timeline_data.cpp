@@ -11,12 +11,77 @@ std::unique_ptr<TimelineData> TimelineData::load(const profiler::ProfileDb& db)
     for (const profiler::DeviceRow& d : db.devices())
         data->addDevice(d.id, d.name, d.kind);
     for (const profiler::TrackRow& t : db.tracks()) {
-        if (t.kind == profiler::TrackKind::counter)
-            data->addCounterTrack(t, db.counter(t.id));
-        else
-            data->addSliceTrack(t, db.trackSlices(t.id));
+        TimelineTrack track = loadTrack(db, t);
+        // Empty tracks (process containers, idle streams) would only add blank rows.
+        if (!track.empty())
+            data->addTrack(std::move(track));
     }
     return data;
+}
+
+std::unique_ptr<TimelineData> TimelineData::skeleton(const profiler::ProfileDb& db)
+{
+    auto data = std::make_unique<TimelineData>();
+    data->m_strings = db.strings();
+    for (const profiler::DeviceRow& d : db.devices())
+        data->addDevice(d.id, d.name, d.kind);
+    for (const profiler::TrackRow& t : db.tracks()) {
+        TimelineTrack track;
+        track.row = t;
+        track.isCounter = t.kind == profiler::TrackKind::counter;
+        track.loaded = false;
+        ++data->m_pending;
+        data->m_tracks.push_back(std::move(track));
+        data->groupFor(t.device).tracks.push_back(static_cast<int>(data->m_tracks.size()) - 1);
+    }
+    const auto [t0, t1] = db.timeRange();
+    data->extendRange(t0, t1);
+    return data;
+}
+
+TimelineTrack TimelineData::loadTrack(const profiler::ProfileDb& db, const profiler::TrackRow& row)
+{
+    TimelineTrack track;
+    track.row = row;
+    track.isCounter = row.kind == profiler::TrackKind::counter;
+    if (track.isCounter) {
+        track.counter = db.counter(row.id);
+        if (!track.counter.value.empty()) {
+            const auto [mn, mx] = std::minmax_element(track.counter.value.begin(), track.counter.value.end());
+            track.counterMin = std::min(0.0, *mn);
+            track.counterMax = *mx;
+        }
+    } else {
+        track.slices = db.trackSlices(row.id);
+        track.depths = buildDepthIndex(track.slices);
+    }
+    return track;
+}
+
+void TimelineData::fillTrack(int index, TimelineTrack track)
+{
+    TimelineTrack& slot = m_tracks[static_cast<std::size_t>(index)];
+    if (!slot.loaded)
+        --m_pending;
+    track.loaded = true;
+    slot = std::move(track);
+    if (slot.isCounter && !slot.counter.ts_ns.empty())
+        extendRange(slot.counter.ts_ns.front(), slot.counter.ts_ns.back());
+    if (!slot.isCounter && slot.slices.size() > 0) {
+        for (const DepthLane& lane : slot.depths.lanes)
+            if (!lane.maxEnd.empty())
+                extendRange(slot.slices.start_ns.front(), lane.maxEnd.back());
+        m_sliceCount += static_cast<std::int64_t>(slot.slices.size());
+    }
+}
+
+void TimelineData::addTrack(TimelineTrack track)
+{
+    m_tracks.emplace_back();
+    groupFor(track.row.device).tracks.push_back(static_cast<int>(m_tracks.size()) - 1);
+    ++m_pending;
+    m_tracks.back().loaded = false;
+    fillTrack(static_cast<int>(m_tracks.size()) - 1, std::move(track));
 }
 
 void TimelineData::addDevice(std::int64_t id, std::string name, std::string kind)
@@ -52,22 +117,13 @@ void TimelineData::extendRange(std::int64_t t0, std::int64_t t1)
 
 void TimelineData::addSliceTrack(profiler::TrackRow row, profiler::TrackSlices slices)
 {
-    // Empty tracks (process containers, idle streams) would only add blank rows.
     if (slices.size() == 0)
         return;
     TimelineTrack track;
     track.row = std::move(row);
     track.depths = buildDepthIndex(slices);
-    std::int64_t maxEnd = slices.start_ns.front();
-    for (const DepthLane& lane : track.depths.lanes) {
-        if (!lane.maxEnd.empty())
-            maxEnd = std::max(maxEnd, lane.maxEnd.back());
-    }
-    extendRange(slices.start_ns.front(), maxEnd);
-    m_sliceCount += static_cast<std::int64_t>(slices.size());
     track.slices = std::move(slices);
-    m_tracks.push_back(std::move(track));
-    groupFor(m_tracks.back().row.device).tracks.push_back(static_cast<int>(m_tracks.size()) - 1);
+    addTrack(std::move(track));
 }
 
 void TimelineData::addCounterTrack(profiler::TrackRow row, profiler::CounterSeries series)
@@ -80,10 +136,8 @@ void TimelineData::addCounterTrack(profiler::TrackRow row, profiler::CounterSeri
     const auto [mn, mx] = std::minmax_element(series.value.begin(), series.value.end());
     track.counterMin = std::min(0.0, *mn);
     track.counterMax = *mx;
-    extendRange(series.ts_ns.front(), series.ts_ns.back());
     track.counter = std::move(series);
-    m_tracks.push_back(std::move(track));
-    groupFor(m_tracks.back().row.device).tracks.push_back(static_cast<int>(m_tracks.size()) - 1);
+    addTrack(std::move(track));
 }
 
 const std::string& TimelineData::string(std::int32_t id) const

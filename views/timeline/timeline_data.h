@@ -6,6 +6,7 @@
 #include "profiler/store/profile_db.h"
 #include "views/timeline/slice_lod.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -17,12 +18,14 @@ namespace npu::views {
 struct TimelineTrack {
     profiler::TrackRow row;
     bool isCounter = false;
+    bool loaded = true;  // false while a background load has not delivered it yet
     profiler::TrackSlices slices;  // slice tracks
     DepthIndex depths;
     profiler::CounterSeries counter;  // counter tracks
     double counterMin = 0;
     double counterMax = 0;
-    int rows() const { return isCounter ? 1 : static_cast<int>(depths.lanes.size()); }
+    int rows() const { return isCounter || !loaded ? 1 : std::max(1, static_cast<int>(depths.lanes.size())); }
+    bool empty() const { return loaded && slices.size() == 0 && counter.ts_ns.empty(); }
 };
 
 struct TimelineGroup {
@@ -43,6 +46,13 @@ struct SliceRef {
 class TimelineData {
 public:
     static std::unique_ptr<TimelineData> load(const profiler::ProfileDb& db);
+    // Strings, devices and every track as a placeholder, with the range from the
+    // database's metadata: what a background load fills in with fillTrack().
+    static std::unique_ptr<TimelineData> skeleton(const profiler::ProfileDb& db);
+    // One track's columns and depth index; safe to call off the GUI thread.
+    static TimelineTrack loadTrack(const profiler::ProfileDb& db, const profiler::TrackRow& row);
+    void fillTrack(int index, TimelineTrack track);
+    int pendingTracks() const { return m_pending; }
 
     // Building by hand (tests, benchmarks). Tracks of an unknown device get their own group.
     void addDevice(std::int64_t id, std::string name, std::string kind);
@@ -75,6 +85,7 @@ public:
 private:
     TimelineGroup& groupFor(std::int64_t deviceId);
     void extendRange(std::int64_t t0, std::int64_t t1);
+    void addTrack(TimelineTrack track);
 
     std::vector<TimelineTrack> m_tracks;
     std::vector<TimelineGroup> m_groups;
@@ -83,6 +94,7 @@ private:
     std::int64_t m_end = 0;
     bool m_hasRange = false;
     std::int64_t m_sliceCount = 0;
+    int m_pending = 0;
 };
 
 }  // namespace npu::views

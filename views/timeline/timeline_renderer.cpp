@@ -158,6 +158,12 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineFrame& f)
         const int top = f.rulerHeight + row.y - f.scrollY;
         if (row.kind != LayoutRow::Kind::track || top + row.height < f.rulerHeight || top > f.height)
             continue;
+        if (!f.data->tracks()[static_cast<std::size_t>(row.track)].loaded) {
+            p.setPen(QColor(120, 120, 130));
+            p.drawText(QRect(f.gutterWidth + 8, top, 300, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       QStringLiteral("loading…"));
+            continue;
+        }
         if (f.data->tracks()[static_cast<std::size_t>(row.track)].isCounter)
             paintCounterTrack(p, f, row.track, top + f.metrics.trackPadding, row.height - 2 * f.metrics.trackPadding);
         else

@@ -24,13 +24,18 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent), m_state(std::
     });
 }
 
-TimelineWidget::~TimelineWidget() = default;
+TimelineWidget::~TimelineWidget() { cancelLoading(); }
 
 void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
 {
     State& s = *m_state;
+    cancelLoading();
     s.db = std::move(db);
-    s.data = s.db ? TimelineData::load(*s.db) : nullptr;
+    const bool background = s.db && s.db->sliceCount() > kSyncLoadSlices;
+    if (!s.db)
+        s.data = nullptr;
+    else
+        s.data = background ? TimelineData::skeleton(*s.db) : TimelineData::load(*s.db);
     s.selected = {};
     s.hovered = {};
     s.flows.clear();
@@ -45,8 +50,11 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
         s.viewport.setBounds(0, 1000);
     s.viewport.fit();
     relayout();
+    s.listsDirty = true;
     rebuildLists();
     update();
+    if (background)
+        startLoading();
     emit viewRangeChanged(s.viewport.t0() - s.offset, s.viewport.t1() - s.offset);
 }
 
@@ -153,7 +161,10 @@ int TimelineWidget::itemCount() const
 
 int TimelineWidget::trackCount() const
 {
-    return m_state->data ? static_cast<int>(m_state->data->tracks().size()) : 0;
+    if (!m_state->data)
+        return 0;
+    const auto& tracks = m_state->data->tracks();
+    return static_cast<int>(std::count_if(tracks.begin(), tracks.end(), [](const TimelineTrack& t) { return !t.empty(); }));
 }
 
 int TimelineWidget::drawnItemCount() const { return m_state->renderer.drawnItems(); }

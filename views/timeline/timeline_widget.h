@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace npu::profiler {
 class ProfileDb;
@@ -23,6 +24,7 @@ namespace npu::views {
 
 class TimelineData;
 class TimeViewport;
+struct SliceRef;
 
 class TimelineWidget : public QWidget {
     Q_OBJECT
@@ -31,8 +33,12 @@ public:
     ~TimelineWidget() override;
 
     // Loads the tracks (slices and counters), builds the layout and fits the full range.
-    // A null database clears the widget.
+    // A null database clears the widget. Databases up to kSyncLoadSlices slices load
+    // before this returns; larger ones load track by track on a worker thread (its own
+    // connection), drawing each track as it arrives: loadProgress, then loadingFinished.
     void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
+    static constexpr qint64 kSyncLoadSlices = 200'000;
+    bool isLoading() const;
     std::shared_ptr<const profiler::ProfileDb> database() const;
 
     void setViewRange(qint64 t0_ns, qint64 t1_ns);
@@ -67,6 +73,7 @@ public:
 
     // Search matches are outlined; the current one is also selected by the caller.
     void setHighlightedSlices(const QList<qint64>& ids);
+    void setHighlightedMatches(const std::vector<SliceRef>& refs);  // no id lookups: for big match sets
 
     const TimelineData* data() const;
 
@@ -75,6 +82,8 @@ signals:
     void rangeSelected(qint64 t0, qint64 t1);
     void viewRangeChanged(qint64 t0, qint64 t1);
     void sliceHovered(qint64 id);  // -1 when the cursor leaves all slices
+    void loadProgress(int tracksLoaded, int tracksTotal);
+    void loadingFinished();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -91,6 +100,8 @@ private:
     int plotWidth() const;
     int trackAreaHeight() const;
     void relayout();
+    void startLoading();
+    void cancelLoading();
     void rebuildLists();
     void applyViewport(const std::function<void(TimeViewport&)>& change);
     void setSelection(int track, quint32 index, bool emitSignal);

@@ -161,6 +161,24 @@ void TimelineWidget::setHighlightedSlices(const QList<qint64>& ids)
     update();
 }
 
+void TimelineWidget::setHighlightedMatches(const std::vector<SliceRef>& refs)
+{
+    State& s = *m_state;
+    s.highlighted.clear();
+    if (s.data && !refs.empty()) {
+        s.highlighted.resize(s.data->tracks().size());
+        for (const SliceRef& ref : refs) {
+            if (!ref.valid() || static_cast<std::size_t>(ref.track) >= s.highlighted.size())
+                continue;
+            auto& marks = s.highlighted[static_cast<std::size_t>(ref.track)];
+            if (marks.empty())
+                marks.assign(s.data->tracks()[static_cast<std::size_t>(ref.track)].slices.size(), 0);
+            marks[ref.index] = 1;
+        }
+    }
+    update();
+}
+
 QString TimelineWidget::tooltipAt(const QPoint& pos) const
 {
     const State& s = *m_state;

@@ -7,8 +7,11 @@
 #include "views/timeline/timeline_widget.h"
 #include "views/timeline/track_layout.h"
 
+#include <QFuture>
 #include <QPoint>
 #include <QScrollBar>
+
+#include <atomic>
 
 #include <memory>
 #include <set>
@@ -32,6 +35,11 @@ struct TimelineWidget::State {
 
     std::shared_ptr<const profiler::ProfileDb> db;
     std::unique_ptr<TimelineData> data;
+    // Background load: the flag stops the worker, the generation drops tracks it posted
+    // for a database that has since been replaced.
+    std::shared_ptr<std::atomic<bool>> cancelLoad;
+    QFuture<void> loader;
+    int generation = 0;
     TimeViewport viewport;  // database time
     qint64 offset = 0;
     std::set<std::int64_t> collapsed;

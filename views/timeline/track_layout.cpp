@@ -31,13 +31,18 @@ TrackLayout layoutTracks(const TimelineData& data, const std::set<std::int64_t>&
     int y = 0;
     const auto& groups = data.groups();
     for (std::size_t g = 0; g < groups.size(); ++g) {
-        if (groups[g].tracks.empty())
+        std::vector<int> order;
+        for (const int t : groups[g].tracks) {
+            // Tracks that loaded empty (process containers, idle streams) get no row.
+            if (!data.tracks()[static_cast<std::size_t>(t)].empty())
+                order.push_back(t);
+        }
+        if (order.empty())
             continue;
         layout.rows.push_back(LayoutRow{LayoutRow::Kind::group, static_cast<int>(g), -1, y, metrics.groupHeaderHeight});
         y += metrics.groupHeaderHeight;
         if (collapsedDevices.count(groups[g].deviceId))
             continue;
-        std::vector<int> order = groups[g].tracks;
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
             return data.tracks()[a].row.sortIndex < data.tracks()[b].row.sortIndex;
         });

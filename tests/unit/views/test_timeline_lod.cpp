@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+#include <algorithm>
+
 using namespace npu;
 using namespace npu::views;
 
@@ -117,6 +119,68 @@ private slots:
         QCOMPARE(buildDrawItems(t, depths, params, items), 1);
         QCOMPARE(items.size(), std::size_t(1));
         QCOMPARE(items[0].count, std::uint32_t(n));
+    }
+
+    void blockSkippingMatchesSliceBySliceFolding()
+    {
+        // Mostly narrow touching slices with a wide one or a gap now and then, so blocks
+        // are skipped, entered and split; compared with a plain per-slice fold.
+        profiler::TrackSlices t;
+        std::int64_t now = 0;
+        std::uint64_t r = 12345;
+        for (int i = 0; i < 20000; ++i) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            const bool wide = (r >> 33) % 997 == 0;
+            const bool gap = (r >> 40) % 1499 == 0;
+            now += gap ? 5000 : 1;
+            const std::int64_t dur = wide ? 40000 : 9;
+            t.id.push_back(i);
+            t.start_ns.push_back(now);
+            t.dur_ns.push_back(dur);
+            t.depth.push_back(0);
+            t.nameId.push_back(0);
+            t.categoryId.push_back(0);
+            now += dur;
+        }
+        const DepthIndex depths = buildDepthIndex(t);
+        LodParams params;
+        params.t0 = now / 7;
+        params.t1 = now - now / 9;
+        params.widthPx = 1200;
+        std::vector<DrawItem> items;
+        const int folds = buildDrawItems(t, depths, params, items);
+
+        const double scale = params.widthPx / double(params.t1 - params.t0);
+        std::vector<std::uint32_t> expectCounts;
+        double foldEnd = -1e300;
+        bool pending = false;
+        for (std::size_t i = 0; i < t.size(); ++i) {
+            if (!visibleSlice(t.start_ns[i], t.dur_ns[i], params.t0, params.t1))
+                continue;
+            const double x0 = std::clamp((t.start_ns[i] - params.t0) * scale, -2.0, params.widthPx + 2);
+            const double x1 = std::clamp((t.start_ns[i] + t.dur_ns[i] - params.t0) * scale, -2.0, params.widthPx + 2);
+            if (x1 - x0 < params.minWidthPx) {
+                if (pending && x0 <= foldEnd + params.mergeGapPx) {
+                    ++expectCounts.back();
+                    foldEnd = std::max(foldEnd, x1);
+                    continue;
+                }
+                expectCounts.push_back(1);
+                foldEnd = x1;
+                pending = true;
+            } else {
+                expectCounts.push_back(1);
+                pending = false;
+            }
+        }
+        QCOMPARE(items.size(), expectCounts.size());
+        int expectFolds = 0;
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            QCOMPARE(items[k].count, expectCounts[k]);
+            expectFolds += expectCounts[k] > 1;
+        }
+        QCOMPARE(folds, expectFolds);
+        QVERIFY(folds > 3);  // the data really exercises folding
     }
 
     void laneSpanEdgeCases()
