@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <string>
@@ -32,10 +33,24 @@ struct ArgsKey {
 struct ArgsKeyHash {
     size_t operator()(const ArgsKey& k) const { return static_cast<size_t>(k.a ^ (k.b * 0x9E3779B97F4A7C15ull)); }
 };
+// Second, independent hash: 8 bytes per round with a multiply-xorshift mix, several
+// times faster than a byte-wise FNV on the ~200-byte Kineto args texts.
+std::uint64_t wordHash(std::string_view s) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull ^ s.size();
+    size_t i = 0;
+    for (; i + 8 <= s.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + i, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 31;
+    }
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, s.data() + i, s.size() - i);
+    h = (h ^ tail) * 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
+}
 ArgsKey argsKey(std::string_view s) {
-    std::uint64_t fnv = 0xcbf29ce484222325ull;  // FNV-1a 64, offset basis
-    for (unsigned char c : s) fnv = (fnv ^ c) * 0x100000001b3ull;
-    return {static_cast<std::uint64_t>(std::hash<std::string_view>{}(s)), fnv};
+    return {static_cast<std::uint64_t>(std::hash<std::string_view>{}(s)), wordHash(s)};
 }
 
 struct TaskRow {
