@@ -49,6 +49,15 @@ OpTiming CostModel::time(const Graph& graph, const Node& node) const {
     t.bytes = cost.bytes();
     if (t.flops <= 0 && t.bytes <= 0) return t;
     const OpCategory category = reg.category(node.op);
+    // Transfers and host work run at a link's rate (PCIe, host memory), not HBM's.
+    if (const std::string link = node.attrString("link"); !link.empty()) {
+        auto it = m_profile.links.find(link);
+        const double rate = it != m_profile.links.end() && it->second > 0 ? it->second : m_profile.hbmBandwidth;
+        t.memoryNs = t.bytes / rate * 1e9;
+        t.launchNs = m_profile.launchOverheadNs;
+        t.durationNs = static_cast<std::int64_t>(std::llround(t.memoryNs + t.launchNs));
+        return t;
+    }
     const DType dt = isFloating(node.dtype) ? node.dtype : DType::f32;
     const bool hasCurve = !curveBase(category).empty();
     const double peak = hasCurve ? m_profile.peak(dt) : m_profile.peak(DType::f32);

@@ -72,12 +72,14 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
     grads.resize(graph.tensors().size(), -1);
 
     // Optimizer: one multi-tensor op over all weights with a gradient.
-    std::vector<int> updateInputs, allGrads;
+    std::vector<int> updateInputs, allGrads, allWeights;
     const std::size_t tensorsBefore = graph.tensors().size();
     for (std::size_t t = 0; t < tensorsBefore; ++t) {
         const Tensor w = graph.tensor(static_cast<int>(t));
         if (w.role != TensorRole::weight || grads[t] < 0) continue;
         allGrads.push_back(grads[t]);
+        allWeights.push_back(static_cast<int>(t));
+        if (m_options.offloadOptimizer) continue;
         updateInputs.push_back(static_cast<int>(t));
         updateInputs.push_back(grads[t]);
         if (m_options.fp32MasterWeights)
@@ -94,6 +96,23 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         program.push_back(id);
     }
     const std::string opt = m_options.optimizer == "adamw" ? "AdamW" : "SGD";
+    if (m_options.offloadOptimizer) {
+        double params = 0;
+        for (int w : allWeights) params += static_cast<double>(graph.tensor(w).numel());
+        // Host update traffic per parameter (fp32): param, grad, states read; param, states
+        // written; plus the master copy when the device weights are low precision.
+        const double states = m_options.optimizer == "adamw" ? 2 : 1;
+        const double perParam = 4 * (2 + 1 + 2 * states) + (m_options.fp32MasterWeights ? 8 : 0);
+        const Attributes pcie{{"link", std::string("pcie_bandwidth")}, {"stream", std::string("memcpy")}};
+        program.push_back(graph.addNode("MemcpyD2H", "optimizer.offload_gradients", allGrads, {}, pcie, Phase::optimizer, DType::f32));
+        program.push_back(graph.addNode(opt, "optimizer.host_" + m_options.optimizer, {}, {},
+                                        {{"link", std::string("host_optimizer_bandwidth")}, {"stream", std::string("host")},
+                                         {"bytes", perParam * params}, {"tensors", static_cast<std::int64_t>(allGrads.size())}},
+                                        Phase::optimizer, DType::f32));
+        program.push_back(graph.addNode("MemcpyH2D", "optimizer.upload_parameters", allWeights, {}, pcie, Phase::optimizer, DType::f32));
+        reorderNodes(graph, program);
+        return {};
+    }
     const int update = graph.addNode(opt, "optimizer." + m_options.optimizer, updateInputs, {},
                                      {{"tensors", static_cast<std::int64_t>(allGrads.size())}}, Phase::optimizer, DType::f32);
     program.push_back(update);

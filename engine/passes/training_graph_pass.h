@@ -15,6 +15,10 @@ struct TrainingOptions {
     std::string optimizer = "adamw";    // adamw | sgd
     bool fp32MasterWeights = false;     // weights are low precision: keep an fp32 master copy
     bool lossScaling = false;           // fp16: unscale gradients before the update
+    // ZeRO-Offload style: optimizer states and fp32 masters live in host memory; the
+    // gradients are copied to the host over PCIe, the host runs the update, the updated
+    // parameters come back. Device memory holds only weights and gradients.
+    bool offloadOptimizer = false;
 };
 
 class TrainingGraphPass : public Pass {

@@ -33,7 +33,6 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
     const TrainingSettings& t = project.training;
     if (t.gradient_accumulation != 1) return fail("training.gradient_accumulation: values above 1 are not simulated yet");
-    if (t.offload_optimizer) return fail("training.offload_optimizer: optimizer offload is not simulated yet");
     auto precision = parsePrecision(t.precision);
     if (!precision) return fail(precision.message());
 
@@ -53,6 +52,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     training.optimizer = t.optimizer;
     training.fp32MasterWeights = *precision == Precision::bf16;
     training.lossScaling = *precision == Precision::fp16_amp;
+    training.offloadOptimizer = t.offload_optimizer;
     passes.add(std::make_unique<TrainingGraphPass>(training));
     passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));
     Progress passProgress;

@@ -4,6 +4,7 @@
 #include "engine/ir/op_registry.h"
 #include "engine/memory/memory_model.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace npu::engine {
@@ -48,6 +49,17 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     dev.id = 0;
     dev.name = "npu0";
     dev.streams.push_back({0, "Compute", StreamKind::compute});
+    // Offload transfers and host work get their own tracks (run without overlap for now).
+    auto streamOf = [&dev](const Node& n) {
+        const std::string kind = n.attrString("stream");
+        if (kind.empty()) return 0;
+        const std::string name = kind == "memcpy" ? "Memcpy (PCIe)" : "Host optimizer";
+        for (const auto& st : dev.streams)
+            if (st.name == name) return st.id;
+        const int id = static_cast<int>(dev.streams.size());
+        dev.streams.push_back({id, name, kind == "memcpy" ? StreamKind::memcpy : StreamKind::compute});
+        return id;
+    };
     dev.capacity_bytes = static_cast<std::int64_t>(device.hbmBytes);
     std::vector<std::vector<NodeTiming>> stepTimes;
     SimSummary& s = result.summary;
@@ -66,7 +78,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
             SimTask task;
             task.start_ns = now;
             task.dur_ns = t.durationNs;
-            task.stream = 0;
+            task.stream = streamOf(n);
             task.node = id;
             task.name = n.name;
             task.op_type = n.op;
@@ -116,6 +128,8 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         s.message = "out of memory: peak " + gb(static_cast<double>(dev.peak_bytes)) + " exceeds the " + device.name + "'s " +
                     gb(static_cast<double>(dev.capacity_bytes)) + " (" + parts + ")";
     }
+    std::stable_sort(dev.tasks.begin(), dev.tasks.end(),
+                     [](const SimTask& a, const SimTask& b) { return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns; });
     result.devices.push_back(std::move(dev));
     progress(1.0, "simulation done");
     return result;

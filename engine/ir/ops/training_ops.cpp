@@ -58,9 +58,14 @@ double gradientElements(const Graph& g, const Node& n) {
 }
 
 // Optimizers update in place: every input is read, every non-gradient input written back.
+// A host-side update (offload) has no device tensors and carries its traffic in "bytes".
 CostFn optimizerCost(double flopsPerElement) {
     return [flopsPerElement](const Graph& g, const Node& n) {
         OpCost c;
+        if (n.attrs.count("bytes")) {
+            c.bytesRead = n.attrFloat("bytes", 0);
+            return c;
+        }
         for (int t : n.inputs) {
             if (t < 0) continue;
             c.bytesRead += tensorBytes(g, t);
@@ -92,6 +97,9 @@ void registerTrainingOps(OpRegistry& r) {
     r.add("AdamW", {OpCategory::optimizer, false, {}, optimizerCost(12)});
     r.add("SGD", {OpCategory::optimizer, false, {}, optimizerCost(3)});
     r.add("GradUnscale", {OpCategory::optimizer, false, {}, unscaleCost});
+    // Host <-> device copies (optimizer offload): the bytes of the tensors they read.
+    r.add("MemcpyD2H", {OpCategory::data_movement, false, {}, {}});
+    r.add("MemcpyH2D", {OpCategory::data_movement, false, {}, {}});
 }
 
 }  // namespace npu::engine::ops

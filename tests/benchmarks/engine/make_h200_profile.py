@@ -135,7 +135,8 @@ profile = {
     },
     "links": {
         "nvlink_bandwidth": {"value": 900e9, "source": "NVIDIA H200 datasheet: NVLink 900 GB/s"},
-        "pcie_bandwidth": {"value": 128e9, "source": "NVIDIA H200 datasheet: PCIe Gen5 128 GB/s"},
+        "pcie_bandwidth": {"value": 64e9, "source": "NVIDIA H200 datasheet: PCIe Gen5 128 GB/s (both directions), 64 GB/s per direction"},
+        "host_optimizer_bandwidth": {"value": 50e9, "source": "estimate: host-side optimizer (DeepSpeed CPU Adam style) share of a dual-socket host's memory bandwidth per GPU"},
     },
 }
 with open(out, "w") as f:

@@ -1,0 +1,85 @@
+// project.json: load, validation errors naming file and key, atomic save, round trip.
+#include "engine/project/project.h"
+
+#include <QtTest>
+
+#include <fstream>
+
+using namespace npu::engine;
+
+namespace {
+std::filesystem::path writeFile(const std::filesystem::path& dir, const std::string& name, const std::string& text) {
+    const auto p = dir / name;
+    std::ofstream(p) << text;
+    return p;
+}
+const char* kValid = R"({"format": "npustudio-project", "version": 1, "name": "x",
+  "model": {"zoo": "llama", "config": {"hidden": 64, "ffn": 128, "layers": 2, "heads": 4, "vocab": 100}},
+  "device": "h200", "training": {"batch": 8, "seq": 128, "precision": "bf16-amp", "activation_checkpointing": "full"},
+  "parallel": {"data_parallel": 1}, "runs": [{"name": "r1", "db": "runs/r1.npudb", "created": "2026-01-01T00:00:00Z", "source": "simulated"}]})";
+}  // namespace
+
+class TestProject : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::filesystem::path dir() const { return m_dir.path().toStdString(); }
+
+    std::string errorOf(const std::string& text) {
+        const auto p = writeFile(dir(), "p.json", text);
+        auto r = loadProject(p);
+        return r.ok() ? std::string("<ok>") : r.message();
+    }
+
+private slots:
+    void loadsValid() {
+        auto p = loadProject(writeFile(dir(), "valid.json", kValid));
+        QVERIFY2(p.ok(), p.ok() ? "" : p.message().c_str());
+        QCOMPARE(p->training.batch, std::int64_t{8});
+        QCOMPARE(p->training.activation_checkpointing, std::string("full"));
+        QCOMPARE(p->model.zoo, std::string("llama"));
+        QCOMPARE(p->runs.size(), std::size_t{1});
+        QCOMPARE(p->folder(), dir());
+    }
+    void errors() {
+        std::string e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "training": {"batch": "8"}})");
+        QVERIFY2(e.find("p.json: training.batch: expected a positive integer, got \"8\"") != std::string::npos, e.c_str());
+        e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "trainig": {}})");
+        QVERIFY2(e.find("trainig: unknown key") != std::string::npos, e.c_str());
+        e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "training": {"precision": "fp8"}})");
+        QVERIFY2(e.find("training.precision: expected one of") != std::string::npos, e.c_str());
+        e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "optimizations": {"memory_optimizer": {"strategy": "wild"}}})");
+        QVERIFY2(e.find("optimizations.memory_optimizer.strategy") != std::string::npos, e.c_str());
+        e = errorOf(R"({"format": "npustudio-project", "version": 9, "name": "x", "model": {"zoo": "llama"}})");
+        QVERIFY2(e.find("version: file version 9 is newer") != std::string::npos, e.c_str());
+        e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama", "onnx": "m.onnx"}})");
+        QVERIFY2(e.find("model.zoo: expected exactly one of") != std::string::npos, e.c_str());
+        e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x"})");
+        QVERIFY2(e.find("model: required key is missing") != std::string::npos, e.c_str());
+        e = errorOf("{\"format\": \"npustudio-project\",\n  \"version\": 1,\n  \"name\": \"x\" \"model\": {}}");
+        QVERIFY2(e.find("malformed JSON at line 3, column") != std::string::npos, e.c_str());
+        auto missing = loadProject(dir() / "nope.json");
+        QVERIFY(!missing.ok());
+        QVERIFY(missing.message().find("nope.json: cannot open") != std::string::npos);
+    }
+    void roundTripAndAtomicSave() {
+        auto p = loadProject(writeFile(dir(), "valid.json", kValid));
+        QVERIFY(p.ok());
+        const auto out = dir() / "sub" / "saved.json";
+        QVERIFY(saveProject(*p, out).ok());
+        auto back = loadProject(out);
+        QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
+        QCOMPARE(projectToJson(*back), projectToJson(*p));
+        for (const auto& entry : std::filesystem::directory_iterator(out.parent_path()))
+            QVERIFY2(entry.path().filename().string().find(".tmp") == std::string::npos, "temporary file left behind");
+        QVERIFY(!saveProject(*p, "/proc/no/such/dir/p.json").ok());
+    }
+    void sampleProjectsLoad() {
+        for (const char* name : {"llama-7b", "llama-small-h200", "resnet50"}) {
+            auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects" / name / "project.json");
+            QVERIFY2(p.ok(), p.ok() ? "" : p.message().c_str());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProject)
+#include "test_project.moc"
