@@ -28,9 +28,12 @@ CREATE TABLE DIAGNOSTIC(kind_id INTEGER, severity INTEGER, count INTEGER, exampl
 )sql";
 }
 
+std::string_view npudbTaskIndexSql() {
+    return "CREATE INDEX TASK_TRACK_START ON TASK(track_id, start_ns, depth, dur_ns, name_id, category_id);";
+}
+
 std::string_view npudbIndexesSql() {
     return R"sql(
-CREATE INDEX TASK_TRACK_START ON TASK(track_id, start_ns, depth, dur_ns, name_id, category_id);
 CREATE INDEX COUNTER_TRACK_TS ON COUNTER(track_id, ts_ns);
 CREATE INDEX FLOW_FROM ON FLOW(from_task);
 CREATE INDEX FLOW_TO ON FLOW(to_task);

@@ -12,8 +12,11 @@ struct sqlite3;
 
 namespace npu::profiler {
 
-// Tables only; indexes come later so the bulk insert does not maintain them row by row.
+// Tables only; the indexes are separate so the writer chooses when to build them.
 std::string_view npudbTablesSql();
+// The covering (track, start) index of TASK.
+std::string_view npudbTaskIndexSql();
+// COUNTER and FLOW indexes, built after the bulk insert.
 std::string_view npudbIndexesSql();
 
 // Runs a multi-statement SQL text; the error names what was being done.
