@@ -123,6 +123,23 @@ private slots:
         p.device = "nowhere";
         QVERIFY(!simulateProject(p, {}).ok());
     }
+    void onnxModelTrains() {
+        const std::filesystem::path model = std::filesystem::path(NPU_TEST_DATA_DIR) / "models" / "mobilenet_v2.onnx";
+        if (!std::filesystem::exists(model)) QSKIP("tests/data/models/mobilenet_v2.onnx is absent");
+        Project p;
+        p.name = "onnx";
+        p.model.onnx = model.string();
+        p.model.inputs["input"] = {4, 3, 224, 224};
+        p.training.batch = 4;
+        auto r = simulateProject(p, {});
+        QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+        // torchvision mobilenet_v2 has 3,504,872; the exporter folded BatchNorm into the convs.
+        QVERIFY(std::abs(double(r->summary.params) / 3504872 - 1) < 0.01);
+        // 0.30 GMACs per image forward -> 3 x 2 x 0.30e9 x 4 model FLOPs per step.
+        QVERIFY2(std::abs(r->summary.flops_per_step / (3 * 2 * 0.30e9 * 4) - 1) < 0.05, qPrintable(QString::number(r->summary.flops_per_step)));
+        QVERIFY(r->summary.time_by_phase_ms.count("backward"));
+        QVERIFY(r->summary.time_by_phase_ms.count("optimizer"));
+    }
     void sampleProjectsSimulate() {
         for (const char* name : {"llama-7b", "llama-small-h200", "resnet50"}) {
             auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects" / name / "project.json");
