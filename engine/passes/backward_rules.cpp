@@ -172,6 +172,15 @@ void softmaxRule(BackwardContext& c) {
     c.emit(f.op + "Grad", ".grad", {f.outputs[0], firstGrad(c)}, {c.dIn[0]}, f.attrs);
 }
 
+// Rotary: x*cos + rotate_half(x)*sin is linear in x; backward needs only dY (and the
+// cos/sin tables), so it saves no activation.
+void rotaryRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit("RotaryGrad", ".grad", {firstGrad(c)}, {c.dIn[0]}, f.attrs);
+}
+
 void embeddingRule(BackwardContext& c) {
     const Node f = c.fwd();
     const std::size_t table = f.op == "Embedding" ? 1 : 0;
@@ -221,6 +230,7 @@ void emitBackward(BackwardContext& c) {
     if (op == "Add" || op == "Sub" || op == "Sum") return addRule(c);
     if (op == "Mul") return mulRule(c);
     if (op == "Softmax" || op == "LogSoftmax") return softmaxRule(c);
+    if (op == "Rotary") return rotaryRule(c);
     if (op == "Cast") return castRule(c);
     if (op == "Embedding" || op == "Gather") return embeddingRule(c);
     genericRule(c);

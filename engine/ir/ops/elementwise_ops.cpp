@@ -76,6 +76,7 @@ void registerElementwiseOps(OpRegistry& r) {
     r.add("Clip", {OpCategory::elementwise, false, sameAsFirst, perElement(2)});
     // q/k rotary position embedding: x * cos + rotate_half(x) * sin.
     r.add("Rotary", {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
+    r.add("RotaryGrad", {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
 
     const std::pair<const char*, double> binary[] = {
         {"Add", 1}, {"Sub", 1}, {"Mul", 1}, {"Div", 1}, {"Pow", 4}, {"Max", 1}, {"Min", 1},
