@@ -2,15 +2,26 @@
 
 #include "engine/passes/graph_edit.h"
 
+#include "engine/ir/op_registry.h"
+
 #include <map>
 #include <set>
 
 namespace npu::engine {
 
+namespace {
+// Selective: keep what matmuls, convolutions and attention produce; recompute the cheap
+// memory-bound ops between them (norms, activations, rotary, casts, residual adds),
+// whose outputs are most of a transformer layer's saved bytes per FLOP.
+bool cheapToRecompute(const Node& n) {
+    const OpCategory c = OpRegistry::instance().category(n.op);
+    return c != OpCategory::matmul && c != OpCategory::conv && c != OpCategory::attention;
+}
+}  // namespace
+
 Status ActivationCheckpointingPass::apply(Graph& graph, PassStats& stats) {
     if (m_mode == "none") return {};
-    if (m_mode == "selective") return makeError("selective checkpointing is not implemented yet (use none or full)");
-    if (m_mode != "full")
+    if (m_mode != "full" && m_mode != "selective")
         return makeError("training.activation_checkpointing: expected none, selective or full, got \"" + m_mode + "\"");
 
     const std::vector<int> order = graph.topologicalOrder();
@@ -19,7 +30,7 @@ Status ActivationCheckpointingPass::apply(Graph& graph, PassStats& stats) {
     for (std::size_t pos = 0; pos < order.size(); ++pos) {
         const Node& n = graph.node(order[pos]);
         if (n.block.empty()) continue;
-        if (n.phase == Phase::forward) forwardOf[n.block].push_back(n.id);
+        if (n.phase == Phase::forward && (m_mode == "full" || cheapToRecompute(n))) forwardOf[n.block].push_back(n.id);
         else if (n.phase == Phase::backward && !firstBackward.count(n.block)) firstBackward[n.block] = static_cast<int>(pos);
     }
 

@@ -3,8 +3,9 @@
 // layer, a residual block: Node::block) keeps only its input after forward; just before
 // the block's backward its forward is re-run (Phase::recompute nodes) and the block's
 // backward reads the recomputed tensors. This is what torch.utils.checkpoint per decoder
-// layer (HF gradient checkpointing) does. `selective` is not implemented yet and is
-// reported as an error rather than ignored.
+// layer (HF gradient checkpointing) does. `selective` keeps the outputs of matmuls,
+// convolutions and attention and recomputes only the cheap ops between them (norms,
+// activations, rotary, casts, adds): less memory saved than `full`, far less recompute.
 
 #include "engine/passes/pass.h"
 

@@ -95,6 +95,12 @@ private slots:
         QVERIFY(ckpt->summary.step_time_ms > plain->summary.step_time_ms);
         QVERIFY(ckpt->summary.time_by_phase_ms.count("recompute"));
         QCOMPARE(ckpt->summary.flops_per_step, plain->summary.flops_per_step);
+        p.training.activation_checkpointing = "selective";
+        auto sel = simulateProject(p, {});
+        QVERIFY(sel.ok());
+        QVERIFY(sel->summary.peak_bytes < plain->summary.peak_bytes);
+        QVERIFY(sel->summary.peak_bytes >= ckpt->summary.peak_bytes);
+        QVERIFY(sel->summary.step_time_ms < ckpt->summary.step_time_ms);
     }
     void progressAndCancel() {
         std::vector<double> fractions;
