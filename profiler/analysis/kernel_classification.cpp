@@ -83,31 +83,37 @@ bool isDeviceTrack(TrackKind k) {
 std::vector<DeviceKernel> loadDeviceKernels(const ProfileDb& db, std::int64_t device) {
     std::vector<DeviceKernel> out;
     const auto& strings = db.strings();
-    // Per string id: 0 = not yet classified, else class + 1. Keyed by (name, category)
-    // through the name only; a category override is checked per row.
+    // GPU-side user annotations span kernels; HTA leaves them out (they have no stream).
+    std::int64_t annotationId = -1;
+    for (size_t i = 0; i < strings.size(); ++i)
+        if (strings[i] == "gpu_user_annotation") annotationId = static_cast<std::int64_t>(i);
+    // Per name id: 0 = not yet classified, else class + 1. Categories that decide the
+    // class on their own (comm, gpu_memcpy, gpu_memset) are checked per row.
     std::vector<std::uint8_t> byName(strings.size(), 0);
-    SqliteStatement q(db.handle(),
-                      "SELECT t.start_ns, t.dur_ns, t.name_id, t.category_id FROM TASK t JOIN TRACK k ON k.id = t.track_id "
-                      "WHERE k.kind IN ('compute','comm','memcpy') AND (?1 < 0 OR k.device_id = ?1) "
-                      // GPU-side user annotations span kernels; HTA leaves them out (no stream).
-                      "AND t.category_id NOT IN (SELECT id FROM STRING_IDS WHERE value = 'gpu_user_annotation')");
-    q.bind(1, device);
-    while (q.step() == SQLITE_ROW) {
-        const auto nameId = static_cast<std::int32_t>(q.int64(2));
-        const auto catId = static_cast<std::int32_t>(q.int64(3));
-        KernelClass cls;
-        const std::string& cat = db.string(catId);
-        if (cat == "comm" || cat == "gpu_memcpy" || cat == "gpu_memset") {
-            cls = classifyKernel(db.string(nameId), cat);
-        } else if (nameId >= 0 && static_cast<size_t>(nameId) < byName.size() && byName[nameId]) {
-            cls = static_cast<KernelClass>(byName[nameId] - 1);
-        } else {
-            cls = classifyKernel(db.string(nameId));
-            if (nameId >= 0 && static_cast<size_t>(nameId) < byName.size())
-                byName[nameId] = static_cast<std::uint8_t>(static_cast<int>(cls) + 1);
+    // Track by track through the covering (track, start) index: no join over all slices.
+    SqliteStatement q(db.handle(), "SELECT start_ns, dur_ns, name_id, category_id FROM TASK WHERE track_id = ?");
+    for (const auto& t : db.tracks()) {
+        if (!isDeviceTrack(t.kind) || (device >= 0 && t.device != device)) continue;
+        q.reset();
+        q.bind(1, t.id);
+        while (q.step() == SQLITE_ROW) {
+            const auto catId = q.int64(3);
+            if (catId == annotationId) continue;
+            const auto nameId = static_cast<std::int32_t>(q.int64(2));
+            KernelClass cls;
+            const std::string& cat = db.string(static_cast<std::int32_t>(catId));
+            if (cat == "comm" || cat == "gpu_memcpy" || cat == "gpu_memset") {
+                cls = classifyKernel(db.string(nameId), cat);
+            } else if (nameId >= 0 && static_cast<size_t>(nameId) < byName.size() && byName[nameId]) {
+                cls = static_cast<KernelClass>(byName[nameId] - 1);
+            } else {
+                cls = classifyKernel(db.string(nameId));
+                if (nameId >= 0 && static_cast<size_t>(nameId) < byName.size())
+                    byName[nameId] = static_cast<std::uint8_t>(static_cast<int>(cls) + 1);
+            }
+            const auto start = q.int64(0);
+            out.push_back({start, start + std::max<std::int64_t>(q.int64(1), 0), nameId, cls});
         }
-        const auto start = q.int64(0);
-        out.push_back({start, start + std::max<std::int64_t>(q.int64(1), 0), nameId, cls});
     }
     std::sort(out.begin(), out.end(), [](const DeviceKernel& a, const DeviceKernel& b) { return a.start < b.start; });
     return out;

@@ -80,8 +80,18 @@ nlohmann::json runReport(const ProfileDb& db, int topKernels) {
 
     std::map<std::int64_t, MemoryPeak> peaks;
     for (auto& p : computeMemoryPeaks(db)) peaks[p.device] = p;
+    // Kernels are loaded once per device and shared by the metrics and the step breakdown.
+    std::map<std::int64_t, std::vector<DeviceKernel>> kernels;
     std::map<std::int64_t, DeviceMetrics> metrics;
-    for (auto& m : computeAllDeviceMetrics(db)) metrics[m.device] = m;
+    for (const auto& d : db.devices()) {
+        auto& k = kernels[d.id];
+        k = loadDeviceKernels(db, d.id);
+        if (k.empty()) continue;
+        auto m = computeDeviceMetrics(k);
+        m.device = d.id;
+        m.name = d.name;
+        metrics[d.id] = m;
+    }
 
     j["devices"] = nlohmann::json::array();
     for (const auto& d : db.devices()) {
@@ -106,7 +116,7 @@ nlohmann::json runReport(const ProfileDb& db, int topKernels) {
     }
 
     j["step_breakdown"] = nlohmann::json::array();
-    for (const auto& r : computeStepBreakdown(db)) j["step_breakdown"].push_back(stepRowJson(r));
+    for (const auto& r : computeStepBreakdown(db, &kernels)) j["step_breakdown"].push_back(stepRowJson(r));
 
     j["top_kernels"] = nlohmann::json::array();
     const auto stats = computeOpStatistics(db);

@@ -123,10 +123,14 @@ StepBreakdownRow computeStepRow(const std::vector<DeviceKernel>& kernels, const 
     return r;
 }
 
-std::vector<StepBreakdownRow> computeStepBreakdown(const ProfileDb& db) {
+std::vector<StepBreakdownRow> computeStepBreakdown(
+    const ProfileDb& db, const std::map<std::int64_t, std::vector<DeviceKernel>>* preloaded) {
     std::vector<StepBreakdownRow> ranks;
     for (const auto& d : db.devices()) {
-        const auto kernels = loadDeviceKernels(db, d.id);
+        std::vector<DeviceKernel> loaded;
+        const auto it = preloaded ? preloaded->find(d.id) : decltype(preloaded->end()){};
+        if (!preloaded || it == preloaded->end()) loaded = loadDeviceKernels(db, d.id);
+        const auto& kernels = preloaded && it != preloaded->end() ? it->second : loaded;
         if (kernels.empty()) continue;
         for (const auto& step : stepWindowsFor(db, d.id)) {
             auto row = computeStepRow(kernels, step, db);

@@ -20,6 +20,7 @@
 #include "profiler/analysis/kernel_classification.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ std::vector<StepWindow> stepWindowsFor(const ProfileDb& db, std::int64_t device)
 // Rank rows for every device with kernels and every step, then, per step with more than
 // one rank, a "stage" row holding each column's maximum over the ranks (Ascend's stage
 // row; without pipeline-group information all ranks form one stage).
-std::vector<StepBreakdownRow> computeStepBreakdown(const ProfileDb& db);
+// `kernels` (by device id, from loadDeviceKernels) saves reloading them when the caller
+// already has them; devices missing from it are loaded.
+std::vector<StepBreakdownRow> computeStepBreakdown(
+    const ProfileDb& db, const std::map<std::int64_t, std::vector<DeviceKernel>>* kernels = nullptr);
 
 }  // namespace npu::profiler

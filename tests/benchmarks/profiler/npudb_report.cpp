@@ -1,7 +1,11 @@
 // Prints the run report (or a comparison) of .npudb files or traces, and times it:
 //   npudb_report RUN.npudb|TRACE.json[.gz] [B.npudb|TRACE]   [--chrome OUT.json]
 // Traces are imported into a temporary .npudb first.
+#include "profiler/analysis/device_metrics.h"
+#include "profiler/analysis/memory_peaks.h"
+#include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/run_report.h"
+#include "profiler/analysis/step_breakdown.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
@@ -46,6 +50,18 @@ int main(int argc, char** argv) {
     auto a = load(inputs[0], 0);
     auto b = inputs.size() > 1 ? load(inputs[1], 1) : nullptr;
     if (!a || (inputs.size() > 1 && !b)) return 1;
+    if (!b) {  // per-analysis timings on stderr
+        auto time = [](const char* what, auto&& f) {
+            const auto t = std::chrono::steady_clock::now();
+            f();
+            std::fprintf(stderr, "  %-18s %.3f s\n", what,
+                         std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count());
+        };
+        time("device metrics", [&] { (void)computeAllDeviceMetrics(*a); });
+        time("step breakdown", [&] { (void)computeStepBreakdown(*a); });
+        time("op statistics", [&] { (void)computeOpStatistics(*a); });
+        time("memory peaks", [&] { (void)computeMemoryPeaks(*a); });
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const auto report = b ? compareReport(*a, *b) : runReport(*a);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
