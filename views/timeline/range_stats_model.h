@@ -1,0 +1,34 @@
+#pragma once
+// Table model over the selected range's per-name statistics (range_aggregation.h).
+
+#include "views/timeline/range_aggregation.h"
+
+#include <QAbstractTableModel>
+
+#include <vector>
+
+namespace npu::views {
+
+class RangeStatsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { NameColumn, CountColumn, TotalColumn, SelfColumn, ShareColumn, ColumnCount };
+
+    explicit RangeStatsModel(QObject* parent = nullptr);
+
+    void setRows(std::vector<RangeStat> rows, qint64 rangeNs);
+    void clear();
+    qint64 rangeNs() const { return m_rangeNs; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    void sort(int column, Qt::SortOrder order) override;
+
+private:
+    std::vector<RangeStat> m_rows;
+    qint64 m_rangeNs = 0;
+};
+
+}  // namespace npu::views
