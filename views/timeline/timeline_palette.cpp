@@ -44,13 +44,14 @@ QColor categoryColor(std::string_view category)
         if (name == category)
             return QColor::fromRgb(rgb);
     }
-    // Hue from the hash, saturation and value kept in the palette's band so hashed
-    // colours sit with the fixed ones and dark text stays legible.
-    const std::uint32_t h = fnv1a(category);
-    const int hue = static_cast<int>(h % 360);
-    const int sat = 110 + static_cast<int>((h >> 9) % 60);
-    const int val = 185 + static_cast<int>((h >> 17) % 50);
-    return QColor::fromHsv(hue, sat, val);
+    // Other categories hash into a second qualitative palette, so they stay distinct from
+    // one another more often than free hues would (Kineto's cpu_op, cuda_runtime, kernel,
+    // gpu_memcpy, gpu_memset, python_function, user_annotation land on different entries;
+    // the unit test pins that).
+    static constexpr std::array<QRgb, 16> kHashed{
+        0xff6a9fd4, 0xffe39a5b, 0xff7fbf6a, 0xffd96c6c, 0xffa58ad1, 0xffc49a78, 0xffe58fc7, 0xff9ea7b3,
+        0xffc8c85a, 0xff5fc2c9, 0xff8fb0e8, 0xfff0b77a, 0xffa9d68f, 0xffef9a9a, 0xffc6b3e6, 0xff8ccfb0};
+    return QColor::fromRgb(kHashed[fnv1a(category) % kHashed.size()]);
 }
 
 QColor textColorOn(const QColor& background)

@@ -221,7 +221,9 @@ void TimelineRenderer::paintSliceTrack(QPainter& p, const TimelineFrame& f, int 
         const double x1 = std::clamp(f.gutterWidth + (tr.slices.start_ns[i] + tr.slices.dur_ns[i] - f.t0) *
                                                          f.plotWidth / static_cast<double>(f.t1 - f.t0),
                                      f.gutterWidth - 4.0, f.width + 4.0);
-        const QRectF r(x0, top + tr.slices.depth[i] * rowH, std::max(2.0, x1 - x0), rowH - 1);
+        // A selected slice thinner than a few pixels still gets a findable outline.
+        const double w = std::max(5.0, x1 - x0);
+        const QRectF r((x0 + x1) / 2 - w / 2, top + tr.slices.depth[i] * rowH, w, rowH - 1);
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(QColor(255, 255, 255), 3));
         p.drawRect(r);
@@ -259,9 +261,11 @@ void TimelineRenderer::paintCounterTrack(QPainter& p, const TimelineFrame& f, in
     p.setBrush(Qt::NoBrush);
     // Scale label: the track's peak, top left of the chart.
     const bool bytes = looksLikeBytes(tr.row.name);
-    p.setPen(QColor(60, 60, 70));
-    p.drawText(QRectF(f.gutterWidth + 4, top, 240, 14), Qt::AlignLeft | Qt::AlignTop,
-               QStringLiteral("max %1").arg(formatCounterValue(tr.counterMax, bytes)));
+    const QString label = QStringLiteral("max %1").arg(formatCounterValue(tr.counterMax, bytes));
+    const QRectF labelBox(f.gutterWidth + 3, top, p.fontMetrics().horizontalAdvance(label) + 6, 15);
+    p.fillRect(labelBox, QColor(255, 255, 255, 190));
+    p.setPen(QColor(50, 50, 60));
+    p.drawText(labelBox.adjusted(3, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
     if (f.cursorX >= 0 && f.cursorX < static_cast<int>(cols.columns.size()) && f.cursorX >= cols.firstColumn &&
         f.cursorX <= cols.lastColumn) {
         const double v = cols.columns[static_cast<std::size_t>(f.cursorX)].last;

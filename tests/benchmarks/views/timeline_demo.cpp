@@ -3,7 +3,7 @@
 // range or searches, and either shows the window or saves a screenshot.
 //
 //   timeline_demo [FILE.npudb|TRACE.json[.gz]|--synthetic N] [--select ID] [--range T0 T1]
-//                 [--find TEXT] [--zoom T0 T1] [--screenshot OUT.png] [--size WxH]
+//                 [--find TEXT] [--zoom T0 T1] [--screenshot OUT.png] [--size WxH] [--keep-db OUT.npudb]
 
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
@@ -38,7 +38,9 @@ int main(int argc, char** argv)
     const QCommandLineOption shot(QStringLiteral("screenshot"), QStringLiteral("save PNG and exit"), QStringLiteral("PNG"));
     const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("window size"), QStringLiteral("WxH"),
                                   QStringLiteral("1500x800"));
-    parser.addOptions({synthetic, select, range, zoom, find, shot, size});
+    const QCommandLineOption keep(QStringLiteral("keep-db"), QStringLiteral("where to keep an imported trace's .npudb"),
+                                  QStringLiteral("NPUDB"));
+    parser.addOptions({synthetic, select, range, zoom, find, shot, size, keep});
     parser.process(app);
 
     QTemporaryDir tmp;
@@ -52,7 +54,8 @@ int main(int argc, char** argv)
     } else if (!parser.positionalArguments().isEmpty()) {
         dbPath = parser.positionalArguments().first().toStdString();
         if (dbPath.extension() != ".npudb") {
-            const std::filesystem::path out = (tmp.path() + QStringLiteral("/import.npudb")).toStdString();
+            const std::filesystem::path out = parser.isSet(keep) ? parser.value(keep).toStdString()
+                                                                 : (tmp.path() + QStringLiteral("/import.npudb")).toStdString();
             auto imported = profiler::importTrace(dbPath, out);
             if (!imported) {
                 std::fprintf(stderr, "%s\n", imported.message().c_str());

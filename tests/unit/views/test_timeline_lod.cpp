@@ -4,10 +4,12 @@
 #include "views/timeline/slice_lod.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/time_viewport.h"
+#include "views/timeline/timeline_palette.h"
 #include "views/timeline/timeline_data.h"
 #include "views/timeline/timeline_search.h"
 #include "views/timeline/track_layout.h"
 
+#include <QSet>
 #include <QTest>
 
 #include <algorithm>
@@ -338,6 +340,21 @@ private slots:
         QCOMPARE(chain2.size(), std::size_t(2));
         QCOMPARE(chain2[1].index, 3u);
         QVERIFY(data.parentChain(SliceRef{0, 0}).empty());
+    }
+
+    void paletteIsStableAndDistinct()
+    {
+        QCOMPARE(categoryColor("matmul"), QColor::fromRgb(0xff4e79a7));
+        QCOMPARE(categoryColor("kernel"), categoryColor(std::string("kernel")));
+        // Kineto's common categories hash to different colours.
+        const char* kineto[] = {"cpu_op", "cuda_runtime", "kernel", "gpu_memcpy", "gpu_memset", "python_function",
+                                "user_annotation"};
+        QSet<QRgb> seen;
+        for (const char* c : kineto)
+            seen.insert(categoryColor(c).rgb());
+        QCOMPARE(seen.size(), 7);
+        QCOMPARE(textColorOn(QColor(250, 250, 250)).lightness() < 128, true);
+        QCOMPARE(textColorOn(QColor(20, 20, 80)).lightness() > 128, true);
     }
 
     void viewportZoomPanClamp()
