@@ -4,7 +4,10 @@
 #include "profiler/store/profile_db.h"
 #include "views/timeline/timeline_widget_state.h"
 
+#include <QThread>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
 
 namespace npu::views {
 
@@ -18,8 +21,9 @@ void TimelineWidget::cancelLoading()
         *s.cancelLoad = true;
     // The worker finishes the track in hand (tens of ms at most) and stops; waiting keeps
     // it from outliving the widget it posts to.
-    if (s.loader.isRunning())
-        s.loader.waitForFinished();
+    for (QFuture<void>& loader : s.loaders)
+        loader.waitForFinished();
+    s.loaders.clear();
     s.cancelLoad.reset();
 }
 
@@ -37,37 +41,44 @@ void TimelineWidget::startLoading()
     }
     const int total = static_cast<int>(order.size());
     const std::filesystem::path path = s.db->path();
-    s.loader = QtConcurrent::run([this, path, order = std::move(order), cancel, generation, total] {
-        // A connection of its own: the GUI thread keeps querying details meanwhile.
-        auto db = profiler::ProfileDb::open(path);
-        int done = 0;
-        for (const auto& [index, row] : order) {
-            if (*cancel)
-                return;
-            auto track = std::make_shared<TimelineTrack>();
-            if (db)
-                *track = TimelineData::loadTrack(**db, row);
-            else
-                track->row = row;  // unreadable: delivered empty rather than pending forever
-            ++done;
-            QMetaObject::invokeMethod(
-                this,
-                [this, index = index, track, generation, done, total] {
-                    State& st = *m_state;
-                    if (generation != st.generation || !st.data)
-                        return;
-                    st.data->fillTrack(index, std::move(*track));
-                    relayout();
-                    st.listsDirty = true;
-                    rebuildLists();
-                    update();
-                    emit loadProgress(done, total);
-                    if (st.data->pendingTracks() == 0)
-                        emit loadingFinished();
-                },
-                Qt::QueuedConnection);
-        }
-    });
+    auto shared = std::make_shared<const std::vector<std::pair<int, profiler::TrackRow>>>(std::move(order));
+    auto next = std::make_shared<std::atomic<int>>(0);
+    auto done = std::make_shared<std::atomic<int>>(0);
+    // Two workers, each with its own connection (SQLite serialises statements on one),
+    // pulling tracks in layout order: reading rows is CPU-bound, so two cores halve it.
+    const int workers = std::clamp(QThread::idealThreadCount(), 1, 2);
+    for (int w = 0; w < workers; ++w) {
+        s.loaders.push_back(QtConcurrent::run([this, path, shared, next, done, cancel, generation, total] {
+            auto db = profiler::ProfileDb::open(path);
+            for (int k = (*next)++; k < total; k = (*next)++) {
+                if (*cancel)
+                    return;
+                const auto& [index, row] = (*shared)[static_cast<std::size_t>(k)];
+                auto track = std::make_shared<TimelineTrack>();
+                if (db)
+                    *track = TimelineData::loadTrack(**db, row);
+                else
+                    track->row = row;  // unreadable: delivered empty rather than pending forever
+                const int finished = ++(*done);
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, index = index, track, generation, finished, total] {
+                        State& st = *m_state;
+                        if (generation != st.generation || !st.data)
+                            return;
+                        st.data->fillTrack(index, std::move(*track));
+                        relayout();
+                        st.listsDirty = true;
+                        rebuildLists();
+                        update();
+                        emit loadProgress(finished, total);
+                        if (st.data->pendingTracks() == 0)
+                            emit loadingFinished();
+                    },
+                    Qt::QueuedConnection);
+            }
+        }));
+    }
 }
 
 }  // namespace npu::views

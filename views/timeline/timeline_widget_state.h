@@ -38,7 +38,7 @@ struct TimelineWidget::State {
     // Background load: the flag stops the worker, the generation drops tracks it posted
     // for a database that has since been replaced.
     std::shared_ptr<std::atomic<bool>> cancelLoad;
-    QFuture<void> loader;
+    std::vector<QFuture<void>> loaders;
     int generation = 0;
     TimeViewport viewport;  // database time
     qint64 offset = 0;
