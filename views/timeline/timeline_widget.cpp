@@ -44,11 +44,9 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     s.collapsed.clear();
     s.scrollY = 0;
     s.renderer = TimelineRenderer();
-    if (s.data && s.data->tracks().size() > 0)
-        s.viewport.setBounds(s.data->startNs(), s.data->endNs());
-    else
-        s.viewport.setBounds(0, 1000);
-    s.viewport.fit();
+    applyBounds();
+    s.viewport.setRange(s.data && !s.data->tracks().empty() ? s.data->startNs() : 0,
+                        s.data && !s.data->tracks().empty() ? s.data->endNs() : 1000);
     relayout();
     s.listsDirty = true;
     rebuildLists();
@@ -120,6 +118,35 @@ void TimelineWidget::applyViewport(const std::function<void(TimeViewport&)>& cha
     emit viewRangeChanged(s.viewport.t0() - s.offset, s.viewport.t1() - s.offset);
 }
 
+void TimelineWidget::applyBounds()
+{
+    State& s = *m_state;
+    std::int64_t lo = 0;
+    std::int64_t hi = 1000;
+    if (s.data && !s.data->tracks().empty()) {
+        lo = s.data->startNs();
+        hi = s.data->endNs();
+        if (s.hasExtraBounds) {
+            lo = std::min<std::int64_t>(lo, s.extra0 + s.offset);
+            hi = std::max<std::int64_t>(hi, s.extra1 + s.offset);
+        }
+    } else if (s.hasExtraBounds) {
+        lo = s.extra0 + s.offset;
+        hi = s.extra1 + s.offset;
+    }
+    s.viewport.setBounds(lo, hi);
+}
+
+void TimelineWidget::setNavigationBounds(qint64 t0, qint64 t1)
+{
+    State& s = *m_state;
+    s.hasExtraBounds = t1 > t0;
+    s.extra0 = t0;
+    s.extra1 = t1;
+    applyBounds();
+    applyViewport([](TimeViewport&) {});
+}
+
 void TimelineWidget::setViewRange(qint64 t0_ns, qint64 t1_ns)
 {
     const qint64 off = m_state->offset;
@@ -148,6 +175,7 @@ void TimelineWidget::setTimeOffset(qint64 ns)
     // The view keeps showing the same view-time window, now over shifted data.
     const QPair<qint64, qint64> view = viewRange();
     m_state->offset = ns;
+    applyBounds();
     setViewRange(view.first, view.second);
     update();
 }

@@ -50,6 +50,9 @@ public:
     // counts from view time 0 (the aligned point) instead of the trace start.
     void setTimeOffset(qint64 ns);
     qint64 timeOffset() const;
+    // Navigation stays within the trace (plus 10 %) unioned with [t0, t1] in view time:
+    // the compare view passes both runs' union so the shared axis can reach either end.
+    void setNavigationBounds(qint64 t0, qint64 t1);
 
     int itemCount() const;      // slices loaded (all tracks)
     int trackCount() const;     // slice and counter tracks loaded
@@ -100,6 +103,7 @@ private:
     int plotWidth() const;
     int trackAreaHeight() const;
     void relayout();
+    void applyBounds();
     void startLoading();
     void cancelLoading();
     void rebuildLists();

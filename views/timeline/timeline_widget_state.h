@@ -42,6 +42,9 @@ struct TimelineWidget::State {
     int generation = 0;
     TimeViewport viewport;  // database time
     qint64 offset = 0;
+    bool hasExtraBounds = false;
+    qint64 extra0 = 0;  // view time
+    qint64 extra1 = 0;
     std::set<std::int64_t> collapsed;
     LayoutMetrics metrics;
     TrackLayout layout;

@@ -5,7 +5,9 @@
 #include "views/timeline/timeline_data.h"
 #include "views/timeline/timeline_widget.h"
 
+#include <QApplication>
 #include <QImage>
+#include <QWheelEvent>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -90,6 +92,34 @@ private slots:
         QCOMPARE(w.viewRange(), (QPair<qint64, qint64>(0, 1'000'000)));
     }
 
+    void wheelZoomsAtCursorAndGroupsCollapse()
+    {
+        const SmallDb small = writeSmallDb(m_dir.path());
+        TimelineWidget w;
+        w.resize(1000, 400);
+        w.setDatabase(small.db);
+        // Cursor at plot x 200 of 800: a quarter in, so 250k stays put; one notch = 0.8.
+        QWheelEvent wheel(QPointF(200 + 200, 150), QPointF(200 + 200, 150), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&w, &wheel);
+        QCOMPARE(w.viewRange(), (QPair<qint64, qint64>(50'000, 850'000)));
+        // Over the gutter the wheel scrolls instead of zooming.
+        QWheelEvent gutter(QPointF(50, 150), QPointF(50, 150), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
+                           Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&w, &gutter);
+        QCOMPARE(w.viewRange(), (QPair<qint64, qint64>(50'000, 850'000)));
+
+        // A click on the device header collapses its tracks: the slice row below is gone.
+        const qint64 device = small.db->devices().front().id;
+        QTest::mouseClick(&w, Qt::LeftButton, {}, QPoint(100, 28 + 10));
+        QVERIFY(w.isGroupCollapsed(device));
+        QSignalSpy spy(&w, &TimelineWidget::sliceSelected);
+        QTest::mouseClick(&w, Qt::LeftButton, {}, QPoint(200 + 100, 28 + 24 + 3 + 9));
+        QCOMPARE(spy.count(), 0);
+        w.selectSlice(small.d);  // selecting into a collapsed group opens it
+        QVERIFY(!w.isGroupCollapsed(device));
+    }
+
     void clickSelectsAndEmitsId()
     {
         const SmallDb small = writeSmallDb(m_dir.path());
@@ -145,6 +175,13 @@ private slots:
         QCOMPARE(w.fullRange(), (QPair<qint64, qint64>(-600'000, 400'000)));
         w.setViewRange(0, 100'000);
         QCOMPARE(w.viewRange(), (QPair<qint64, qint64>(0, 100'000)));
+        // Without extra bounds the view stops 10 % past the trace end (view time 500k)...
+        w.setViewRange(0, 3'000'000);
+        QCOMPARE(w.viewRange().second, qint64(500'000));
+        // ...with the compare view's union it can reach further.
+        w.setNavigationBounds(-600'000, 2'000'000);
+        w.setViewRange(0, 2'000'000);
+        QCOMPARE(w.viewRange(), (QPair<qint64, qint64>(0, 2'000'000)));
     }
 
     void selectingSliceLoadsFlowsAndParents()
