@@ -5,6 +5,8 @@
 #include <QFontMetrics>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace npu::views {
 
 void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
@@ -92,6 +94,22 @@ void TimelineRenderer::paintRuler(QPainter& p, const TimelineFrame& f)
         const double w = fm.horizontalAdvance(text) + 12;
         const QRectF box((x0 + x1) / 2 - w / 2, 2, w, f.rulerHeight - 6);
         p.fillRect(box, QColor(40, 110, 230));
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, text);
+    }
+    if (f.cursorX >= 0 && f.cursorX < f.plotWidth && !f.hasRange) {
+        // Where the mouse is, in ruler time: the readout Perfetto users expect.
+        const std::int64_t t = f.t0 + static_cast<std::int64_t>(f.cursorX / pxPerNs) - f.rulerOrigin;
+        int maxDecimals = 0;
+        for (std::int64_t u = scale.unit; u > 1; u /= 10)
+            ++maxDecimals;
+        const QString text =
+            formatTick(t, RulerScale{scale.step, 0, scale.unit, std::min(scale.decimals + 2, maxDecimals)});
+        const QFontMetrics fm(p.font());
+        const double w = fm.horizontalAdvance(text) + 10;
+        const double x = std::min<double>(f.gutterWidth + f.cursorX + 1, f.width - w);
+        const QRectF box(x, 2, w, f.rulerHeight - 6);
+        p.fillRect(box, QColor(60, 64, 80));
         p.setPen(Qt::white);
         p.drawText(box, Qt::AlignCenter, text);
     }

@@ -124,6 +124,10 @@ void TimelineRenderer::paint(QPainter& p, const TimelineFrame& f)
     paintTracks(p, f);
     paintFlows(p, f);
     paintRange(p, f);
+    if (f.cursorX >= 0 && f.cursorX < f.plotWidth) {
+        p.setPen(QColor(0, 0, 0, 70));
+        p.drawLine(f.gutterWidth + f.cursorX, f.rulerHeight, f.gutterWidth + f.cursorX, f.height);
+    }
     paintGutter(p, f);
     paintRuler(p, f);
 }

@@ -15,6 +15,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QEventLoop>
+#include <QMouseEvent>
 #include <QPixmap>
 #include <QTemporaryDir>
 
@@ -40,7 +41,9 @@ int main(int argc, char** argv)
                                   QStringLiteral("1500x800"));
     const QCommandLineOption keep(QStringLiteral("keep-db"), QStringLiteral("where to keep an imported trace's .npudb"),
                                   QStringLiteral("NPUDB"));
-    parser.addOptions({synthetic, select, range, zoom, find, shot, size, keep});
+    const QCommandLineOption hover(QStringLiteral("hover"), QStringLiteral("move the mouse to widget x,y"),
+                                   QStringLiteral("X,Y"));
+    parser.addOptions({synthetic, select, range, zoom, find, shot, size, keep, hover});
     parser.process(app);
 
     QTemporaryDir tmp;
@@ -98,6 +101,12 @@ int main(int argc, char** argv)
         view.nextMatch();
     }
     view.show();
+    if (parser.isSet(hover)) {
+        const QStringList xy = parser.value(hover).split(QLatin1Char(','));
+        const QPointF pos(xy.value(0).toDouble(), xy.value(1).toDouble());
+        QMouseEvent move(QEvent::MouseMove, pos, tl->mapToGlobal(pos), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(tl, &move);
+    }
     if (parser.isSet(shot)) {
         app.processEvents();
         const bool ok = view.grab().save(parser.value(shot));

@@ -197,6 +197,7 @@ private slots:
         QCOMPARE(w.data()->sliceId(parents[0]), small.a);
         QImage img(1000, 400, QImage::Format_ARGB32_Premultiplied);
         w.selectSlice(small.c);  // has a flow to D; painting it must not crash
+        QTest::mouseMove(&w, QPoint(200 + 480, 64));  // hover: cursor line, time readout
         w.render(&img);
         QCOMPARE(w.selectedSlice(), small.c);
     }
