@@ -68,8 +68,9 @@ void TimelineWidget::startLoading()
                             return;
                         st.data->fillTrack(index, std::move(*track));
                         relayout();
+                        // Draw lists are rebuilt by the next paint, once for however many
+                        // tracks arrived since: many small tracks cost one rebuild, not one each.
                         st.listsDirty = true;
-                        rebuildLists();
                         update();
                         emit loadProgress(finished, total);
                         if (st.data->pendingTracks() == 0)
