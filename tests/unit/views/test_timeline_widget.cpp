@@ -7,6 +7,8 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QHelpEvent>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -145,6 +147,26 @@ private slots:
         w.selectSlice(small.b);
         QTest::keyClick(&w, Qt::Key_F);
         QCOMPARE(w.viewRange(), (QPair<qint64, qint64>(95'000, 205'000)));
+    }
+
+    void tooltipShowsOpInfo()
+    {
+        const SmallDb small = writeSmallDb(m_dir.path());
+        TimelineWidget w;
+        w.resize(1000, 400);
+        w.setDatabase(small.db);
+        w.show();
+        // Slice A (plot x 0..400, depth 0) carries op info from the simulator.
+        const QPoint pos(200 + 100, 28 + 24 + 3 + 9);
+        QHelpEvent help(QEvent::ToolTip, pos, w.mapToGlobal(pos));
+        QApplication::sendEvent(&w, &help);
+        const QString text = QToolTip::text();
+        QVERIFY2(text.contains(QStringLiteral("MatMul_qkv")), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("category: matmul")));
+        QVERIFY(text.contains(QStringLiteral("duration: 500 µs")));
+        QVERIFY(text.contains(QStringLiteral("FLOPs: 2.00 G")));
+        QVERIFY(text.contains(QStringLiteral("bytes: 3.81 MiB")));
+        QToolTip::hideText();
     }
 
     void shiftDragSelectsRange()
