@@ -94,6 +94,11 @@ void OpStatsView::setGrouping(profiler::OpGrouping grouping) {
 
 void OpStatsView::setFilterText(const QString& text) { m_filter->setText(text); }
 
+void OpStatsView::setRange(std::optional<std::pair<qint64, qint64>> range) {
+    m_range = range;
+    recompute();
+}
+
 void OpStatsView::recompute() {
     const auto grouping = profiler::OpGrouping(m_grouping->currentData().toInt());
     if (!m_db) {
@@ -104,10 +109,13 @@ void OpStatsView::recompute() {
     profiler::OpStatOptions options;
     options.grouping = grouping;
     if (m_device->currentData().isValid()) options.device = m_device->currentData().toLongLong();
+    if (m_range) options.range = std::pair<std::int64_t, std::int64_t>(m_range->first, m_range->second);
     m_model->setStatistics(profiler::computeOpStatistics(*m_db, options), grouping);
-    m_info->setText(QStringLiteral("%1 rows · reference %2")
-                        .arg(m_model->rowCount())
-                        .arg(formatDuration(double(m_model->statistics().reference_ns))));
+    QString info = QStringLiteral("%1 rows · reference %2")
+                       .arg(m_model->rowCount())
+                       .arg(formatDuration(double(m_model->statistics().reference_ns)));
+    if (m_range) info = QStringLiteral("range %1 · ").arg(formatDuration(double(m_range->second - m_range->first))) + info;
+    m_info->setText(info);
     m_info->setToolTip(QStringLiteral("Shares are relative to the step time when the run has steps, else the busy span"));
 }
 

@@ -8,6 +8,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
+#include <utility>
 
 class QComboBox;
 class QLineEdit;
@@ -31,6 +33,9 @@ public:
     void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
     void setGrouping(profiler::OpGrouping grouping);
     void setFilterText(const QString& text);
+    // Restricts the statistics to slices overlapping [t0, t1) ns (database time); the
+    // selection-range aggregation under the timeline uses this.
+    void setRange(std::optional<std::pair<qint64, qint64>> range);
 
     OpStatsModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
@@ -44,6 +49,7 @@ private:
     void recompute();
 
     std::shared_ptr<const profiler::ProfileDb> m_db;
+    std::optional<std::pair<qint64, qint64>> m_range;
     OpStatsModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;

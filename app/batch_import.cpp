@@ -1,0 +1,84 @@
+#include "app/batch_import.h"
+
+#include "app/batch_io.h"
+#include "app/batch_runner.h"
+#include "app/simulation_report.h"
+#include "profiler/analysis/run_report.h"
+#include "profiler/importers/trace_importer.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace npu::app {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+fs::path defaultImportDb(const fs::path& trace) {
+    fs::path p = trace;
+    while (!p.empty() && p.filename().empty()) p = p.parent_path();  // "folder/" -> "folder"
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) return fs::path(p.string() + ".npudb");
+    if (p.extension() == ".gz") p.replace_extension();
+    p.replace_extension(".npudb");
+    return p;
+}
+
+static void printImportSummary(const json& r, std::ostream& out) {
+    char line[256];
+    out << "NPU Studio import: " << r.value("trace", std::string()) << "  [" << r.value("status", std::string()) << "]\n";
+    std::snprintf(line, sizeof line, "  events %lld, slices %lld, counters %lld, flows %lld, in %.2f s\n",
+                  (long long)r.value("events", 0LL), (long long)r.value("slices", 0LL),
+                  (long long)r.value("counters", 0LL), (long long)r.value("flows", 0LL), r.value("seconds", 0.0));
+    out << line;
+    for (const json& d : r.value("devices", json::array())) {
+        std::snprintf(line, sizeof line,
+                      "  %-12s %6lld kernels  kernel time %9.3f ms  idle %8.3f ms  compute %9.3f ms  overlap %5.1f %%  "
+                      "peak %s\n",
+                      d.value("name", std::string()).c_str(), (long long)d.value("kernels", 0LL),
+                      d.value("kernel_time_us", 0.0) / 1e3, d.value("idle_us", 0.0) / 1e3,
+                      d.value("compute_us", 0.0) / 1e3, d.value("comm_comp_overlap_pct", 0.0),
+                      humanBytes(d.value("peak_allocated_bytes", 0.0)).c_str());
+        out << line;
+    }
+    const json top = r.value("top_kernels", json::array());
+    if (!top.empty()) out << "  top kernels by time:\n";
+    for (size_t i = 0; i < top.size() && i < 5; ++i) {
+        std::string name = top[i].value("name", std::string());
+        if (name.size() > 60) name = name.substr(0, 57) + "...";
+        std::snprintf(line, sizeof line, "    %-60s %6lld x %10.3f ms %5.1f %%\n", name.c_str(),
+                      (long long)top[i].value("count", 0LL), top[i].value("total_us", 0.0) / 1e3,
+                      100.0 * top[i].value("share", 0.0));
+        out << line;
+    }
+    long long problems = 0;
+    for (const json& d : r.value("diagnostics", json::array())) problems += d.value("count", 0LL);
+    if (problems > 0) out << "  diagnostics: " << problems << " odd event(s), see the report or the Diagnostics tab\n";
+    out << "  db: " << r.value("db", std::string()) << "\n";
+}
+
+int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
+    const fs::path trace = cmd.importPath.toStdString();
+    std::error_code ec;
+    if (!fs::exists(trace, ec)) {
+        err << "npustudio: " << trace.string() << ": no such trace file or folder\n";
+        return kExitBadInput;
+    }
+    const fs::path db = cmd.out.isEmpty() ? defaultImportDb(trace) : fs::path(cmd.out.toStdString());
+    auto summary = profiler::importTrace(trace, db);
+    if (!summary) {
+        err << "npustudio: " << summary.message() << "\n";
+        return kExitBadInput;
+    }
+    auto opened = openRun(db, err);
+    if (!opened) return kExitRunFailed;
+    json report = profiler::runReport(*opened);
+    report["status"] = "ok";
+    report["trace"] = trace.string();
+    report["db"] = db.string();
+    report["seconds"] = summary->seconds;
+    printImportSummary(report, out);
+    return writeReport(cmd.report.toStdString(), report, err) ? kExitOk : kExitBadInput;
+}
+
+}  // namespace npu::app

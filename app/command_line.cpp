@@ -1,0 +1,77 @@
+#include "app/command_line.h"
+
+namespace npu::app {
+
+void addOptions(QCommandLineParser& parser) {
+    parser.setApplicationDescription(QStringLiteral(
+        "NPU Studio: simulate and profile the training of large models on NPUs.\n\n"
+        "GUI:   npustudio [PROJECT.json | RUN.npudb | TRACE.json[.gz]]\n"
+        "Batch: npustudio --batch PROJECT.json [--out DIR] [--report REPORT.json]\n"
+        "       npustudio --batch --import TRACE|FOLDER [--out RUN.npudb] [--report REPORT.json]\n"
+        "       npustudio --batch --compare A.npudb B.npudb [--report DIFF.json]\n"
+        "       npustudio --batch --export-chrome RUN.npudb OUT.json\n"
+        "       npustudio --batch --export-csv RUN.npudb OUT.csv [--group-by name|type|category]\n"
+        "       npustudio --batch --convert MODEL.onnx [--input-shape NAME:D1,D2]... [--strict]\n"
+        "                 [--out MODEL.npuom] [--report REPORT.json]\n"
+        "Exit codes (batch): 0 ok, 1 the run failed (out of memory, error), 2 bad input."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({
+        {QStringLiteral("batch"), QStringLiteral("Run without a display and exit.")},
+        {QStringLiteral("out"),
+         QStringLiteral("Output: the run folder when simulating (default: the project's runs/), the .npudb "
+                        "when importing, the .npuom when converting."),
+         QStringLiteral("PATH")},
+        {QStringLiteral("report"), QStringLiteral("Write a JSON report to FILE."), QStringLiteral("FILE")},
+        {QStringLiteral("steps"), QStringLiteral("Training steps to simulate (default 1)."), QStringLiteral("N")},
+        {QStringLiteral("import"), QStringLiteral("Import a Chrome/Kineto/Ascend trace or a folder of per-rank traces."),
+         QStringLiteral("TRACE")},
+        {QStringLiteral("compare"), QStringLiteral("Compare two runs given as A.npudb B.npudb.")},
+        {QStringLiteral("export-chrome"),
+         QStringLiteral("Export RUN.npudb as a Chrome trace (Perfetto, chrome://tracing) to OUT.json.")},
+        {QStringLiteral("export-csv"), QStringLiteral("Export the operator statistics of RUN.npudb to OUT.csv.")},
+        {QStringLiteral("group-by"), QStringLiteral("Statistics grouping for --export-csv: name, type or category."),
+         QStringLiteral("KEY"), QStringLiteral("name")},
+        {QStringLiteral("convert"), QStringLiteral("Convert an ONNX model to an NPU offline model (.npuom)."),
+         QStringLiteral("MODEL")},
+        {QStringLiteral("input-shape"), QStringLiteral("Bind an input's dynamic dimensions, e.g. input_ids:8,1024."),
+         QStringLiteral("NAME:DIMS")},
+        {QStringLiteral("strict"), QStringLiteral("Conversion fails on unsupported operators.")},
+        {QStringLiteral("precision"), QStringLiteral("Conversion precision: fp32, fp16 or bf16."), QStringLiteral("P")},
+        {QStringLiteral("device"), QStringLiteral("Conversion target device (h200, ascend-910b)."),
+         QStringLiteral("NAME")},
+    });
+    parser.addPositionalArgument(QStringLiteral("file"),
+                                 QStringLiteral("PROJECT.json, RUN.npudb or TRACE.json[.gz] to open."),
+                                 QStringLiteral("[file...]"));
+}
+
+QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
+    out.batch = parser.isSet(QStringLiteral("batch"));
+    out.out = parser.value(QStringLiteral("out"));
+    out.report = parser.value(QStringLiteral("report"));
+    out.importPath = parser.value(QStringLiteral("import"));
+    out.compare = parser.isSet(QStringLiteral("compare"));
+    out.exportChrome = parser.isSet(QStringLiteral("export-chrome"));
+    out.exportCsv = parser.isSet(QStringLiteral("export-csv"));
+    out.groupBy = parser.value(QStringLiteral("group-by"));
+    out.convertModel = parser.value(QStringLiteral("convert"));
+    out.inputShapes = parser.values(QStringLiteral("input-shape"));
+    out.strict = parser.isSet(QStringLiteral("strict"));
+    out.precision = parser.value(QStringLiteral("precision"));
+    out.device = parser.value(QStringLiteral("device"));
+    out.positional = parser.positionalArguments();
+    if (parser.isSet(QStringLiteral("steps"))) {
+        bool ok = false;
+        out.steps = parser.value(QStringLiteral("steps")).toInt(&ok);
+        if (!ok || out.steps < 1 || out.steps > 1000)
+            return QStringLiteral("--steps: expected an integer from 1 to 1000, got \"%1\"")
+                .arg(parser.value(QStringLiteral("steps")));
+    }
+    if (out.groupBy != QStringLiteral("name") && out.groupBy != QStringLiteral("type") &&
+        out.groupBy != QStringLiteral("category"))
+        return QStringLiteral("--group-by: expected name, type or category, got \"%1\"").arg(out.groupBy);
+    return {};
+}
+
+}  // namespace npu::app

@@ -1,0 +1,34 @@
+#pragma once
+// The npustudio command line: one QCommandLineParser definition shared by main() and
+// the tests, parsed into a plain CommandLine that the batch runner and the GUI read.
+
+#include <QCommandLineParser>
+#include <QString>
+#include <QStringList>
+
+namespace npu::app {
+
+struct CommandLine {
+    bool batch = false;
+    QString out;          // --out: run folder (simulate) or output file (import/convert)
+    QString report;       // --report: JSON report path
+    int steps = 1;        // --steps: training steps to simulate
+    QString importPath;   // --import TRACE|FOLDER
+    bool compare = false;       // --compare A.npudb B.npudb
+    bool exportChrome = false;  // --export-chrome RUN.npudb OUT.json
+    bool exportCsv = false;     // --export-csv RUN.npudb OUT.csv
+    QString groupBy = QStringLiteral("name");  // --group-by for --export-csv
+    QString convertModel;       // --convert MODEL.onnx (see app/convert_command.h)
+    QStringList inputShapes;    // --input-shape NAME:D1,D2,...
+    bool strict = false;        // --strict
+    QString precision;          // --precision
+    QString device;             // --device
+    QStringList positional;     // PROJECT.json | RUN.npudb | TRACE.json[.gz] ...
+};
+
+// Adds every option, --help and --version.
+void addOptions(QCommandLineParser& parser);
+// Reads the parsed options; returns an error message for bad values ("" when fine).
+QString readCommandLine(const QCommandLineParser& parser, CommandLine& out);
+
+}  // namespace npu::app

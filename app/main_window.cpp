@@ -1,0 +1,185 @@
+#include "app/main_window.h"
+
+#include "profiler/analysis/run_report.h"
+#include "profiler/store/profile_db.h"
+#include "views/charts/memory_chart.h"
+#include "views/compare/compare_view.h"
+#include "views/log/output_panel.h"
+#include "views/project/project_explorer.h"
+#include "views/project/project_tree_model.h"
+#include "views/summary/summary_view.h"
+#include "views/tables/diagnostics_view.h"
+#include "views/tables/op_stats_view.h"
+#include "views/timeline/timeline_view.h"
+#include "views/timeline/timeline_widget.h"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace npu::app {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    setObjectName(QStringLiteral("MainWindow"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    m_jobs = new JobRunner(this);
+    buildCentral();
+    buildDocks();
+    buildStatusBar();
+    buildMenus();
+    restoreSettings();
+    updateActions();
+    updateTitle();
+
+    connect(m_jobs, &JobRunner::started, this, [this](const QString& label) {
+        m_statusText->setText(label);
+        m_progress->setValue(0);
+        m_progress->show();
+        m_cancel->show();
+        m_cancel->setEnabled(true);
+        info(label + QStringLiteral("…"));
+        updateActions();
+    });
+    connect(m_jobs, &JobRunner::progressChanged, this, [this](double fraction, const QString& stage) {
+        m_progress->setValue(int(fraction * 1000));
+        if (!stage.isEmpty()) m_statusText->setText(m_jobs->label() + QStringLiteral(": ") + stage);
+    });
+    connect(m_jobs, &JobRunner::finished, this, &MainWindow::jobFinished);
+}
+
+MainWindow::~MainWindow() {
+    m_jobs->cancel();
+    m_jobs->waitForFinished();
+}
+
+void MainWindow::buildCentral() {
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_summary = new views::SummaryView(this);
+    // The timeline engineer's Timeline tab: find bar, timeline, slice details and
+    // selection-range statistics.
+    m_timelineView = new views::TimelineView(this);
+    m_operators = new views::OpStatsView(this);
+    m_memory = new views::MemoryChart(this);
+    m_diagnostics = new views::DiagnosticsView(this);
+
+    m_tabs->addTab(m_summary, QStringLiteral("Summary"));
+    m_tabs->addTab(m_timelineView, QStringLiteral("Timeline"));
+    m_tabs->addTab(m_operators, QStringLiteral("Operators"));
+    m_tabs->addTab(m_memory, QStringLiteral("Memory"));
+    m_tabs->addTab(m_diagnostics, QStringLiteral("Diagnostics"));
+    buildGraphTab();  // main_window_graph.cpp
+    // The Compare tab is added next to these.
+    setCentralWidget(m_tabs);
+
+    connect(timeline(), &views::TimelineWidget::loadProgress, this, [this](int done, int total) {
+        m_statusText->setText(QStringLiteral("Loading timeline: %1 of %2 tracks").arg(done).arg(total));
+    });
+    connect(timeline(), &views::TimelineWidget::loadingFinished, this,
+            [this] { m_statusText->setText(QStringLiteral("Timeline loaded")); });
+}
+
+views::TimelineWidget* MainWindow::timeline() const { return m_timelineView->timeline(); }
+
+void MainWindow::buildDocks() {
+    m_explorer = new views::ProjectExplorer(this);
+    auto* explorerDock = new QDockWidget(QStringLiteral("Project"), this);
+    explorerDock->setObjectName(QStringLiteral("ProjectDock"));
+    explorerDock->setWidget(m_explorer);
+    addDockWidget(Qt::LeftDockWidgetArea, explorerDock);
+    connect(m_explorer, &views::ProjectExplorer::runActivated, this, [this](const QString& path) { openDatabase(path); });
+
+    m_output = new views::OutputPanel(this);
+    auto* outputDock = new QDockWidget(QStringLiteral("Output"), this);
+    outputDock->setObjectName(QStringLiteral("OutputDock"));
+    outputDock->setWidget(m_output);
+    addDockWidget(Qt::BottomDockWidgetArea, outputDock);
+    resizeDocks({explorerDock}, {300}, Qt::Horizontal);
+    resizeDocks({outputDock}, {130}, Qt::Vertical);
+}
+
+void MainWindow::buildStatusBar() {
+    m_statusText = new QLabel(QStringLiteral("Ready"), this);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(220);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    m_cancel = new QPushButton(QStringLiteral("Cancel"), this);
+    m_cancel->setToolTip(QStringLiteral("Stop the running simulation or import"));
+    m_cancel->hide();
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        m_jobs->cancel();
+        m_cancel->setEnabled(false);
+        m_statusText->setText(QStringLiteral("Cancelling…"));
+    });
+    statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+}
+
+void MainWindow::restoreSettings() {
+    QSettings s;
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) resize(1500, 920);
+    restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+    rebuildRecentMenu();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings s;
+    s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("window/state"), saveState());
+    m_jobs->cancel();
+    m_jobs->waitForFinished();
+    event->accept();
+}
+
+void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
+    m_db = std::move(db);
+    m_timelineView->setDatabase(m_db);
+    m_operators->setDatabase(m_db);
+    m_memory->setDatabase(m_db);
+    m_summary->setDatabase(m_db);
+    if (m_db) m_summary->setReport(profiler::runReport(*m_db, 0));
+    m_diagnostics->setDatabase(m_db);
+    const int diagIndex = m_tabs->indexOf(m_diagnostics);
+    const bool imported = m_db && m_db->meta("source") != "simulated";
+    m_tabs->setTabVisible(diagIndex, imported || !m_db);
+    if (m_tabs->currentWidget() == m_summary || m_tabs->currentWidget() == m_diagnostics || !m_tabs->currentWidget())
+        m_tabs->setCurrentWidget(m_timelineView);
+    updateActions();
+    updateTitle();
+}
+
+void MainWindow::updateTitle() {
+    QString title = QStringLiteral("NPU Studio");
+    if (m_project) title += QStringLiteral(" — ") + QString::fromStdString(m_project->name);
+    if (m_db) title += QStringLiteral(" — ") + QString::fromStdString(m_db->path().filename().string());
+    setWindowTitle(title);
+}
+
+void MainWindow::info(const QString& message) { m_output->log(views::OutputPanel::Level::info, message); }
+
+void MainWindow::warn(const QString& message) { m_output->log(views::OutputPanel::Level::warning, message); }
+
+void MainWindow::fail(const QString& title, const QString& message) {
+    m_output->log(views::OutputPanel::Level::error, message);
+    m_statusText->setText(title);
+    if (!m_showDialogs) return;
+    // Non-blocking, so a bad file never stalls the event loop (or a test).
+    auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+}  // namespace npu::app

@@ -1,0 +1,147 @@
+#pragma once
+// The NPU Studio main window (MindStudio-style IDE shell): Project explorer on the
+// left, the run's views as central tabs (Summary, Timeline, Operators, Memory,
+// Diagnostics, Compare), the Output log at the bottom, progress and Cancel in the status
+// bar. Long work runs through a JobRunner off the GUI thread. Menus are built in
+// main_window_menus.cpp, file handling in main_window_files.cpp.
+
+#include "app/job_runner.h"
+#include "engine/project/project.h"
+
+#include <QMainWindow>
+
+#include <memory>
+#include <optional>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QTabWidget;
+
+namespace npu::profiler {
+class ProfileDb;
+}
+
+namespace npu::views {
+class CompareView;
+class DiagnosticsView;
+class GraphView;
+class MemoryChart;
+class OpStatsView;
+class OutputPanel;
+class ProjectExplorer;
+class SummaryView;
+class TimelineView;
+class TimelineWidget;
+}  // namespace npu::views
+
+namespace npu::app {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens by kind: project.json, .npudb, or a trace (.json/.json.gz/folder, imported in
+    // the background). False when it failed right away (message logged and shown).
+    bool openPath(const QString& path);
+    bool openProject(const QString& file);
+    bool openDatabase(const QString& file);
+    bool importTrace(const QString& traceOrFolder);
+    bool simulate();
+    bool compareRuns(const QString& a, const QString& b);
+    bool saveProject();
+    bool exportChromeTo(const QString& file);
+    bool exportCsvTo(const QString& file);
+
+    // Tests and batch screenshots turn the modal message boxes off (errors still log).
+    void setShowDialogs(bool show) { m_showDialogs = show; }
+
+    const std::optional<engine::Project>& project() const { return m_project; }
+    std::shared_ptr<const profiler::ProfileDb> database() const { return m_db; }
+    JobRunner* jobs() const { return m_jobs; }
+    views::TimelineView* timelineView() const { return m_timelineView; }
+    views::TimelineWidget* timeline() const;
+    views::OpStatsView* operators() const { return m_operators; }
+    views::MemoryChart* memory() const { return m_memory; }
+    views::SummaryView* summary() const { return m_summary; }
+    views::DiagnosticsView* diagnostics() const { return m_diagnostics; }
+    views::ProjectExplorer* explorer() const { return m_explorer; }
+    views::OutputPanel* output() const { return m_output; }
+    views::CompareView* compareView() const { return m_compare; }
+    QTabWidget* tabs() const { return m_tabs; }
+    views::GraphView* graphView() const { return m_graphView; }
+    // Shows a converted model (.npuom) in the Graph tab (main_window_graph.cpp).
+    bool showGraphFile(const QString& npuomPath);
+    QStringList recentFiles() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    // main_window.cpp
+    void buildCentral();
+    void buildDocks();
+    void buildStatusBar();
+    void restoreSettings();
+    void showDatabase(std::shared_ptr<const profiler::ProfileDb> db);
+    void updateTitle();
+    void info(const QString& message);
+    void warn(const QString& message);
+    void fail(const QString& title, const QString& message);
+    // main_window_menus.cpp
+    void buildMenus();
+    void updateActions();
+    void rebuildRecentMenu();
+    void newProject();
+    void openProjectDialog();
+    void openDataDialog();
+    void compareDialog();
+    void exportChrome();
+    void exportCsv();
+    void about();
+    // main_window_graph.cpp: File > Convert Model and the Graph tab
+    void buildGraphTab();
+    void showProjectGraph();
+    void convertModelDialog();
+    // main_window_files.cpp
+    void addRecent(const QString& path);
+    void jobFinished(const JobResult& result);
+    QString importTarget(const QString& trace) const;
+
+    std::optional<engine::Project> m_project;
+    std::shared_ptr<const profiler::ProfileDb> m_db;
+    JobRunner* m_jobs;
+    enum class JobKind { none, simulate, import } m_jobKind = JobKind::none;
+    QString m_jobRunName;
+    bool m_showDialogs = true;
+
+    QTabWidget* m_tabs = nullptr;
+    views::SummaryView* m_summary = nullptr;
+    views::TimelineView* m_timelineView = nullptr;
+    views::OpStatsView* m_operators = nullptr;
+    views::MemoryChart* m_memory = nullptr;
+    views::DiagnosticsView* m_diagnostics = nullptr;
+    views::CompareView* m_compare = nullptr;
+    views::GraphView* m_graphView = nullptr;
+    QString m_graphSource;  // what the Graph tab shows (project model key or .npuom path)
+    views::ProjectExplorer* m_explorer = nullptr;
+    views::OutputPanel* m_output = nullptr;
+    QLabel* m_statusText = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QPushButton* m_cancel = nullptr;
+
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QAction* m_saveAction = nullptr;
+    QAction* m_simulateAction = nullptr;
+    QAction* m_exportChromeAction = nullptr;
+    QAction* m_exportCsvAction = nullptr;
+};
+
+}  // namespace npu::app

@@ -1,0 +1,125 @@
+// MainWindow: menus and the actions behind them.
+
+#include "app/main_window.h"
+
+#include "profiler/store/profile_db.h"
+#include "views/dialogs/new_project_dialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+
+namespace npu::app {
+
+namespace {
+const QString kDataFilter = QStringLiteral(
+    "Profiling data (*.npudb *.json *.json.gz *.gz);;Profiling databases (*.npudb);;Traces (*.json *.json.gz);;All files (*)");
+}
+
+void MainWindow::buildMenus() {
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    file->addAction(QStringLiteral("&New Project…"), QKeySequence::New, this, &MainWindow::newProject);
+    file->addAction(QStringLiteral("&Open Project…"), QKeySequence::Open, this, &MainWindow::openProjectDialog);
+    file->addAction(QStringLiteral("Open Profiling &Data…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                    &MainWindow::openDataDialog)
+        ->setToolTip(QStringLiteral("A .npudb run, or a Chrome/Kineto/Ascend trace (.json, .json.gz) to import"));
+    m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
+    file->addAction(QStringLiteral("&Convert Model…"), this, &MainWindow::convertModelDialog);
+    file->addSeparator();
+    m_saveAction = file->addAction(QStringLiteral("&Save Project"), QKeySequence::Save, this, [this] { saveProject(); });
+    // Model conversion (File > Convert Model…) is added here by the ONNX front end.
+    file->addSeparator();
+    file->addAction(QStringLiteral("Compare &Runs…"), this, &MainWindow::compareDialog);
+    QMenu* exportMenu = file->addMenu(QStringLiteral("&Export"));
+    m_exportChromeAction = exportMenu->addAction(QStringLiteral("&Chrome Trace (Perfetto)…"), this, &MainWindow::exportChrome);
+    m_exportCsvAction = exportMenu->addAction(QStringLiteral("Operator Statistics &CSV…"), this, &MainWindow::exportCsv);
+    file->addSeparator();
+    file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
+    m_simulateAction = run->addAction(QStringLiteral("&Simulate"), QKeySequence(Qt::Key_F5), this, [this] { simulate(); });
+    m_simulateAction->setToolTip(QStringLiteral("Simulate one training step of the project and open the run"));
+    run->addAction(QStringLiteral("&Cancel"), QKeySequence(Qt::Key_Escape), m_jobs, &JobRunner::cancel);
+
+    m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
+    for (QDockWidget* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
+
+    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&About NPU Studio"), this, &MainWindow::about);
+    help->addAction(QStringLiteral("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::updateActions() {
+    if (!m_simulateAction) return;
+    m_simulateAction->setEnabled(m_project.has_value() && !m_jobs->busy());
+    m_saveAction->setEnabled(m_project.has_value());
+    m_exportChromeAction->setEnabled(m_db != nullptr);
+    m_exportCsvAction->setEnabled(m_db != nullptr);
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value(QStringLiteral("recentFiles")).toStringList(); }
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& f : files) {
+        QAction* a = m_recentMenu->addAction(QFileInfo(f).fileName() + QStringLiteral("  —  ") + QFileInfo(f).absolutePath(),
+                                             this, [this, f] { openPath(f); });
+        a->setToolTip(f);
+    }
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(QStringLiteral("Clear"), this, [this] {
+            QSettings().remove(QStringLiteral("recentFiles"));
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::newProject() {
+    views::NewProjectDialog dialog(this);
+    if (m_project) dialog.setLocation(QFileInfo(QString::fromStdString(m_project->folder().string())).absolutePath());
+    if (dialog.exec() == QDialog::Accepted) {
+        info(QStringLiteral("Created %1").arg(dialog.projectFile()));
+        openProject(dialog.projectFile());
+    }
+}
+
+void MainWindow::openProjectDialog() {
+    const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open Project"), QString(),
+                                                      QStringLiteral("NPU Studio projects (project.json *.json)"));
+    if (!file.isEmpty()) openProject(file);
+}
+
+void MainWindow::openDataDialog() {
+    const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open Profiling Data"), QString(), kDataFilter);
+    if (!file.isEmpty()) openPath(file);
+}
+
+void MainWindow::compareDialog() {
+    QString a = m_db ? QString::fromStdString(m_db->path().string()) : QString();
+    if (a.isEmpty()) a = QFileDialog::getOpenFileName(this, QStringLiteral("Compare: run A"), QString(),
+                                                      QStringLiteral("Profiling databases (*.npudb)"));
+    if (a.isEmpty()) return;
+    const QString b = QFileDialog::getOpenFileName(this, QStringLiteral("Compare %1 with run B").arg(QFileInfo(a).fileName()),
+                                                   QFileInfo(a).absolutePath(), QStringLiteral("Profiling databases (*.npudb)"));
+    if (!b.isEmpty()) compareRuns(a, b);
+}
+
+void MainWindow::about() {
+    QMessageBox::about(this, QStringLiteral("About NPU Studio"),
+                       QStringLiteral("<h3>NPU Studio %1</h3><p>An IDE and profiler for training large models on NPUs: "
+                                      "simulate a project on an NPU model, or open real PyTorch/Kineto and Ascend traces, "
+                                      "and read operator timelines, statistics, memory and step breakdowns.</p>"
+                                      "<p>Everything here also runs headless: <code>npustudio --batch --help</code>.</p>")
+                           .arg(QApplication::applicationVersion()));
+}
+
+}  // namespace npu::app

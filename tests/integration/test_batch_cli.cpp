@@ -1,0 +1,198 @@
+// The batch CLI end to end: the real npustudio executable, its exit codes, its report
+// keys and its messages.
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+class TestBatchCli : public QObject {
+    Q_OBJECT
+
+    struct Run {
+        int exitCode = -1;
+        QString out, err;
+    };
+
+    Run npustudio(const QStringList& args, int timeoutMs = 240000) {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));  // batch mode must not need one
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("minimal"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(NPUSTUDIO_EXE), args);
+        if (!p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished();
+            return {};
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+                QString::fromUtf8(p.readAllStandardError())};
+    }
+
+    // Tests never write into tests/data: each gets a copy of the project.
+    QString copyProject(const QString& name) {
+        const QString src = QStringLiteral(NPU_TEST_DATA_DIR "/projects/") + name + QStringLiteral("/project.json");
+        const QString dir = m_tmp.filePath(name + QString::number(m_copies++));
+        QDir().mkpath(dir);
+        const QString dst = dir + QStringLiteral("/project.json");
+        if (!QFile::copy(src, dst)) return {};
+        return dst;
+    }
+
+    static QJsonObject readJson(const QString& file) {
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly)) return {};
+        return QJsonDocument::fromJson(f.readAll()).object();
+    }
+
+    QTemporaryDir m_tmp;
+    int m_copies = 0;
+    QString m_runA;  // a simulated run kept for compare/export
+
+private slots:
+    void initTestCase() { QVERIFY(m_tmp.isValid()); }
+
+    void helpAndVersionWithoutDisplay() {
+        const Run help = npustudio({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains(QStringLiteral("--batch")));
+        QVERIFY(help.out.contains(QStringLiteral("--import")));
+        QVERIFY(help.out.contains(QStringLiteral("--compare")));
+        const Run version = npustudio({QStringLiteral("--version")});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY2(version.out.contains(QStringLiteral(".")), qPrintable(version.out));
+    }
+
+    void simulateProject() {
+        const QString project = copyProject(QStringLiteral("tiny-llama"));
+        QVERIFY(!project.isEmpty());
+        const QString report = m_tmp.filePath(QStringLiteral("report.json"));
+        const Run r = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--report"), report});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        const QJsonObject j = readJson(report);
+        QCOMPARE(j.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        for (const char* key : {"step_time_ms", "samples_per_s", "tokens_per_s", "db", "mfu", "top_ops"})
+            QVERIFY2(j.contains(QLatin1String(key)), key);
+        const QJsonObject model = j.value(QStringLiteral("model")).toObject();
+        QVERIFY(model.value(QStringLiteral("params")).toDouble() > 0);
+        QVERIFY(model.value(QStringLiteral("flops_per_step")).toDouble() > 0);
+        const QJsonObject mem = j.value(QStringLiteral("memory")).toObject();
+        QVERIFY(mem.value(QStringLiteral("peak_bytes")).toDouble() > 0);
+        QVERIFY(mem.value(QStringLiteral("capacity_bytes")).toDouble() > mem.value(QStringLiteral("peak_bytes")).toDouble());
+        QVERIFY(j.value(QStringLiteral("step_time_ms")).toDouble() > 0);
+        QVERIFY(j.value(QStringLiteral("tokens_per_s")).toDouble() > 0);
+        QVERIFY(!j.value(QStringLiteral("top_ops")).toArray().isEmpty());
+
+        // The database is in the project's runs/ folder and listed in project.json.
+        m_runA = j.value(QStringLiteral("db")).toString();
+        QVERIFY2(QFile::exists(m_runA), qPrintable(m_runA));
+        QVERIFY(m_runA.contains(QStringLiteral("/runs/")));
+        const QJsonArray runs = readJson(project).value(QStringLiteral("runs")).toArray();
+        QCOMPARE(runs.size(), 1);
+        QVERIFY(runs[0].toObject().value(QStringLiteral("db")).toString().startsWith(QStringLiteral("runs/")));
+        QCOMPARE(runs[0].toObject().value(QStringLiteral("source")).toString(), QStringLiteral("simulated"));
+
+        // The one-screen summary names what matters.
+        for (const char* word : {"parameters", "FLOPs/step", "step time", "samples/s", "tokens/s", "MFU", "peak memory", "db:"})
+            QVERIFY2(r.out.contains(QLatin1String(word)), word);
+        QVERIFY(r.out.count(QLatin1Char('\n')) < 40);
+    }
+
+    void outFolderIsNotRecorded() {
+        const QString project = copyProject(QStringLiteral("tiny-llama"));
+        const QString out = m_tmp.filePath(QStringLiteral("elsewhere"));
+        const Run r = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(QDir(out).entryList({QStringLiteral("*.npudb")}).size(), 1);
+        QVERIFY(readJson(project).value(QStringLiteral("runs")).toArray().isEmpty());
+    }
+
+    void badProjectNamesTheKey() {
+        const QString project = copyProject(QStringLiteral("bad-type"));
+        const Run r = npustudio({QStringLiteral("--batch"), project});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("training.batch")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("project.json")), qPrintable(r.err));
+    }
+
+    void missingProjectIsBadInput() {
+        const Run r = npustudio({QStringLiteral("--batch"), m_tmp.filePath(QStringLiteral("nope/project.json"))});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("nope")));
+    }
+
+    void badOptionIsBadInput() {
+        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--steps"), QStringLiteral("zero"), QStringLiteral("x.json")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains(QStringLiteral("--steps")));
+    }
+
+    void outOfMemoryRunFails() {
+        const QString project = copyProject(QStringLiteral("oom-llama"));
+        const QString report = m_tmp.filePath(QStringLiteral("oom.json"));
+        const Run r = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--report"), report});
+        QVERIFY2(r.exitCode == 1, qPrintable(r.err + r.out));
+        const QJsonObject j = readJson(report);
+        QCOMPARE(j.value(QStringLiteral("status")).toString(), QStringLiteral("oom"));
+        const QJsonObject mem = j.value(QStringLiteral("memory")).toObject();
+        QVERIFY(mem.value(QStringLiteral("peak_bytes")).toDouble() > mem.value(QStringLiteral("capacity_bytes")).toDouble());
+    }
+
+    void importTrace() {
+        const QString out = m_tmp.filePath(QStringLiteral("nesting.npudb"));
+        const QString report = m_tmp.filePath(QStringLiteral("import.json"));
+        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--import"),
+                                 QStringLiteral(NPU_TEST_DATA_DIR "/traces/nesting.json"), QStringLiteral("--out"), out,
+                                 QStringLiteral("--report"), report});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY(QFile::exists(out));
+        const QJsonObject j = readJson(report);
+        QVERIFY(j.value(QStringLiteral("events")).toInt() > 0);
+        QVERIFY(j.contains(QStringLiteral("devices")));
+        QVERIFY(j.contains(QStringLiteral("diagnostics")));
+        QCOMPARE(j.value(QStringLiteral("db")).toString(), out);
+    }
+
+    void importMalformedTraceIsBadInput() {
+        const QString bad = m_tmp.filePath(QStringLiteral("bad.json"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": ");
+        f.close();
+        const QString out = m_tmp.filePath(QStringLiteral("bad.npudb"));
+        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--import"), bad, QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("bad.json")), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void compareRuns() {
+        if (m_runA.isEmpty()) QSKIP("needs the run of simulateProject");
+        const QString project = copyProject(QStringLiteral("tiny-llama"));
+        const QString reportB = m_tmp.filePath(QStringLiteral("b.json"));
+        QCOMPARE(npustudio({QStringLiteral("--batch"), project, QStringLiteral("--report"), reportB}).exitCode, 0);
+        const QString runB = readJson(reportB).value(QStringLiteral("db")).toString();
+        const QString diff = m_tmp.filePath(QStringLiteral("diff.json"));
+        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--compare"), m_runA, runB, QStringLiteral("--report"), diff});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject j = readJson(diff);
+        QVERIFY(!j.value(QStringLiteral("by_name")).toArray().isEmpty());
+        QVERIFY(j.contains(QStringLiteral("steps_a")));
+        QVERIFY(j.contains(QStringLiteral("steps_b")));
+        // The same project twice: no operator changes.
+        for (const auto& row : j.value(QStringLiteral("by_name")).toArray())
+            QCOMPARE(row.toObject().value(QStringLiteral("delta_count")).toInt(), 0);
+
+        const Run one = npustudio({QStringLiteral("--batch"), QStringLiteral("--compare"), m_runA});
+        QCOMPARE(one.exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBatchCli)
+#include "test_batch_cli.moc"

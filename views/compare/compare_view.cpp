@@ -1,0 +1,196 @@
+#include "views/compare/compare_view.h"
+
+#include "profiler/analysis/run_comparison.h"
+#include "profiler/store/profile_db.h"
+#include "views/common/units.h"
+#include "views/tables/record_table_model.h"
+#include "views/timeline/timeline_widget.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace npu::views {
+
+namespace {
+
+QTableView* makeTable(RecordTableModel* model, QWidget* parent) {
+    auto* proxy = new QSortFilterProxyModel(parent);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(RecordTableModel::SortRole);
+    auto* table = new QTableView(parent);
+    table->setModel(proxy);
+    table->setSortingEnabled(true);
+    table->verticalHeader()->setVisible(false);
+    table->verticalHeader()->setDefaultSectionSize(22);
+    table->setAlternatingRowColors(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setTextElideMode(Qt::ElideMiddle);
+    table->horizontalHeader()->setDefaultSectionSize(95);
+    return table;
+}
+
+RecordCell ns(std::int64_t v) { return RecordCell(formatDuration(double(v)), qlonglong(v)); }
+RecordCell signedNs(std::int64_t v) {
+    return RecordCell((v > 0 ? QStringLiteral("+") : QString()) + formatDuration(double(v)), qlonglong(v));
+}
+
+void fillSteps(RecordTableModel& m, const std::vector<profiler::StepBreakdownRow>& rows) {
+    m.setHeaders({QStringLiteral("Step"), QStringLiteral("Device"), QStringLiteral("Computing"),
+                  QStringLiteral("Comm (not overlapped)"), QStringLiteral("Overlapped"), QStringLiteral("Communication"),
+                  QStringLiteral("Free"), QStringLiteral("Stage"), QStringLiteral("Bubble")});
+    std::vector<std::vector<RecordCell>> out;
+    for (const auto& r : rows)
+        out.push_back({RecordCell(QString::fromStdString(r.step)),
+                       RecordCell(r.type == "stage" ? QStringLiteral("stage") : QString::fromStdString(r.deviceName)),
+                       ns(r.computing_ns), ns(r.comm_not_overlapped_ns), ns(r.overlapped_ns), ns(r.communication_ns),
+                       ns(r.free_ns), ns(r.stage_ns), ns(r.bubble_ns)});
+    m.setRows(std::move(out));
+}
+
+}  // namespace
+
+CompareView::CompareView(QWidget* parent) : QWidget(parent) {
+    m_deltas = new RecordTableModel(this);
+    m_stepsA = new RecordTableModel(this);
+    m_stepsB = new RecordTableModel(this);
+    m_grouping = new QComboBox(this);
+    m_grouping->addItem(QStringLiteral("By name"));
+    m_grouping->addItem(QStringLiteral("By category"));
+    m_grouping->addItem(QStringLiteral("By kernel class (compute / communication / memory)"));
+    m_title = new QLabel(this);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_titleA = new QLabel(this);
+    m_titleB = new QLabel(this);
+    m_timelineA = new TimelineWidget(this);
+    m_timelineB = new TimelineWidget(this);
+
+    auto* deltaTable = makeTable(m_deltas, this);
+    deltaTable->horizontalHeader()->resizeSection(0, 320);
+    deltaTable->sortByColumn(2, Qt::DescendingOrder);
+    deltaTable->horizontalHeader()->setStretchLastSection(true);
+    auto* deltaBox = new QWidget(this);
+    auto* deltaLayout = new QVBoxLayout(deltaBox);
+    deltaLayout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(QStringLiteral("<b>Deltas (B − A), by impact</b>"), this));
+    bar->addWidget(m_grouping);
+    bar->addStretch(1);
+    deltaLayout->addLayout(bar);
+    deltaLayout->addWidget(deltaTable, 1);
+
+    auto* steps = new QWidget(this);
+    auto* stepsLayout = new QHBoxLayout(steps);
+    stepsLayout->setContentsMargins(0, 0, 0, 0);
+    for (auto [model, label] : {std::pair{m_stepsA, QStringLiteral("Step breakdown A")}, {m_stepsB, QStringLiteral("Step breakdown B")}}) {
+        auto* box = new QWidget(this);
+        auto* l = new QVBoxLayout(box);
+        l->setContentsMargins(0, 0, 0, 0);
+        l->addWidget(new QLabel(QStringLiteral("<b>%1</b>").arg(label), this));
+        l->addWidget(makeTable(model, this), 1);
+        stepsLayout->addWidget(box);
+    }
+
+    auto* timelines = new QWidget(this);
+    auto* tl = new QVBoxLayout(timelines);
+    tl->setContentsMargins(0, 0, 0, 0);
+    tl->addWidget(m_titleA);
+    tl->addWidget(m_timelineA, 1);
+    tl->addWidget(m_titleB);
+    tl->addWidget(m_timelineB, 1);
+
+    auto* top = new QSplitter(Qt::Horizontal, this);
+    top->addWidget(deltaBox);
+    top->addWidget(steps);
+    top->setStretchFactor(0, 1);
+    top->setStretchFactor(1, 1);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(top);
+    split->addWidget(timelines);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_title);
+    layout->addWidget(split, 1);
+
+    connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { fillDeltas(); });
+    // One shared axis: a zoom or pan in either timeline moves the other.
+    auto sync = [this](TimelineWidget* to) {
+        return [this, to](qint64 t0, qint64 t1) {
+            if (m_syncing) return;
+            m_syncing = true;
+            to->setViewRange(t0, t1);
+            m_syncing = false;
+        };
+    };
+    connect(m_timelineA, &TimelineWidget::viewRangeChanged, this, sync(m_timelineB));
+    connect(m_timelineB, &TimelineWidget::viewRangeChanged, this, sync(m_timelineA));
+}
+
+CompareView::~CompareView() = default;
+
+void CompareView::setRuns(std::shared_ptr<const profiler::ProfileDb> a, std::shared_ptr<const profiler::ProfileDb> b) {
+    m_a = std::move(a);
+    m_b = std::move(b);
+    if (!m_a || !m_b) {
+        m_comparison.reset();
+        m_deltas->clear();
+        m_timelineA->setDatabase(nullptr);
+        m_timelineB->setDatabase(nullptr);
+        return;
+    }
+    m_comparison = std::make_unique<profiler::RunComparison>(profiler::compareRuns(*m_a, *m_b));
+    auto name = [](const profiler::ProfileDb& db) {
+        return QStringLiteral("%1 [%2]").arg(QString::fromStdString(db.path().filename().string()),
+                                            QString::fromStdString(db.meta("source", "?")));
+    };
+    m_title->setText(QStringLiteral("<b>A</b> %1 &nbsp; vs &nbsp; <b>B</b> %2 — timelines aligned at the first step start")
+                         .arg(name(*m_a).toHtmlEscaped(), name(*m_b).toHtmlEscaped()));
+    m_titleA->setText(QStringLiteral("A: ") + name(*m_a));
+    m_titleB->setText(QStringLiteral("B: ") + name(*m_b));
+    fillDeltas();
+    fillSteps(*m_stepsA, m_comparison->stepsA);
+    fillSteps(*m_stepsB, m_comparison->stepsB);
+
+    m_timelineA->setDatabase(m_a);
+    m_timelineB->setDatabase(m_b);
+    m_timelineA->setTimeOffset(m_comparison->stepStartA_ns);
+    m_timelineB->setTimeOffset(m_comparison->stepStartB_ns);
+    const auto ra = m_timelineA->fullRange(), rb = m_timelineB->fullRange();
+    m_syncing = true;
+    const qint64 t0 = std::min(ra.first, rb.first), t1 = std::max(ra.second, rb.second);
+    m_timelineA->setViewRange(t0, t1);
+    m_timelineB->setViewRange(t0, t1);
+    m_syncing = false;
+}
+
+void CompareView::fillDeltas() {
+    m_deltas->setHeaders({QStringLiteral("Key"), QStringLiteral("Category"), QStringLiteral("Δ total"),
+                          QStringLiteral("Total A"), QStringLiteral("Total B"), QStringLiteral("Count A"),
+                          QStringLiteral("Count B"), QStringLiteral("Δ count")},
+                         {QString(), QString(), QStringLiteral("Total time in B minus total time in A")});
+    if (!m_comparison) return;
+    const auto& src = m_grouping->currentIndex() == 0   ? m_comparison->byName
+                      : m_grouping->currentIndex() == 1 ? m_comparison->byCategory
+                                                        : m_comparison->byKernelClass;
+    std::vector<std::vector<RecordCell>> rows;
+    rows.reserve(src.size());
+    for (const auto& d : src) {
+        const QString key = QString::fromStdString(d.key);
+        // Sorted by impact: |delta| is the sort key of the delta column.
+        rows.push_back({RecordCell(key, key, key), RecordCell(QString::fromStdString(d.category)),
+                        RecordCell(signedNs(d.delta_total_ns()).display, qlonglong(std::llabs(d.delta_total_ns()))),
+                        ns(d.total_a_ns), ns(d.total_b_ns), RecordCell(QString::number(d.count_a), qlonglong(d.count_a)),
+                        RecordCell(QString::number(d.count_b), qlonglong(d.count_b)),
+                        RecordCell(QString::number(d.delta_count()), qlonglong(d.delta_count()))});
+    }
+    m_deltas->setRows(std::move(rows));
+}
+
+}  // namespace npu::views

@@ -1,0 +1,247 @@
+#include "views/dialogs/new_project_dialog.h"
+
+#include "engine/pipeline/simulation_pipeline.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include <filesystem>
+
+namespace npu::views {
+
+namespace {
+
+QSpinBox* spin(int min, int max, int value, const QString& tip) {
+    auto* s = new QSpinBox;
+    s->setRange(min, max);
+    s->setValue(value);
+    s->setToolTip(tip);
+    s->setGroupSeparatorShown(true);
+    return s;
+}
+
+struct Preset {
+    const char* id;
+    const char* label;
+    const char* family;
+    int hidden, ffn, layers, heads, kvHeads, vocab, maxSeq;
+    int depth, classes, image;
+    int batch, seq;
+};
+
+// Sizes from the models' papers/configs: LLaMA-7B (Touvron et al. 2023), the small
+// LLaMA of ../shared/data/hardware/h200_llama_small_training.json, GPT-2 small and
+// BERT-base (their published configs), ResNet-50 (He et al. 2015).
+const Preset kPresets[] = {
+    {"llama-7b", "LLaMA 7B", "llama", 4096, 11008, 32, 32, 32, 32000, 4096, 50, 1000, 224, 1, 2048},
+    {"llama-small", "LLaMA small (calibration, 168M)", "llama", 1024, 2816, 8, 16, 16, 32000, 4096, 50, 1000, 224, 8, 1024},
+    {"gpt2", "GPT-2 small (124M)", "gpt", 768, 3072, 12, 12, 12, 50257, 1024, 50, 1000, 224, 8, 1024},
+    {"bert-base", "BERT base (110M)", "bert", 768, 3072, 12, 12, 12, 30522, 512, 50, 1000, 224, 32, 512},
+    {"resnet50", "ResNet-50", "resnet", 4096, 11008, 32, 32, 32, 32000, 4096, 50, 1000, 224, 64, 1},
+};
+
+}  // namespace
+
+NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(QStringLiteral("New Project"));
+    m_name = new QLineEdit(QStringLiteral("my-model"), this);
+    m_location = new QLineEdit(QDir::homePath() + QStringLiteral("/npustudio-projects"), this);
+    auto* browse = new QPushButton(QStringLiteral("Browse…"), this);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Project location"), m_location->text());
+        if (!dir.isEmpty()) m_location->setText(dir);
+    });
+    auto* locationRow = new QHBoxLayout;
+    locationRow->addWidget(m_location, 1);
+    locationRow->addWidget(browse);
+
+    m_preset = new QComboBox(this);
+    m_preset->addItem(QStringLiteral("Custom"), QString());
+    for (const Preset& p : kPresets) m_preset->addItem(QString::fromLatin1(p.label), QString::fromLatin1(p.id));
+    m_family = new QComboBox(this);
+    m_family->addItem(QStringLiteral("LLaMA (RMSNorm, rotary, SwiGLU)"), QStringLiteral("llama"));
+    m_family->addItem(QStringLiteral("GPT (GPT-2 style)"), QStringLiteral("gpt"));
+    m_family->addItem(QStringLiteral("BERT (encoder)"), QStringLiteral("bert"));
+    m_family->addItem(QStringLiteral("ResNet"), QStringLiteral("resnet"));
+
+    auto* lm = new QWidget(this);
+    auto* lmForm = new QFormLayout(lm);
+    lmForm->setContentsMargins(0, 0, 0, 0);
+    m_hidden = spin(8, 65536, 4096, QStringLiteral("Hidden size (d_model)"));
+    m_ffn = spin(8, 262144, 11008, QStringLiteral("Feed-forward (MLP) inner size"));
+    m_layers = spin(1, 1024, 32, QStringLiteral("Transformer layers"));
+    m_heads = spin(1, 1024, 32, QStringLiteral("Attention heads"));
+    m_kvHeads = spin(1, 1024, 32, QStringLiteral("Key/value heads (grouped-query attention when fewer than heads)"));
+    m_vocab = spin(2, 1000000, 32000, QStringLiteral("Vocabulary size"));
+    m_maxSeq = spin(1, 1048576, 4096, QStringLiteral("Maximum sequence length (position embeddings for GPT/BERT)"));
+    lmForm->addRow(QStringLiteral("Hidden"), m_hidden);
+    lmForm->addRow(QStringLiteral("FFN"), m_ffn);
+    lmForm->addRow(QStringLiteral("Layers"), m_layers);
+    lmForm->addRow(QStringLiteral("Heads"), m_heads);
+    lmForm->addRow(QStringLiteral("KV heads"), m_kvHeads);
+    lmForm->addRow(QStringLiteral("Vocabulary"), m_vocab);
+    lmForm->addRow(QStringLiteral("Max sequence"), m_maxSeq);
+    auto* vision = new QWidget(this);
+    auto* visionForm = new QFormLayout(vision);
+    visionForm->setContentsMargins(0, 0, 0, 0);
+    m_depth = spin(18, 152, 50, QStringLiteral("ResNet depth: 18, 34, 50, 101 or 152"));
+    m_classes = spin(1, 100000, 1000, QStringLiteral("Classifier outputs"));
+    m_image = spin(32, 2048, 224, QStringLiteral("Input image side in pixels"));
+    visionForm->addRow(QStringLiteral("Depth"), m_depth);
+    visionForm->addRow(QStringLiteral("Classes"), m_classes);
+    visionForm->addRow(QStringLiteral("Image size"), m_image);
+    m_sizes = new QStackedWidget(this);
+    m_sizes->addWidget(lm);
+    m_sizes->addWidget(vision);
+
+    m_device = new QComboBox(this);
+    m_device->setEditable(true);
+    m_device->setToolTip(QStringLiteral("A profile from resources/devices or a path to a device JSON"));
+    QStringList devices{QStringLiteral("h200"), QStringLiteral("ascend-910b")};
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(engine::defaultDevicesDir(), ec))
+        if (e.path().extension() == ".json") {
+            const QString stem = QString::fromStdString(e.path().stem().string());
+            if (!devices.contains(stem)) devices << stem;
+        }
+    m_device->addItems(devices);
+    m_batch = spin(1, 1 << 20, 8, QStringLiteral("Global batch size per step (samples)"));
+    m_seq = spin(1, 1 << 20, 1024, QStringLiteral("Sequence length in tokens (ignored by vision models)"));
+    m_precision = new QComboBox(this);
+    m_precision->addItems({QStringLiteral("bf16-amp"), QStringLiteral("fp16-amp"), QStringLiteral("fp32"), QStringLiteral("bf16")});
+    m_precision->setToolTip(QStringLiteral("fp32, mixed precision with bf16 or fp16 compute (amp), or pure bf16"));
+
+    m_error = new QLabel(this);
+    m_error->setStyleSheet(QStringLiteral("color: #b00020"));
+    m_error->setWordWrap(true);
+
+    auto* form = new QFormLayout;
+    form->addRow(QStringLiteral("Name"), m_name);
+    form->addRow(QStringLiteral("Location"), locationRow);
+    form->addRow(QStringLiteral("Preset"), m_preset);
+    form->addRow(QStringLiteral("Model"), m_family);
+    form->addRow(QString(), m_sizes);
+    form->addRow(QStringLiteral("Device"), m_device);
+    form->addRow(QStringLiteral("Batch"), m_batch);
+    form->addRow(QStringLiteral("Sequence length"), m_seq);
+    form->addRow(QStringLiteral("Precision"), m_precision);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    connect(buttons, &QDialogButtonBox::accepted, this, &NewProjectDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &NewProjectDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_error);
+    layout->addWidget(buttons);
+
+    connect(m_family, &QComboBox::currentIndexChanged, this, &NewProjectDialog::familyChanged);
+    connect(m_preset, &QComboBox::currentIndexChanged, this,
+            [this] { if (!m_preset->currentData().toString().isEmpty()) applyPreset(m_preset->currentData().toString()); });
+    applyPreset(QStringLiteral("llama-small"));
+}
+
+void NewProjectDialog::familyChanged() {
+    const QString f = m_family->currentData().toString();
+    m_sizes->setCurrentIndex(f == QStringLiteral("resnet") ? 1 : 0);
+    const bool llama = f == QStringLiteral("llama");
+    m_kvHeads->setEnabled(llama);
+    m_ffn->setEnabled(llama);
+    m_maxSeq->setEnabled(!llama);
+    m_seq->setEnabled(f != QStringLiteral("resnet"));
+}
+
+void NewProjectDialog::setLocation(const QString& folder) { m_location->setText(folder); }
+void NewProjectDialog::setName(const QString& name) { m_name->setText(name); }
+void NewProjectDialog::setDevice(const QString& device) { m_device->setCurrentText(device); }
+void NewProjectDialog::setBatch(int batch) { m_batch->setValue(batch); }
+void NewProjectDialog::setPrecision(const QString& precision) { m_precision->setCurrentText(precision); }
+
+void NewProjectDialog::applyPreset(const QString& id) {
+    for (const Preset& p : kPresets) {
+        if (id != QString::fromLatin1(p.id)) continue;
+        m_family->setCurrentIndex(m_family->findData(QString::fromLatin1(p.family)));
+        m_hidden->setValue(p.hidden);
+        m_ffn->setValue(p.ffn);
+        m_layers->setValue(p.layers);
+        m_heads->setValue(p.heads);
+        m_kvHeads->setValue(p.kvHeads);
+        m_vocab->setValue(p.vocab);
+        m_maxSeq->setValue(p.maxSeq);
+        m_depth->setValue(p.depth);
+        m_classes->setValue(p.classes);
+        m_image->setValue(p.image);
+        m_batch->setValue(p.batch);
+        m_seq->setValue(p.seq);
+        const QSignalBlocker block(m_preset);
+        m_preset->setCurrentIndex(m_preset->findData(id));
+    }
+    familyChanged();
+}
+
+engine::Project NewProjectDialog::project() const {
+    engine::Project p;
+    p.name = m_name->text().trimmed().toStdString();
+    const QString family = m_family->currentData().toString();
+    p.model.zoo = family.toStdString();
+    if (family == QStringLiteral("resnet")) {
+        p.model.config = {{"depth", m_depth->value()}, {"classes", m_classes->value()}, {"image", m_image->value()}};
+    } else {
+        p.model.config = {{"hidden", m_hidden->value()}, {"layers", m_layers->value()}, {"heads", m_heads->value()},
+                          {"vocab", m_vocab->value()}};
+        if (family == QStringLiteral("llama")) {
+            p.model.config["ffn"] = m_ffn->value();
+            p.model.config["kv_heads"] = m_kvHeads->value();
+            p.model.config["tie_embeddings"] = false;
+        } else {
+            // GPT and BERT use the usual 4x hidden MLP; the format has no ffn key for them.
+            p.model.config["max_seq"] = m_maxSeq->value();
+        }
+    }
+    p.device = m_device->currentText().trimmed().toStdString();
+    p.training.batch = m_batch->value();
+    p.training.seq = family == QStringLiteral("resnet") ? 1 : m_seq->value();
+    p.training.precision = m_precision->currentText().toStdString();
+    p.file = projectFile().toStdString();
+    return p;
+}
+
+QString NewProjectDialog::projectFile() const {
+    return QDir(m_location->text().trimmed()).filePath(m_name->text().trimmed() + QStringLiteral("/project.json"));
+}
+
+Status NewProjectDialog::writeProject() const {
+    const QString name = m_name->text().trimmed();
+    if (name.isEmpty() || name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\\')))
+        return makeError("name: expected a folder name without slashes");
+    if (m_location->text().trimmed().isEmpty()) return makeError("location: expected a folder");
+    const engine::Project p = project();
+    if (QFileInfo::exists(projectFile()))
+        return makeError(projectFile().toStdString() + ": a project already exists there");
+    // Validate through the same parser that will load it, so the dialog cannot write a
+    // project the engine rejects.
+    if (auto check = engine::parseProject(engine::projectToJson(p), p.file.string()); !check) return check.error();
+    std::error_code ec;
+    std::filesystem::create_directories(p.folder(), ec);
+    if (ec) return makeError(p.folder().string() + ": cannot create the folder: " + ec.message());
+    return engine::saveProject(p, p.file);
+}
+
+void NewProjectDialog::accept() {
+    if (Status st = writeProject(); !st) {
+        m_error->setText(QString::fromStdString(st.message()));
+        return;
+    }
+    QDialog::accept();
+}
+
+}  // namespace npu::views

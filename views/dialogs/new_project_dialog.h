@@ -1,0 +1,56 @@
+#pragma once
+// File > New Project: name, location, model (a zoo family with its key sizes, or a
+// preset), device, batch, sequence length and precision. On OK it writes
+// <location>/<name>/project.json through engine::saveProject.
+
+#include "engine/core/expected.h"
+#include "engine/project/project.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QStackedWidget;
+
+namespace npu::views {
+
+class NewProjectDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit NewProjectDialog(QWidget* parent = nullptr);
+
+    void setLocation(const QString& folder);
+    void setName(const QString& name);
+    // Picks a preset: "llama-7b", "llama-small", "gpt2", "bert-base", "resnet50".
+    void applyPreset(const QString& preset);
+    void setDevice(const QString& device);
+    void setBatch(int batch);
+    void setPrecision(const QString& precision);
+
+    engine::Project project() const;  // from the current fields
+    QString projectFile() const;      // <location>/<name>/project.json
+    // Creates the folder and writes project.json; what accept() does.
+    Status writeProject() const;
+
+    void accept() override;
+
+private:
+    void familyChanged();
+
+    QLineEdit* m_name;
+    QLineEdit* m_location;
+    QComboBox* m_preset;
+    QComboBox* m_family;
+    QStackedWidget* m_sizes;
+    QSpinBox *m_hidden, *m_ffn, *m_layers, *m_heads, *m_kvHeads, *m_vocab, *m_maxSeq;
+    QSpinBox *m_depth, *m_classes, *m_image;
+    QComboBox* m_device;
+    QSpinBox* m_batch;
+    QSpinBox* m_seq;
+    QComboBox* m_precision;
+    QLabel* m_error;
+};
+
+}  // namespace npu::views

@@ -1,0 +1,104 @@
+#include "views/summary/summary_view.h"
+
+#include "profiler/store/profile_db.h"
+#include "views/common/units.h"
+#include "views/summary/json_table.h"
+#include "views/tables/record_table_model.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace npu::views {
+
+SummaryView::SummaryView(QWidget* parent) : QWidget(parent) {
+    m_meta = new RecordTableModel(this);
+    m_devices = new RecordTableModel(this);
+    m_steps = new RecordTableModel(this);
+    m_headline = new QLabel(this);
+    m_headline->setWordWrap(true);
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont f = m_headline->font();
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    m_headline->setFont(f);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    layout->addWidget(m_headline);
+    QLabel* metaTitle = nullptr;
+    QTableView* meta = addTable(layout, QStringLiteral("Run"), m_meta, &metaTitle);
+    meta->horizontalHeader()->resizeSection(0, 220);
+    addTable(layout, QStringLiteral("Devices"), m_devices, &m_deviceTitle);
+    addTable(layout, QStringLiteral("Step breakdown"), m_steps, &m_stepTitle);
+    m_deviceTitle->setToolTip(QStringLiteral("Holistic Trace Analysis definitions: kernel time = first kernel start to last "
+                                             "kernel end; idle = kernel time minus the union of device activity; overlap = "
+                                             "time communication and computation run at once over communication time"));
+    m_stepTitle->setToolTip(QStringLiteral("Columns of Ascend's cluster_step_trace_time.csv"));
+}
+
+QTableView* SummaryView::addTable(QVBoxLayout* layout, const QString& title, RecordTableModel* model, QLabel** titleLabel) {
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title), this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(model);
+    proxy->setSortRole(RecordTableModel::SortRole);
+    auto* table = new QTableView(this);
+    table->setModel(proxy);
+    table->setSortingEnabled(true);
+    table->sortByColumn(-1, Qt::AscendingOrder);
+    table->verticalHeader()->setVisible(false);
+    table->verticalHeader()->setDefaultSectionSize(22);
+    table->setAlternatingRowColors(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->horizontalHeader()->setDefaultSectionSize(120);
+    layout->addWidget(label);
+    layout->addWidget(table, 1);
+    *titleLabel = label;
+    return table;
+}
+
+void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
+    m_devices->setHeaders({});
+    m_steps->setHeaders({});
+    if (!db) {
+        m_meta->setHeaders({});
+        m_headline->setText(QStringLiteral("No run open."));
+        return;
+    }
+    nlohmann::json meta = nlohmann::json::object();
+    for (const auto& [k, v] : db->allMeta()) meta[k] = v;
+    fillFromJsonObject(*m_meta, meta);
+    const auto range = db->timeRange();
+    m_headline->setText(QStringLiteral("<b>%1</b> · %2 · %3 slices on %4 device(s) · %5 step(s) · span %6")
+                            .arg(QString::fromStdString(db->path().filename().string()).toHtmlEscaped(),
+                                 QString::fromStdString(db->meta("source", "unknown source")).toHtmlEscaped())
+                            .arg(db->sliceCount())
+                            .arg(db->devices().size())
+                            .arg(db->steps().size())
+                            .arg(formatDuration(double(range.second - range.first))));
+    // Steps as recorded, until the profiler's breakdown replaces them (setReport).
+    nlohmann::json steps = nlohmann::json::array();
+    for (const auto& s : db->steps())
+        steps.push_back({{"step", s.id}, {"start_ns", s.start_ns - range.first}, {"duration_ns", s.end_ns - s.start_ns}});
+    fillFromJsonRows(*m_steps, steps);
+}
+
+void SummaryView::setReport(const nlohmann::json& report) {
+    if (report.contains("devices"))
+        fillFromJsonRows(*m_devices, report["devices"],
+                         {"name", "kind", "kernels", "kernel_time_us", "compute_us", "non_compute_us", "idle_us",
+                          "communication_us", "memory_us", "comm_comp_overlap_pct", "peak_allocated_bytes",
+                          "peak_reserved_bytes"});
+    if (report.contains("step_breakdown") && report["step_breakdown"].is_array() && !report["step_breakdown"].empty())
+        // Ascend cluster_step_trace_time.csv column order.
+        fillFromJsonRows(*m_steps, report["step_breakdown"],
+                         {"step", "device_name", "type", "computing_us", "communication_not_overlapped_us",
+                          "overlapped_us", "communication_us", "free_us", "stage_us", "bubble_us",
+                          "communication_not_overlapped_exclude_receive_us", "preparing_us"});
+}
+
+}  // namespace npu::views

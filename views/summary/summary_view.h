@@ -1,0 +1,51 @@
+#pragma once
+// The Summary tab: what the run is (metadata: source, project, device, model, summary
+// figures), per-device metrics (HTA definitions: kernel time, idle, compute,
+// non-compute, communication/computation overlap, peak memory) and the step breakdown
+// in the columns of Ascend's cluster_step_trace_time.csv. The metrics come from the
+// profiler's report; this view lays them out.
+
+#include <nlohmann/json.hpp>
+
+#include <QWidget>
+
+#include <memory>
+
+class QLabel;
+class QTableView;
+class QVBoxLayout;
+
+namespace npu::profiler {
+class ProfileDb;
+}
+
+namespace npu::views {
+
+class RecordTableModel;
+
+class SummaryView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SummaryView(QWidget* parent = nullptr);
+
+    void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
+    // The profiler's run report: "devices" (array of per-device metrics) and
+    // "step_breakdown" (array of per-rank/per-step rows) are shown as tables.
+    void setReport(const nlohmann::json& report);
+
+    RecordTableModel* metaModel() const { return m_meta; }
+    RecordTableModel* deviceModel() const { return m_devices; }
+    RecordTableModel* stepModel() const { return m_steps; }
+
+private:
+    QTableView* addTable(QVBoxLayout* layout, const QString& title, RecordTableModel* model, QLabel** titleLabel);
+
+    RecordTableModel* m_meta;
+    RecordTableModel* m_devices;
+    RecordTableModel* m_steps;
+    QLabel* m_headline;
+    QLabel* m_deviceTitle = nullptr;
+    QLabel* m_stepTitle = nullptr;
+};
+
+}  // namespace npu::views
