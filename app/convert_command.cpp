@@ -22,7 +22,7 @@ std::string humanCount(double v, const char* unit) {
 
 bool writeReport(const std::string& path, const nlohmann::json& report, std::ostream& err) {
     if (path.empty()) return true;
-    if (auto s = writeFileAtomically(path, report.dump(2) + "\n"); !s) {
+    if (auto s = writeFileAtomically(path, report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n"); !s) {
         err << "error: " << s.message() << "\n";
         return false;
     }

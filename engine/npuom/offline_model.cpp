@@ -16,7 +16,8 @@ Status saveOfflineModel(const ConversionResult& model, const std::filesystem::pa
         {"graph", graphToJson(model.graph)},
         {"report", model.report.toJson()},
     };
-    auto packed = gzipCompress(doc.dump());
+    // Names come from user files and may not be valid UTF-8: replace, never throw.
+    auto packed = gzipCompress(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     if (!packed) return makeError(file.string() + ": " + packed.message());
     return writeFileAtomically(file, *packed);
 }

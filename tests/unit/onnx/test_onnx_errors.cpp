@@ -3,6 +3,7 @@
 // too-new opsets, bad shape bindings.
 
 #include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/npuom/offline_model.h"
 #include "onnx_test_models.h"
 
 #include <QTemporaryDir>
@@ -85,6 +86,19 @@ private slots:
         auto m = onnx_test::modelWithCustomOp(18);
         const auto p = write("opset18.onnx", m.encode());
         expectError(p, "opset 18 is newer than the newest this build supports (opset 17");
+    }
+
+    void fuzzFindings() {
+        // libFuzzer found: a producer name with invalid UTF-8 made the report's JSON dump
+        // throw (uncaught) when saving the .npuom or writing --report.
+        const auto p = std::filesystem::path(NPU_TEST_DATA_DIR) / "onnx" / "fuzz_invalid_utf8_producer.onnx";
+        auto r = importOnnxForwardGraph(p, {});
+        QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+        const auto out = std::filesystem::path(m_dir.path().toStdString()) / "utf8.npuom";
+        QVERIFY(saveOfflineModel(*r, out).ok());
+        auto loaded = loadOfflineModel(out);
+        QVERIFY(loaded.ok());
+        QCOMPARE(loaded->graph.nodes().size(), r->graph.nodes().size());
     }
 
     void badBindings() {

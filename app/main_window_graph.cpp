@@ -1,0 +1,87 @@
+// MainWindow's model-conversion wiring: File > Convert Model (the wizard) and the Graph
+// tab, which shows the last converted model or, when a project is open, the project's
+// forward graph (built off the GUI thread when the tab is first shown).
+
+#include "app/main_window.h"
+
+#include "engine/frontends/model_loader.h"
+#include "engine/npuom/offline_model.h"
+#include "views/dialogs/convert_wizard.h"
+#include "views/graph/graph_view.h"
+#include "views/log/output_panel.h"
+
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QTabWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace npu::app {
+
+void MainWindow::buildGraphTab() {
+    m_graphView = new views::GraphView(this);
+    m_tabs->addTab(m_graphView, QStringLiteral("Graph"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_graphView) showProjectGraph();
+    });
+}
+
+void MainWindow::showProjectGraph() {
+    if (!m_project) return;
+    const engine::Project project = *m_project;
+    const QString key = QString::fromStdString(project.file.string() + "|" + engine::projectToJson(project)["model"].dump());
+    if (key == m_graphSource) return;
+    m_graphSource = key;
+    info(QStringLiteral("Building the forward graph of %1…").arg(QString::fromStdString(project.name)));
+    auto* watcher = new QFutureWatcher<std::shared_ptr<engine::Graph>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<engine::Graph>>::finished, this, [this, watcher, key] {
+        watcher->deleteLater();
+        auto graph = watcher->result();
+        if (key != m_graphSource) return;  // the project changed meanwhile
+        if (!graph) {
+            warn(QStringLiteral("Graph: could not build the project's model graph"));
+            return;
+        }
+        m_graphView->setGraph(graph);
+    });
+    watcher->setFuture(QtConcurrent::run([project]() -> std::shared_ptr<engine::Graph> {
+        engine::ZooShape shape{project.training.batch, project.training.seq};
+        auto g = engine::loadModelGraph(project.model, project.folder(), shape);
+        return g ? std::make_shared<engine::Graph>(std::move(g).value()) : nullptr;
+    }));
+}
+
+bool MainWindow::showGraphFile(const QString& npuomPath) {
+    auto loaded = engine::loadOfflineModel(npuomPath.toStdString());
+    if (!loaded) {
+        fail(QStringLiteral("Open offline model failed"), QString::fromStdString(loaded.message()));
+        return false;
+    }
+    m_graphSource = npuomPath;
+    m_graphView->setGraph(std::make_shared<const engine::Graph>(std::move(loaded->graph)));
+    m_tabs->setCurrentWidget(m_graphView);
+    return true;
+}
+
+void MainWindow::convertModelDialog() {
+    auto* wizard = new views::ConvertWizard(this);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    if (m_project) wizard->setDevice(QString::fromStdString(m_project->device));
+    connect(wizard, &views::ConvertWizard::converted, this, [this, wizard](const QString& path) {
+        const auto result = wizard->result();
+        info(QStringLiteral("Converted %1 → %2 (%3 nodes, %4 parameters, %5 unsupported)")
+                 .arg(wizard->modelPath(), path)
+                 .arg(result->report.nodes)
+                 .arg(result->report.params)
+                 .arg(result->report.unsupportedNodeCount()));
+        for (const auto& w : result->report.warnings) warn(QString::fromStdString(w));
+        m_graphSource = path;
+        m_graphView->setGraph(std::make_shared<const engine::Graph>(result->graph));
+        m_tabs->setCurrentWidget(m_graphView);
+    });
+    connect(wizard, &views::ConvertWizard::conversionFinished, this, [this, wizard](bool ok) {
+        if (!ok) warn(QStringLiteral("Conversion failed: ") + wizard->errorText());
+    });
+    wizard->open();
+}
+
+}  // namespace npu::app

