@@ -14,7 +14,7 @@ namespace npu::views {
 
 namespace {
 QString qs(const std::string& s) { return QString::fromStdString(s); }
-QString count(std::int64_t v) { return QLocale::c().toString(static_cast<qlonglong>(v)); }
+QString count(std::int64_t v) { return QLocale(QLocale::English, QLocale::UnitedStates).toString(static_cast<qlonglong>(v)); }
 }  // namespace
 
 ConversionReportPanel::ConversionReportPanel(QWidget* parent)

@@ -27,7 +27,7 @@ QString attrText(const AttrValue& v) {
     return QStringLiteral("[") + parts.join(QStringLiteral(", ")) + QStringLiteral("]");
 }
 
-QString count(std::int64_t v) { return QLocale::c().toString(static_cast<qlonglong>(v)); }
+QString count(std::int64_t v) { return QLocale(QLocale::English, QLocale::UnitedStates).toString(static_cast<qlonglong>(v)); }
 
 QString tensorRow(const Graph& g, int id) {
     if (id < 0) return QStringLiteral("<tr><td colspan=3><i>(omitted)</i></td></tr>");
