@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 using namespace npu;
 using Clock = std::chrono::steady_clock;
@@ -38,7 +39,7 @@ static void measure(const char* label, const engine::Graph& graph) {
 
 int main(int argc, char** argv) {
     QGuiApplication app(argc, argv);  // fonts for the box sizes
-    for (int layers : {12, 48, 72}) {
+    for (int layers : {12, 48, 84}) {
         auto g = engine::buildZooModel("gpt", {{"hidden", 768}, {"layers", layers}, {"heads", 12}, {"vocab", 50257}, {"max_seq", 1024}},
                                        {1, 1024});
         if (!g) {
@@ -47,14 +48,18 @@ int main(int argc, char** argv) {
         }
         measure(("zoo gpt, " + std::to_string(layers) + " layers").c_str(), *g);
     }
-    std::filesystem::path biggest;
-    std::uintmax_t size = 0;
-    for (const auto& e : std::filesystem::recursive_directory_iterator("/usr/share/libonnx-testdata/data"))
-        if (e.path().extension() == ".onnx" && e.file_size() > size) size = e.file_size(), biggest = e.path();
-    if (!biggest.empty()) {
-        auto r = engine::importOnnxForwardGraph(biggest, {});
-        if (r) measure(biggest.parent_path().filename().string().c_str(), r->graph);
+    // The libonnx-testdata model with the most nodes.
+    std::shared_ptr<engine::Graph> largest;
+    std::string largestName;
+    for (const auto& e : std::filesystem::recursive_directory_iterator("/usr/share/libonnx-testdata/data")) {
+        if (e.path().extension() != ".onnx") continue;
+        auto r = engine::importOnnxForwardGraph(e.path(), {});
+        if (r && (!largest || r->graph.nodes().size() > largest->nodes().size())) {
+            largest = std::make_shared<engine::Graph>(std::move(r->graph));
+            largestName = e.path().parent_path().filename().string();
+        }
     }
+    if (largest) measure(largestName.c_str(), *largest);
     const auto bert = std::filesystem::path(NPU_SOURCE_DIR) / "tests/data/models/tiny_bert.onnx";
     engine::OnnxImportOptions o;
     o.inputShapes["input_ids"] = {2, 64};
