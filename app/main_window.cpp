@@ -14,12 +14,14 @@
 #include "views/timeline/timeline_widget.h"
 
 #include <QCloseEvent>
+#include <algorithm>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -130,7 +132,10 @@ void MainWindow::buildStatusBar() {
 
 void MainWindow::restoreSettings() {
     QSettings s;
-    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) resize(1500, 920);
+    if (!restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray())) {
+        const QRect avail = screen() ? screen()->availableGeometry() : QRect(0, 0, 1600, 1000);
+        resize(std::min(1600, avail.width()), std::min(1000, avail.height()));
+    }
     restoreState(s.value(QStringLiteral("window/state")).toByteArray());
     rebuildRecentMenu();
 }

@@ -48,7 +48,9 @@ public:
     // Opens by kind: project.json, .npudb, or a trace (.json/.json.gz/folder, imported in
     // the background). False when it failed right away (message logged and shown).
     bool openPath(const QString& path);
-    bool openProject(const QString& file);
+    // A project without runs is simulated right away (simulateIfNoRuns), so opening a
+    // fresh project shows its timeline.
+    bool openProject(const QString& file, bool simulateIfNoRuns = true);
     bool openDatabase(const QString& file);
     bool importTrace(const QString& traceOrFolder);
     bool simulate();

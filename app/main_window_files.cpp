@@ -66,7 +66,7 @@ bool MainWindow::openPath(const QString& path) {
     return false;
 }
 
-bool MainWindow::openProject(const QString& file) {
+bool MainWindow::openProject(const QString& file, bool simulateIfNoRuns) {
     auto loaded = engine::loadProject(toPath(file));
     if (!loaded) {
         fail(QStringLiteral("Cannot open project"), QString::fromStdString(loaded.message()));
@@ -76,15 +76,19 @@ bool MainWindow::openProject(const QString& file) {
     m_explorer->model()->setProject(*m_project);
     info(QStringLiteral("Opened project %1 (%2)").arg(QString::fromStdString(m_project->name), file));
     addRecent(QFileInfo(file).absoluteFilePath());
-    // Show the latest run when there is one; otherwise the user simulates (F5).
-    if (!m_project->runs.empty()) {
-        const QString last = QDir(QString::fromStdString(m_project->folder().string()))
-                                 .absoluteFilePath(QString::fromStdString(m_project->runs.back().db));
-        if (QFileInfo::exists(last)) openDatabase(last);
+    updateActions();
+    // Show the latest run when there is one; otherwise simulate once.
+    const QString last = m_project->runs.empty()
+                             ? QString()
+                             : QDir(QString::fromStdString(m_project->folder().string()))
+                                   .absoluteFilePath(QString::fromStdString(m_project->runs.back().db));
+    if (!last.isEmpty() && QFileInfo::exists(last)) {
+        openDatabase(last);
+    } else if (simulateIfNoRuns && !m_jobs->busy()) {
+        simulate();
     } else {
         m_statusText->setText(QStringLiteral("Project opened: Run > Simulate (F5) to simulate it"));
     }
-    updateActions();
     updateTitle();
     return true;
 }

@@ -10,6 +10,7 @@
 #include "views/project/project_explorer.h"
 #include "views/project/project_tree_model.h"
 #include "views/summary/summary_view.h"
+#include "views/tables/diagnostics_view.h"
 #include "views/tables/op_stats_model.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/record_table_model.h"
@@ -109,6 +110,20 @@ private slots:
         QVERIFY(w.openDatabase(m_db));  // still works afterwards
     }
 
+    void importsATraceInTheBackground() {
+        const QString trace = m_tmp.filePath(QStringLiteral("nesting.json"));
+        QVERIFY(QFile::copy(QStringLiteral(NPU_TEST_DATA_DIR "/traces/nesting.json"), trace));
+        MainWindow w;
+        w.setShowDialogs(false);
+        QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
+        QVERIFY(w.openPath(trace));
+        QVERIFY(done.wait(60000));
+        QVERIFY2(w.database(), qPrintable(w.output()->toPlainText()));
+        QVERIFY(QFile::exists(m_tmp.filePath(QStringLiteral("nesting.npudb"))));
+        QVERIFY(w.timeline()->itemCount() > 0);
+        QVERIFY(w.tabs()->isTabVisible(w.tabs()->indexOf(w.diagnostics())));
+    }
+
     void simulatesAProjectInTheBackground() {
         const QString dir = m_tmp.filePath(QStringLiteral("sim"));
         QVERIFY(QDir().mkpath(dir));
@@ -116,10 +131,10 @@ private slots:
         QVERIFY(QFile::copy(QStringLiteral(NPU_TEST_DATA_DIR "/projects/tiny-llama/project.json"), project));
         MainWindow w;
         w.setShowDialogs(false);
+        QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
+        // No runs yet: opening the project simulates it.
         QVERIFY(w.openProject(project));
         QVERIFY(w.project().has_value());
-        QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
-        QVERIFY(w.simulate());
         QVERIFY(w.jobs()->busy());
         QVERIFY(done.wait(120000));
         QVERIFY2(w.database(), qPrintable(w.output()->toPlainText()));
@@ -140,7 +155,8 @@ private slots:
         QVERIFY(QFile::copy(QStringLiteral(NPU_TEST_DATA_DIR "/projects/tiny-llama/project.json"), project));
         MainWindow w;
         w.setShowDialogs(false);
-        QVERIFY(w.openProject(project));
+        QVERIFY(w.openProject(project, false));
+        QVERIFY(!w.jobs()->busy());
         QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
         QVERIFY(w.simulate());
         w.jobs()->cancel();
@@ -150,6 +166,27 @@ private slots:
         if (result.outcome == npu::app::JobResult::Outcome::cancelled) QVERIFY(!w.database());
         else QCOMPARE(int(result.outcome), int(npu::app::JobResult::Outcome::ok));
         QVERIFY(!w.jobs()->busy());
+    }
+
+    // Not a check: with NPU_SCREENSHOT_DB=RUN.npudb and NPU_SCREENSHOT_DIR=DIR set, saves
+    // every tab of that run as DIR/tab-N-NAME.png to look at the views as a user would.
+    void screenshots() {
+        const QString db = qEnvironmentVariable("NPU_SCREENSHOT_DB");
+        const QString dir = qEnvironmentVariable("NPU_SCREENSHOT_DIR");
+        if (db.isEmpty() || dir.isEmpty()) QSKIP("set NPU_SCREENSHOT_DB and NPU_SCREENSHOT_DIR to save screenshots");
+        MainWindow w;
+        w.setShowDialogs(false);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(w.openPath(db));
+        const QString b = qEnvironmentVariable("NPU_SCREENSHOT_COMPARE");
+        if (!b.isEmpty()) QVERIFY(w.compareRuns(db, b));
+        for (int i = 0; i < w.tabs()->count(); ++i) {
+            if (!w.tabs()->isTabVisible(i)) continue;
+            w.tabs()->setCurrentIndex(i);
+            QTest::qWait(300);
+            QVERIFY(w.grab().save(QStringLiteral("%1/tab-%2-%3.png").arg(dir).arg(i).arg(w.tabs()->tabText(i))));
+        }
     }
 
     void comparesTwoRuns() {

@@ -31,6 +31,9 @@ ProjectExplorer::ProjectExplorer(QWidget* parent) : QWidget(parent) {
 }
 
 void ProjectExplorer::expandDefaults() {
+    // The key column fits its longest key ("activation_checkpointing"), within reason.
+    m_tree->resizeColumnToContents(0);
+    if (m_tree->columnWidth(0) > 260) m_tree->setColumnWidth(0, 260);
     for (int r = 0; r < m_model->rowCount(); ++r) m_tree->expand(m_model->index(r, 0));
     const QModelIndex runs = m_model->runsIndex();
     if (runs.isValid()) m_tree->expand(runs);

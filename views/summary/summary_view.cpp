@@ -13,10 +13,14 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cstdlib>
+
 namespace npu::views {
 
 SummaryView::SummaryView(QWidget* parent) : QWidget(parent) {
     m_meta = new RecordTableModel(this);
+    m_meta->setLeftAligned(true);
     m_devices = new RecordTableModel(this);
     m_steps = new RecordTableModel(this);
     m_headline = new QLabel(this);
@@ -41,6 +45,7 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent) {
 }
 
 QTableView* SummaryView::addTable(QVBoxLayout* layout, const QString& title, RecordTableModel* model, QLabel** titleLabel) {
+    // Fit the columns to what was just loaded (these tables are small).
     auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(title), this);
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(model);
@@ -55,8 +60,13 @@ QTableView* SummaryView::addTable(QVBoxLayout* layout, const QString& title, Rec
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->horizontalHeader()->setStretchLastSection(true);
     table->horizontalHeader()->setDefaultSectionSize(120);
+    connect(model, &QAbstractItemModel::modelReset, table, [table] {
+        table->resizeColumnsToContents();
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            table->setColumnWidth(c, std::clamp(table->columnWidth(c) + 12, 70, 420));
+    });
     layout->addWidget(label);
-    layout->addWidget(table, 1);
+    layout->addWidget(table, model == m_devices ? 1 : 2);
     *titleLabel = label;
     return table;
 }
@@ -69,8 +79,14 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
         m_headline->setText(QStringLiteral("No run open."));
         return;
     }
+    // META_DATA values are text; numbers become numbers so *_bytes, *_ms ... get units.
     nlohmann::json meta = nlohmann::json::object();
-    for (const auto& [k, v] : db->allMeta()) meta[k] = v;
+    for (const auto& [k, v] : db->allMeta()) {
+        char* end = nullptr;
+        const double d = v.empty() ? 0 : std::strtod(v.c_str(), &end);
+        if (!v.empty() && end && *end == '\0') meta[k] = d;
+        else meta[k] = v;
+    }
     fillFromJsonObject(*m_meta, meta);
     const auto range = db->timeRange();
     m_headline->setText(QStringLiteral("<b>%1</b> · %2 · %3 slices on %4 device(s) · %5 step(s) · span %6")

@@ -85,6 +85,12 @@ void OpStatsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
                 m_device->addItem(QString::fromStdString(d.name), QVariant::fromValue<qlonglong>(d.id));
         m_device->setVisible(m_device->count() > 2);
     }
+    // Simulated op names are unique per layer; their op types are what adds up.
+    if (m_db) {
+        const QSignalBlocker block(m_grouping);
+        const auto grouping = m_db->meta("source") == "simulated" ? profiler::OpGrouping::byType : profiler::OpGrouping::byName;
+        m_grouping->setCurrentIndex(m_grouping->findData(int(grouping)));
+    }
     recompute();
 }
 

@@ -40,7 +40,7 @@ QVariant RecordTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         return c.toolTip.isEmpty() ? QVariant() : QVariant(c.toolTip);
     case Qt::TextAlignmentRole: {
-        const bool numeric = c.sort.isValid() && c.sort.canConvert<double>() && c.sort.typeId() != QMetaType::QString;
+        const bool numeric = !m_leftAligned && c.sort.isValid() && c.sort.canConvert<double>() && c.sort.typeId() != QMetaType::QString;
         return numeric ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant(int(Qt::AlignLeft | Qt::AlignVCenter));
     }
     default:

@@ -34,6 +34,8 @@ public:
     void setRows(std::vector<std::vector<RecordCell>> rows);
     // Cells of this column whose sort value is a fraction are exposed under FractionRole.
     void setFractionColumn(int column) { m_fractionColumn = column; }
+    // Key/value tables read better with every value left-aligned.
+    void setLeftAligned(bool left) { m_leftAligned = left; }
     void clear();
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -48,6 +50,7 @@ private:
     QStringList m_headerTips;
     std::vector<std::vector<RecordCell>> m_rows;
     int m_fractionColumn = -1;
+    bool m_leftAligned = false;
 };
 
 }  // namespace npu::views
