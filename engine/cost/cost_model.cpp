@@ -33,7 +33,9 @@ double CostModel::computeEfficiency(const Node& node, OpCategory category, doubl
     return 0.5;  // no curve at all: a neutral guess, documented in docs/device-profiles.md
 }
 
-double CostModel::memoryEfficiency(OpCategory category, double bytes) const {
+double CostModel::memoryEfficiency(const Node& node, OpCategory category, double bytes) const {
+    // An op with its own measured curve ("memory.EmbeddingGrad") uses it.
+    if (const EfficiencyCurve* c = m_profile.curve("memory." + node.op)) return c->at(bytes);
     const char* name = category == OpCategory::norm ? "memory.norm" : category == OpCategory::optimizer ? "memory.optimizer" : "memory";
     if (const EfficiencyCurve* c = m_profile.curve(name)) return c->at(bytes);
     if (const EfficiencyCurve* c = m_profile.curve("memory")) return c->at(bytes);
@@ -62,7 +64,7 @@ OpTiming CostModel::time(const Graph& graph, const Node& node) const {
     const bool hasCurve = !curveBase(category).empty();
     const double peak = hasCurve ? m_profile.peak(dt) : m_profile.peak(DType::f32);
     if (t.flops > 0 && peak > 0) t.computeNs = t.flops / (peak * computeEfficiency(node, category, t.flops)) * 1e9;
-    if (t.bytes > 0) t.memoryNs = t.bytes / (m_profile.hbmBandwidth * memoryEfficiency(category, t.bytes)) * 1e9;
+    if (t.bytes > 0) t.memoryNs = t.bytes / (m_profile.hbmBandwidth * memoryEfficiency(node, category, t.bytes)) * 1e9;
     t.launchNs = m_profile.launchOverheadNs;
     t.computeBound = t.computeNs >= t.memoryNs;
     t.durationNs = static_cast<std::int64_t>(std::llround(std::max(t.computeNs, t.memoryNs) + t.launchNs));

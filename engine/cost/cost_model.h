@@ -4,7 +4,8 @@
 //       + launch overhead,
 // where eff_compute comes from the profile's curve for the op's category and dtype
 // ("matmul.bf16", "conv_backward.fp32", "attention.bf16", ...) and eff_memory from
-// "memory", "memory.norm" (norms, softmax, losses) or "memory.optimizer". Ops of other
+// "memory.<OpType>" when the profile measured that op, else "memory", "memory.norm"
+// (norms, softmax, losses) or "memory.optimizer". Ops of other
 // categories have no compute curve: their FLOPs run at the fp32 peak. Shape-only ops
 // (views) take no time and launch nothing.
 
@@ -33,7 +34,7 @@ public:
 
 private:
     double computeEfficiency(const Node& node, OpCategory category, double flops) const;
-    double memoryEfficiency(OpCategory category, double bytes) const;
+    double memoryEfficiency(const Node& node, OpCategory category, double bytes) const;
 
     const DeviceProfile& m_profile;
 };

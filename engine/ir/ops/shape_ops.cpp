@@ -217,6 +217,17 @@ OpCost gatherCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// Dense embedding backward: zero-fill the [vocab, hidden] gradient, then accumulate dY's
+// rows into it (read dY, read-modify-write the touched rows), plus the indices.
+OpCost embeddingGradCost(const Graph& g, const Node& n) {
+    OpCost c;
+    const double dy = n.inputs.size() > 1 ? tensorBytes(g, n.inputs[1]) : 0;
+    c.bytesRead = tensorBytes(g, n.inputs[0]) + 2 * dy;
+    c.bytesWritten = (n.outputs.empty() ? 0 : tensorBytes(g, n.outputs[0])) + dy;
+    c.flops = dy > 0 && n.inputs.size() > 1 ? numel(g, n.inputs[1]) : 0;
+    return c;
+}
+
 // Slice/Split/Pad read what they write.
 OpCost copyCost(const Graph& g, const Node& n) {
     OpCost c;
@@ -337,6 +348,7 @@ void registerShapeOps(OpRegistry& r) {
     r.add("Slice", {view, false, sliceShape, copyCost});
     r.add("Gather", {view, false, gatherShape, gatherCost});
     r.add("Embedding", {view, false, embeddingShape, gatherCost});
+    r.add("EmbeddingGrad", {view, false, {}, embeddingGradCost});
     r.add("Expand", {view, false, expandShape, copyCost});
     r.add("ConstantOfShape", {view, false, constantOfShapeShape, {}});
     r.add("Range", {view, false, rangeShape, {}});

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 
@@ -52,6 +53,18 @@ int main(int argc, char** argv) {
             for (const auto& [k, v] : r->devices[0].peak_by_role) std::printf("    peak %-14s %8.3f GB\n", k.c_str(), v / 1e9);
             std::printf("    tasks %zu\n", r->devices[0].tasks.size());
         }
+    }
+    // Engine speed: the whole pipeline for the sample projects (graph, passes, simulation).
+    for (const char* name : {"llama-small-h200", "llama-7b", "resnet50"}) {
+        auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects" / name / "project.json");
+        if (!p) continue;
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = simulateProject(*p, {});
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        if (r)
+            std::printf("projects/%s: %s, step %.2f ms, peak %.2f GB of %.2f GB, %zu tasks, simulated in %.1f ms\n", name,
+                        r->summary.status.c_str(), r->summary.step_time_ms, r->summary.peak_bytes / 1e9,
+                        r->summary.capacity_bytes / 1e9, r->devices[0].tasks.size(), ms);
     }
     return 0;
 }

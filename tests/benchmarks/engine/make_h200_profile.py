@@ -88,6 +88,19 @@ for r in ops["other"]:
         nbytes = 28.0 * r["params"]  # param r/w, grad r, exp_avg r/w, exp_avg_sq r/w (fp32)
         adam.append((nbytes, eff_memory(nbytes, r["ms"])))
 
+# Dense embedding backward (zero-fill dW, read dY, read-modify-write rows: the engine's
+# EmbeddingGrad bytes) from embedding_fwd_bwd - embedding_fwd.
+emb = []
+fwd = {r["dtype"]: r["ms"] for r in ops["other"] if r["op"] == "embedding_fwd"}
+for r in ops["other"]:
+    if r["op"] == "embedding_fwd_bwd":
+        tokens, vocab, hidden = r["shape"]
+        size = 2 if r["dtype"] == "bf16" else 4
+        dy = tokens * hidden * size
+        nbytes = vocab * hidden * size + 3 * dy + tokens * 8
+        emb.append((nbytes, eff_memory(nbytes, r["ms"] - fwd[r["dtype"]])))
+
+
 def curve(x, points, source, window=1.02):
     return {"x": x, "points": merge(points, window), "source": source}
 
@@ -131,6 +144,7 @@ profile = {
         "attention_backward.bf16": curve("flops", att_b, MB + " attention rows fwd_bwd_ms - fwd_ms, 2.5x forward FLOPs"),
         "memory": curve("bytes", elem, MB + " vector_ops add/gelu/silu GBps / 4.8 TB/s, and ceilings.copy_GBps_rw"),
         "memory.norm": curve("bytes", norm, MB + " vector_ops softmax/layernorm/rmsnorm GBps / 4.8 TB/s"),
+        "memory.EmbeddingGrad": curve("bytes", emb, OPS + " embedding_fwd_bwd - embedding_fwd rows (bf16, fp32), bytes as the engine's EmbeddingGrad counts them"),
         "memory.optimizer": curve("bytes", adam, OPS + " adamw_fused_step_fp32 rows, 28 bytes per parameter"),
     },
     "links": {
