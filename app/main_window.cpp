@@ -106,7 +106,7 @@ void MainWindow::buildDocks() {
     outputDock->setObjectName(QStringLiteral("OutputDock"));
     outputDock->setWidget(m_output);
     addDockWidget(Qt::BottomDockWidgetArea, outputDock);
-    resizeDocks({explorerDock}, {300}, Qt::Horizontal);
+    resizeDocks({explorerDock}, {340}, Qt::Horizontal);
     resizeDocks({outputDock}, {130}, Qt::Vertical);
 }
 

@@ -31,9 +31,6 @@ ProjectExplorer::ProjectExplorer(QWidget* parent) : QWidget(parent) {
 }
 
 void ProjectExplorer::expandDefaults() {
-    // The key column fits its longest key ("activation_checkpointing"), within reason.
-    m_tree->resizeColumnToContents(0);
-    if (m_tree->columnWidth(0) > 260) m_tree->setColumnWidth(0, 260);
     for (int r = 0; r < m_model->rowCount(); ++r) m_tree->expand(m_model->index(r, 0));
     const QModelIndex runs = m_model->runsIndex();
     if (runs.isValid()) m_tree->expand(runs);
@@ -45,6 +42,9 @@ void ProjectExplorer::expandDefaults() {
             if (key == QStringLiteral("Training")) m_tree->expand(m_model->index(r, 0, project));
         }
     }
+    // The key column fits its longest visible key ("activation_checkpointing"), within reason.
+    m_tree->resizeColumnToContents(0);
+    if (m_tree->columnWidth(0) > 220) m_tree->setColumnWidth(0, 220);
 }
 
 }  // namespace npu::views
