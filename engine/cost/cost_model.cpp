@@ -24,10 +24,11 @@ double CostModel::computeEfficiency(const Node& node, OpCategory category, doubl
     const std::string dt(dtypeName(node.dtype));
     const bool backward = node.phase == Phase::backward && category != OpCategory::matmul;
     std::vector<std::string> names;
-    if (backward) names = {base + "_backward." + dt, base + "_backward"};
-    names.push_back(base + "." + dt);
-    if (node.dtype == DType::f16) names.push_back(base + ".bf16");
-    names.push_back(base);
+    for (const std::string& curve : backward ? std::vector<std::string>{base + "_backward", base} : std::vector<std::string>{base}) {
+        names.push_back(curve + "." + dt);
+        if (node.dtype == DType::f16) names.push_back(curve + ".bf16");  // fp16 runs at the bf16 rate's shape
+        names.push_back(curve);
+    }
     for (const auto& n : names)
         if (const EfficiencyCurve* c = m_profile.curve(n)) return c->at(flops);
     return 0.5;  // no curve at all: a neutral guess, documented in docs/device-profiles.md
