@@ -91,7 +91,7 @@ void printSimulationSummary(const json& r, std::ostream& out) {
     out << "  FLOPs/step      " << humanCount(get<double>(model, "flops_per_step", 0)) << "FLOP\n";
     std::snprintf(line, sizeof line, "  step time       %.2f ms\n", get<double>(r, "step_time_ms", 0));
     out << line;
-    std::snprintf(line, sizeof line, "  samples/s       %.1f\n", get<double>(r, "samples_per_s", 0));
+    std::snprintf(line, sizeof line, "  samples/s       %.4g\n", get<double>(r, "samples_per_s", 0));
     out << line;
     if (get<double>(r, "tokens_per_s", 0) > 0) out << "  tokens/s        " << humanCount(get<double>(r, "tokens_per_s", 0)) << "\n";
     std::snprintf(line, sizeof line, "  MFU             %.1f %%\n", 100.0 * get<double>(r, "mfu", 0));

@@ -37,7 +37,9 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    // Top right: memory curves start low on the left, where the peak label of a run that
+    // starts at its peak (reserved memory) would otherwise hide under the legend.
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->setToolTip(QStringLiteral("Wheel: zoom time · drag: pan · double-click: reset"));
 
@@ -164,6 +166,8 @@ void MemoryChart::rebuild() {
         m_peakLabel->setText(QStringLiteral("peak %1 at %2").arg(formatBytes(peak.value), formatDuration(double(peak.ts_ns - m_t0))));
     }
 
+    // One series names itself in the info line; the legend would only cover the capacity label.
+    m_plot->legend->setVisible(m_series.size() > 1);
     QString info = QStringLiteral("Peak %1").arg(formatBytes(m_peakValue));
     if (!peakSeries.isEmpty() && m_series.size() > 1) info += QStringLiteral(" (%1)").arg(peakSeries);
     if (m_capacity > 0)

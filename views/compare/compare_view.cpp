@@ -71,7 +71,10 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_timelineB = new TimelineWidget(this);
 
     auto* deltaTable = makeTable(m_deltas, this);
-    deltaTable->horizontalHeader()->resizeSection(0, 320);
+    connect(m_deltas, &QAbstractItemModel::modelReset, deltaTable, [deltaTable] {
+        deltaTable->setColumnWidth(0, 300);
+        deltaTable->setColumnWidth(1, 100);
+    });
     deltaTable->sortByColumn(2, Qt::DescendingOrder);
     deltaTable->horizontalHeader()->setStretchLastSection(true);
     auto* deltaBox = new QWidget(this);
