@@ -53,6 +53,9 @@ Expected<ImportSummary> importTraceInto(const std::filesystem::path& traceOrFold
     auto result = std::filesystem::is_directory(traceOrFolder, ec) ? importFolder(traceOrFolder, sink, options, progress)
                                                                     : importFile(traceOrFolder, sink, progress);
     if (!result) return result;
+    // The run report's `events`: trace events read, not rows stored (metadata, flow
+    // and [memory] events make no slice).
+    sink.setMeta("event_count", std::to_string(result->events));
     result->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return result;
 }

@@ -76,6 +76,7 @@ private slots:
         QCOMPARE(scalar(*db, "SELECT COUNT(*) FROM COUNTER"), std::int64_t(4408));
         QCOMPARE(db->meta("source"), std::string("kineto"));
         QCOMPARE(db->meta("device"), std::string("NVIDIA H200"));
+        QCOMPARE(db->meta("event_count"), std::string("10623"));  // read by the run report's `events`
         const auto devices = db->devices();
         QCOMPARE(devices.size(), size_t(2));
         std::int64_t gpu = -1;
@@ -116,6 +117,7 @@ private slots:
         for (const auto& d : db->devices()) names.insert(d.name);
         QCOMPARE(names, (std::set<std::string>{"rank0 CPU", "rank0 GPU 0", "rank1 CPU", "rank1 GPU 1"}));  // rank 1 ran on its GPU 1
         QCOMPARE(db->meta("cluster"), std::string("true"));
+        QCOMPARE(db->meta("event_count"), std::to_string(4855 + 4720));
         QCOMPARE(db->meta("world_size"), std::string("128"));
         QVERIFY(scalar(*db, "SELECT COUNT(*) FROM TRACK WHERE kind = 'comm'") >= 2);  // NCCL streams on both ranks
     }
