@@ -2,6 +2,8 @@
 // Interns names, categories and keys once per import: events refer to small ids, and
 // the strings live in stable blocks so the views handed out never move.
 
+#include "profiler/store/text_hash.h"
+
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -49,7 +51,7 @@ private:
     std::vector<std::unique_ptr<char[]>> m_blocks;
     std::size_t m_used = 0;
     std::vector<std::string_view> m_views;
-    std::unordered_map<std::string_view, std::uint32_t> m_ids;
+    std::unordered_map<std::string_view, std::uint32_t, TextHash> m_ids;
 };
 
 // Append-only store for the raw args JSON of slices, addressed by a 64-bit offset.

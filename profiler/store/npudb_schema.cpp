@@ -32,9 +32,10 @@ std::string_view npudbTaskIndexSql() {
     return "CREATE INDEX TASK_TRACK_START ON TASK(track_id, start_ns, depth, dur_ns, name_id, category_id);";
 }
 
+std::string_view npudbCounterIndexSql() { return "CREATE INDEX COUNTER_TRACK_TS ON COUNTER(track_id, ts_ns);"; }
+
 std::string_view npudbIndexesSql() {
     return R"sql(
-CREATE INDEX COUNTER_TRACK_TS ON COUNTER(track_id, ts_ns);
 CREATE INDEX FLOW_FROM ON FLOW(from_task);
 CREATE INDEX FLOW_TO ON FLOW(to_task);
 )sql";

@@ -16,7 +16,9 @@ namespace npu::profiler {
 std::string_view npudbTablesSql();
 // The covering (track, start) index of TASK.
 std::string_view npudbTaskIndexSql();
-// COUNTER and FLOW indexes, built after the bulk insert.
+// COUNTER(track_id, ts_ns): the writer keeps it live (samples arrive per track in time order).
+std::string_view npudbCounterIndexSql();
+// FLOW indexes, built after the bulk insert.
 std::string_view npudbIndexesSql();
 
 // Runs a multi-statement SQL text; the error names what was being done.

@@ -3,6 +3,7 @@
 #include "engine/core/atomic_file.h"
 #include "profiler/store/npudb_schema.h"
 #include "profiler/store/sqlite_statement.h"
+#include "profiler/store/text_hash.h"
 
 #include <sqlite3.h>
 
@@ -17,11 +18,6 @@
 namespace npu::profiler {
 namespace {
 
-struct StringHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-};
-
 // Args are deduplicated by a 128-bit content key (two independent 64-bit hashes) rather
 // than by the text itself: Kineto args are mostly unique, and keeping every text as a
 // map key would double the importer's memory for no gain. A false match needs both
@@ -33,26 +29,9 @@ struct ArgsKey {
 struct ArgsKeyHash {
     size_t operator()(const ArgsKey& k) const { return static_cast<size_t>(k.a ^ (k.b * 0x9E3779B97F4A7C15ull)); }
 };
-// Second, independent hash: 8 bytes per round with a multiply-xorshift mix, several
-// times faster than a byte-wise FNV on the ~200-byte Kineto args texts.
-std::uint64_t wordHash(std::string_view s, std::uint64_t seed) {
-    std::uint64_t h = seed ^ s.size();
-    size_t i = 0;
-    for (; i + 8 <= s.size(); i += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, s.data() + i, 8);
-        h = (h ^ w) * 0xBF58476D1CE4E5B9ull;
-        h ^= h >> 31;
-    }
-    std::uint64_t tail = 0;
-    std::memcpy(&tail, s.data() + i, s.size() - i);
-    h = (h ^ tail) * 0x94D049BB133111EBull;
-    return h ^ (h >> 29);
-}
-// Two seeds of the word hash rather than std::hash (libstdc++ hashes byte by byte,
-// 4% of an import's CPU on a Kineto trace).
+// Two seeds of the word hash (text_hash.h) rather than std::hash, which hashes byte by byte.
 ArgsKey argsKey(std::string_view s) {
-    return {wordHash(s, 0x9E3779B97F4A7C15ull), wordHash(s, 0xD6E8FEB86659FD93ull)};
+    return {textHash(s), textHash(s, 0xD6E8FEB86659FD93ull)};
 }
 
 struct TaskRow {
@@ -110,7 +89,7 @@ struct ProfileDbWriter::Impl {
     SqliteStatement insString, insDevice, insTrack, insTask, insTaskBatch, insArgs, insFlow, insFlowBatch, insCounter,
         insCounterBatch, insOpInfo, insStep;
 
-    std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>> strings;
+    std::unordered_map<std::string, std::int32_t, TextHash, std::equal_to<>> strings;
     std::unordered_map<ArgsKey, std::int64_t, ArgsKeyHash> args;
     std::map<std::string, std::string, std::less<>> meta;
     std::vector<std::string> diagnosticOrder;
@@ -291,6 +270,8 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     if (auto s = execSql(d.db, npudbTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, "BEGIN", "starting the transaction"); !s) return s.error();
     if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + target.string()); !s) return s.error();
+    // Importers write each counter track's samples sorted, so this index also only appends.
+    if (auto s = execSql(d.db, npudbCounterIndexSql(), "indexing " + target.string()); !s) return s.error();
 
     d.insString.prepare(d.db, "INSERT INTO STRING_IDS(id, value) VALUES(?,?)");
     d.insDevice.prepare(d.db, "INSERT INTO DEVICE(id, name_id, kind) VALUES(?,?,?)");
