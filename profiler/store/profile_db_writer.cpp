@@ -8,6 +8,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -29,9 +30,9 @@ struct ArgsKey {
 struct ArgsKeyHash {
     size_t operator()(const ArgsKey& k) const { return static_cast<size_t>(k.a ^ (k.b * 0x9E3779B97F4A7C15ull)); }
 };
-// Two seeds of the word hash (text_hash.h) rather than std::hash, which hashes byte by byte.
 ArgsKey argsKey(std::string_view s) {
-    return {textHash(s), textHash(s, 0xD6E8FEB86659FD93ull)};
+    const auto h = textHash128(s);
+    return {h.a, h.b};
 }
 
 struct TaskRow {
@@ -221,6 +222,30 @@ struct ProfileDbWriter::Impl {
         return id;
     }
 
+    // Producers pass the same stable name texts again and again (the importer's string
+    // pool): a direct-mapped cache by address skips hashing the name. The cached entry
+    // is trusted only if the text at that address still equals the interned string.
+    struct NameCacheEntry {
+        const char* data = nullptr;
+        const std::string* stored = nullptr;
+        std::int32_t id = -1;
+    };
+    std::array<NameCacheEntry, 4096> nameCache{};
+
+    std::int32_t internName(std::string_view s) {
+        if (s.empty()) return intern(s);
+        auto& e = nameCache[(reinterpret_cast<std::uintptr_t>(s.data()) >> 3) & (nameCache.size() - 1)];
+        if (e.data == s.data() && e.stored->size() == s.size() && std::memcmp(e.stored->data(), s.data(), s.size()) == 0)
+            return e.id;
+        auto it = strings.find(s);
+        if (it == strings.end()) {
+            intern(s);
+            it = strings.find(s);
+        }
+        e = {s.data(), &it->first, it->second};
+        return it->second;
+    }
+
     std::int32_t internCategory(std::string_view s) {
         if (lastCategoryId >= 0 && s == lastCategory) return lastCategoryId;
         lastCategoryId = intern(s);
@@ -331,7 +356,7 @@ std::int64_t ProfileDbWriter::addSlice(std::int64_t track, std::int64_t start_ns
     const std::int64_t id = d.nextTask++;
     if (d.taskIndexLive) d.noteOrder(track, start_ns);
     const std::int64_t args = (args_json.empty() || args_json == "{}") ? -1 : d.internArgs(args_json);
-    d.pending.push_back({id, track, start_ns, dur_ns, depth, d.intern(name), d.internCategory(category), args});
+    d.pending.push_back({id, track, start_ns, dur_ns, depth, d.internName(name), d.internCategory(category), args});
     if (static_cast<int>(d.pending.size()) == kTaskBatch) d.flushTasks();
     d.noteTime(start_ns, start_ns + std::max<std::int64_t>(dur_ns, 0));
     d.maxDur = std::max(d.maxDur, dur_ns);
