@@ -8,7 +8,7 @@ namespace npu::views {
 
 RangeStatsModel::RangeStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RangeStatsModel::setRows(std::vector<RangeStat> rows, qint64 rangeNs)
+void RangeStatsModel::setRows(std::vector<profiler::RangeAggregateRow> rows, qint64 rangeNs)
 {
     beginResetModel();
     m_rows = std::move(rows);
@@ -29,13 +29,13 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount())
         return {};
-    const RangeStat& r = m_rows[static_cast<std::size_t>(index.row())];
+    const profiler::RangeAggregateRow& r = m_rows[static_cast<std::size_t>(index.row())];
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case NameColumn: return QString::fromStdString(r.name);
         case CountColumn: return QVariant::fromValue<qlonglong>(r.count);
-        case TotalColumn: return formatDuration(r.totalNs);
-        case SelfColumn: return formatDuration(r.selfNs);
+        case TotalColumn: return formatDuration(r.total_ns);
+        case SelfColumn: return formatDuration(r.self_ns);
         case ShareColumn: return QStringLiteral("%1 %").arg(r.share * 100, 0, 'f', 1);
         default: return {};
         }
@@ -44,8 +44,8 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case NameColumn: return QString::fromStdString(r.name);
         case CountColumn: return QVariant::fromValue<qlonglong>(r.count);
-        case TotalColumn: return QVariant::fromValue<qlonglong>(r.totalNs);
-        case SelfColumn: return QVariant::fromValue<qlonglong>(r.selfNs);
+        case TotalColumn: return QVariant::fromValue<qlonglong>(r.total_ns);
+        case SelfColumn: return QVariant::fromValue<qlonglong>(r.self_ns);
         case ShareColumn: return r.share;
         default: return {};
         }
@@ -72,19 +72,20 @@ QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, i
 void RangeStatsModel::sort(int column, Qt::SortOrder order)
 {
     beginResetModel();
-    const auto key = [column](const RangeStat& a, const RangeStat& b) {
+    const auto key = [column](const profiler::RangeAggregateRow& a, const profiler::RangeAggregateRow& b) {
         switch (column) {
         case NameColumn: return a.name < b.name;
         case CountColumn: return a.count < b.count;
         case SelfColumn:
-        case ShareColumn: return a.selfNs < b.selfNs;
-        default: return a.totalNs < b.totalNs;
+        case ShareColumn: return a.self_ns < b.self_ns;
+        default: return a.total_ns < b.total_ns;
         }
     };
     if (order == Qt::AscendingOrder)
         std::stable_sort(m_rows.begin(), m_rows.end(), key);
     else
-        std::stable_sort(m_rows.begin(), m_rows.end(), [&](const RangeStat& a, const RangeStat& b) { return key(b, a); });
+        std::stable_sort(m_rows.begin(), m_rows.end(),
+                         [&](const profiler::RangeAggregateRow& a, const profiler::RangeAggregateRow& b) { return key(b, a); });
     endResetModel();
 }
 

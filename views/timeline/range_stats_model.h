@@ -1,7 +1,8 @@
 #pragma once
-// Table model over the selected range's per-name statistics (range_aggregation.h).
+// Table model over the selected range's per-name statistics, computed by
+// profiler::aggregateRange (no metric is born in a widget).
 
-#include "views/timeline/range_aggregation.h"
+#include "profiler/analysis/range_aggregation.h"
 
 #include <QAbstractTableModel>
 
@@ -16,7 +17,7 @@ public:
 
     explicit RangeStatsModel(QObject* parent = nullptr);
 
-    void setRows(std::vector<RangeStat> rows, qint64 rangeNs);
+    void setRows(std::vector<profiler::RangeAggregateRow> rows, qint64 rangeNs);
     void clear();
     qint64 rangeNs() const { return m_rangeNs; }
 
@@ -27,7 +28,7 @@ public:
     void sort(int column, Qt::SortOrder order) override;
 
 private:
-    std::vector<RangeStat> m_rows;
+    std::vector<profiler::RangeAggregateRow> m_rows;
     qint64 m_rangeNs = 0;
 };
 

@@ -143,11 +143,11 @@ void TimelineView::previousMatch()
 
 void TimelineView::updateRange(qint64 t0, qint64 t1)
 {
-    const TimelineData* data = m_timeline->data();
-    if (!data)
+    const auto db = m_timeline->database();
+    if (!db)
         return;
     const qint64 off = m_timeline->timeOffset();
-    m_rangeStats->setRows(aggregateRange(*data, t0 + off, t1 + off), t1 - t0);
+    m_rangeStats->setRows(profiler::aggregateRange(*db, {}, t0 + off, t1 + off).rows, t1 - t0);
     m_tabs->setCurrentIndex(1);
 }
 

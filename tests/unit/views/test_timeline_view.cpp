@@ -1,7 +1,7 @@
 // TimelineView: search with next/previous, the details panel (op info, args, flows,
 // parent chain, jumps) and the selected-range statistics.
 #include "profiler/store/profile_db.h"
-#include "views/timeline/range_aggregation.h"
+#include "profiler/analysis/range_aggregation.h"
 #include "views/timeline/range_stats_model.h"
 #include "views/timeline/timeline_details_panel.h"
 #include "views/timeline/timeline_search_bar.h"
@@ -166,13 +166,13 @@ private slots:
         QCOMPARE(model->index(0, RangeStatsModel::ShareColumn).data(Qt::UserRole).toDouble(), 400.0 / 950.0);
 
         // A partial range clips: [150k, 650k).
-        const auto stats = aggregateRange(*view.timeline()->data(), 150'000, 650'000);
+        const auto stats = profiler::aggregateRange(*m_db, {}, 150'000, 650'000).rows;
         QCOMPARE(stats.size(), std::size_t(3));  // AllReduce starts at the range end
         QCOMPARE(stats[0].name, std::string("MatMul_qkv"));
-        QCOMPARE(stats[0].totalNs, std::int64_t(350'000));
-        QCOMPARE(stats[0].selfNs, std::int64_t(300'000));
-        QCOMPARE(stats[1].totalNs, std::int64_t(50'000));
-        QCOMPARE(stats[2].totalNs, std::int64_t(50'000));
+        QCOMPARE(stats[0].total_ns, std::int64_t(350'000));
+        QCOMPARE(stats[0].self_ns, std::int64_t(300'000));
+        QCOMPARE(stats[1].total_ns, std::int64_t(50'000));
+        QCOMPARE(stats[2].total_ns, std::int64_t(50'000));
     }
 
 private:
