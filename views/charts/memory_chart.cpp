@@ -125,7 +125,10 @@ void MemoryChart::rebuild() {
     m_peakValue = peak.value;
 
     const TimeUnit tu = timeUnitFor(double(m_t1 - m_t0));
-    const ByteUnit bu = byteUnitFor(std::max(m_peakValue, m_capacity));
+    // The capacity line joins the y range only when the peak comes near it: a 9 GB curve
+    // under a 140 GB axis is a flat line, and the info line states the capacity anyway.
+    const bool showCapacity = m_capacity > 0 && m_peakValue >= 0.5 * m_capacity;
+    const ByteUnit bu = byteUnitFor(showCapacity ? std::max(m_peakValue, m_capacity) : m_peakValue);
     m_timeDiv = tu.divisor;
     m_byteDiv = bu.divisor;
     m_plot->xAxis->setLabel(QStringLiteral("time (%1)").arg(tu.suffix));
@@ -140,7 +143,7 @@ void MemoryChart::rebuild() {
         if (i == 0) g->setBrush(QColor(c.red(), c.green(), c.blue(), 40));
     }
 
-    if (m_capacity > 0) {
+    if (showCapacity) {
         m_capacityLine = new QCPItemStraightLine(m_plot);
         m_capacityLine->point1->setCoords(0, m_capacity / m_byteDiv);
         m_capacityLine->point2->setCoords(1, m_capacity / m_byteDiv);
@@ -175,7 +178,7 @@ void MemoryChart::rebuild() {
     info += QStringLiteral(" · %1 counter track(s)").arg(m_series.size());
     m_info->setText(info);
 
-    const double top = std::max(m_peakValue, m_capacity) / m_byteDiv;
+    const double top = (showCapacity ? std::max(m_peakValue, m_capacity) : m_peakValue * 1.1) / m_byteDiv;
     m_plot->yAxis->setRange(0, top * 1.08 + 1e-9);
     resetZoom();
 }
