@@ -1,5 +1,9 @@
 # The two set-up commands from the README: `make run` and `make test`.
 PRESET ?= dev
+# ccache: paths below the folder holding this checkout (and ../shared) are rewritten
+# relative, so another clone of the project reuses the cache.
+export CCACHE_BASEDIR ?= $(abspath $(CURDIR)/..)
+export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 SAMPLE ?= projects/llama-7b/project.json
