@@ -208,8 +208,10 @@ void TimelineRenderer::paintSliceTrack(QPainter& p, const TimelineFrame& f, int 
             p.setPen(Qt::NoPen);
         }
         if (w >= kLabelMinPx) {
-            const QString text = fm.elidedText(nameOf(tr.slices.nameId[item.slice]), Qt::ElideRight,
-                                               static_cast<int>(w) - 6);
+            // Scoped op names ("layers.3.mlp.mul") differ at the end, kernel names at the start.
+            const QString& name = nameOf(tr.slices.nameId[item.slice]);
+            const bool scoped = name.contains(QLatin1Char('.')) && !name.contains(QLatin1Char(' '));
+            const QString text = fm.elidedText(name, scoped ? Qt::ElideLeft : Qt::ElideRight, static_cast<int>(w) - 6);
             if (!text.isEmpty() && text != QStringLiteral("…")) {
                 p.setPen(textColorOn(c));
                 p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
