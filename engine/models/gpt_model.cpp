@@ -3,6 +3,7 @@
 // GELU MLP of ffn = 4 x hidden by default), final LayerNorm, lm_head tied to the token
 // embedding by default. Dropout is omitted (p = 0 in modern training recipes).
 // c_attn is split into q/k/v projections: same parameters and FLOPs.
+#include "engine/models/causal_lm_head.h"
 #include "engine/models/config_reader.h"
 #include "engine/models/graph_builder.h"
 #include "engine/models/model_zoo.h"
@@ -55,11 +56,7 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     b.setBlock("");
     const int nf = layerNorm("ln_f", x);
     const int headW = tied ? wte : b.weight("lm_head.weight", {vocab, hidden});
-    const int logits = b.op("Linear", "lm_head", {nf, headW});
-    const int logits32 = b.op("Cast", "loss.upcast", {logits}, {{"to", std::string("fp32")}});
-    const int logProbs = b.op("LogSoftmax", "loss.log_softmax", {logits32}, {{"axis", std::int64_t{-1}}});
-    b.markOutput(b.op("NLLLoss", "loss.nll", {logProbs, labels}));
-    b.markOutput(logits);  // returned to the caller, alive until the step ends
+    addCausalLmHeadAndLoss(b, nf, headW, labels);
     return b.finish();
 }
 

@@ -3,6 +3,7 @@
 // -> residual, RMSNorm -> SwiGLU MLP (gate, up, SiLU, Mul, down) -> residual; final
 // RMSNorm, lm_head (tied to the embedding or not) and the causal LM cross-entropy.
 // As in HF's ForCausalLMLoss the logits are upcast to fp32 before the loss.
+#include "engine/models/causal_lm_head.h"
 #include "engine/models/config_reader.h"
 #include "engine/models/graph_builder.h"
 #include "engine/models/model_zoo.h"
@@ -55,12 +56,7 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     b.setBlock("");
     const int nf = b.op("RMSNorm", "norm", {x, b.weight("norm.weight", {hidden})});
     const int headW = tied ? embedW : b.weight("lm_head.weight", {vocab, hidden});
-    const int logits = b.op("Linear", "lm_head", {nf, headW});
-    // HF ForCausalLMLoss: logits.float(), then cross_entropy = log_softmax + nll_loss.
-    const int logits32 = b.op("Cast", "loss.upcast", {logits}, {{"to", std::string("fp32")}});
-    const int logProbs = b.op("LogSoftmax", "loss.log_softmax", {logits32}, {{"axis", std::int64_t{-1}}});
-    b.markOutput(b.op("NLLLoss", "loss.nll", {logProbs, labels}));
-    b.markOutput(logits);  // returned to the caller, alive until the step ends
+    addCausalLmHeadAndLoss(b, nf, headW, labels);
     return b.finish();
 }
 

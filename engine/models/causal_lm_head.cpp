@@ -1,0 +1,16 @@
+#include "engine/models/causal_lm_head.h"
+
+#include <cstdint>
+#include <string>
+
+namespace npu::engine {
+
+void addCausalLmHeadAndLoss(GraphBuilder& b, int finalHidden, int headWeight, int labels) {
+    const int logits = b.op("Linear", "lm_head", {finalHidden, headWeight});
+    const int logits32 = b.op("Cast", "loss.upcast", {logits}, {{"to", std::string("fp32")}});
+    const int logProbs = b.op("LogSoftmax", "loss.log_softmax", {logits32}, {{"axis", std::int64_t{-1}}});
+    b.markOutput(b.op("NLLLoss", "loss.nll", {logProbs, labels}));
+    b.markOutput(logits);
+}
+
+}  // namespace npu::engine
