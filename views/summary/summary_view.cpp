@@ -82,6 +82,7 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     // META_DATA values are text; numbers become numbers so *_bytes, *_ms ... get units.
     nlohmann::json meta = nlohmann::json::object();
     for (const auto& [k, v] : db->allMeta()) {
+        if (k == "max_dur_ns") continue;  // the store's query cache, not a property of the run
         char* end = nullptr;
         const double d = v.empty() ? 0 : std::strtod(v.c_str(), &end);
         if (!v.empty() && end && *end == '\0') meta[k] = d;

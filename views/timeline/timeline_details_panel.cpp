@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_details_panel.h"
 
 #include "profiler/store/profile_db.h"
+#include "views/common/units.h"
 #include "views/timeline/counter_format.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/timeline_data.h"
@@ -138,11 +139,11 @@ void TimelineDetailsPanel::showSlice(qint64 id)
         QStandardItem* op = section(m_model, tr("Operator (simulated)"));
         addRow(op, tr("Op type"), q(d.opType));
         addRow(op, tr("Dtype"), q(d.dtype));
-        addRow(op, tr("FLOPs"), formatCounterValue(d.flops, false) + QStringLiteral(" (%1)").arg(d.flops, 0, 'g', 12));
+        addRow(op, tr("FLOPs"), formatFlops(d.flops) + QStringLiteral(" (%1)").arg(d.flops, 0, 'g', 12));
         addRow(op, tr("Bytes"), formatCounterValue(d.bytes, true));
         if (d.dur_ns > 0 && d.flops > 0)
             addRow(op, tr("Achieved rate"),
-                   formatCounterValue(d.flops / (static_cast<double>(d.dur_ns) * 1e-9), false) + tr("FLOP/s"));
+                   formatFlops(d.flops / (static_cast<double>(d.dur_ns) * 1e-9)) + QStringLiteral("/s"));
     }
     if (!d.args_json.empty()) {
         QStandardItem* args = section(m_model, tr("Arguments"));
