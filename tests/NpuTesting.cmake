@@ -7,7 +7,9 @@ find_package(Qt6 REQUIRED COMPONENTS Core Test)
 function(npu_add_test name)
   cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
-  set_target_properties(${name} PROPERTIES AUTOMOC ON)
+  # One source file each: a unity build gains nothing and makes GCC treat the test's
+  # file-local fixtures as header types (-Wsubobject-linkage).
+  set_target_properties(${name} PROPERTIES AUTOMOC ON UNITY_BUILD OFF)
   target_link_libraries(${name} PRIVATE ${T_LIBS} Qt6::Test Qt6::Core)
   target_compile_definitions(${name} PRIVATE
     QT_NO_CAST_FROM_ASCII QT_NO_FOREACH
@@ -26,6 +28,7 @@ endfunction()
 function(npu_add_benchmark name)
   cmake_parse_arguments(T "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
+  set_target_properties(${name} PROPERTIES UNITY_BUILD OFF)
   target_link_libraries(${name} PRIVATE ${T_LIBS})
   target_compile_definitions(${name} PRIVATE
     NPU_SHARED_DATA_DIR="${NPU_SHARED_DATA_DIR}" NPU_SOURCE_DIR="${NPU_SOURCE_DIR}")

@@ -107,6 +107,9 @@ struct SliceDetails {
     std::string dtype;
     double flops = 0;
     double bytes = 0;
+
+    // FLOP/s the op reached over its duration; 0 without FLOPs or duration.
+    double achievedFlopsPerSecond() const { return dur_ns > 0 ? flops / (static_cast<double>(dur_ns) * 1e-9) : 0; }
 };
 
 struct FlowRow {

@@ -1,5 +1,7 @@
 #include "views/timeline/time_ruler.h"
 
+#include "views/common/units.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -74,13 +76,8 @@ QString formatTick(std::int64_t valueNs, const RulerScale& scale)
 
 QString formatDuration(std::int64_t ns)
 {
-    const std::int64_t unit = unitFor(std::llabs(ns));
-    const double v = static_cast<double>(ns) / static_cast<double>(unit);
-    if (unit == 1)
-        return QString::number(ns) + unitSuffix(1);
-    const double a = std::fabs(v);
-    const int decimals = a >= 100 ? 0 : (a >= 10 ? 1 : 2);
-    return QString::number(v, 'f', decimals) + unitSuffix(unit);
+    // The shared formatter (views/common/units.h) writes a bare "0"; the ruler keeps a unit.
+    return ns == 0 ? QStringLiteral("0 ns") : formatDuration(static_cast<double>(ns));
 }
 
 }  // namespace npu::views

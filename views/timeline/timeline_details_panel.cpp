@@ -141,9 +141,8 @@ void TimelineDetailsPanel::showSlice(qint64 id)
         addRow(op, tr("Dtype"), q(d.dtype));
         addRow(op, tr("FLOPs"), formatFlops(d.flops) + QStringLiteral(" (%1)").arg(d.flops, 0, 'g', 12));
         addRow(op, tr("Bytes"), formatCounterValue(d.bytes, true));
-        if (d.dur_ns > 0 && d.flops > 0)
-            addRow(op, tr("Achieved rate"),
-                   formatFlops(d.flops / (static_cast<double>(d.dur_ns) * 1e-9)) + QStringLiteral("/s"));
+        if (const double rate = d.achievedFlopsPerSecond(); rate > 0)
+            addRow(op, tr("Achieved rate"), formatFlops(rate) + QStringLiteral("/s"));
     }
     if (!d.args_json.empty()) {
         QStandardItem* args = section(m_model, tr("Arguments"));
