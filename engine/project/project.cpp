@@ -1,6 +1,7 @@
 #include "engine/project/project.h"
 
 #include "engine/core/atomic_file.h"
+#include "engine/precision/loss_scaler.h"
 #include "engine/project/json_checker.h"
 
 #include <fstream>
@@ -50,8 +51,25 @@ Status parseTraining(const nlohmann::json& doc, const std::string& file, Trainin
     t.gradient_accumulation = c.positiveInt("gradient_accumulation", t.gradient_accumulation);
     if (c.has("loss_scaling")) {
         const auto& v = c.any("loss_scaling");
-        if ((v.is_string() && v.get<std::string>() == "dynamic") || (v.is_number() && v.get<double>() > 0)) t.loss_scaling = v;
-        else c.fail("loss_scaling", "expected \"dynamic\" or a positive number, got " + v.dump());
+        if (auto policy = LossScalePolicy::fromJson(v, file); policy) t.loss_scaling = v;
+        else return policy.error();
+    }
+    t.steps = c.intInRange("steps", 1, 1'000'000, t.steps);
+    if (c.has("overflow_steps")) {
+        const auto& v = c.any("overflow_steps");
+        t.overflow_steps.clear();
+        for (const auto& s : v.is_array() ? v : nlohmann::json::array({nullptr})) {
+            if (!s.is_number_integer() || s.get<std::int64_t>() < 0) {
+                c.fail("overflow_steps", "expected a list of step numbers from 0, got " + v.dump());
+                break;
+            }
+            t.overflow_steps.push_back(s.get<std::int64_t>());
+        }
+    }
+    if (c.has("overflow_rate")) {
+        const auto& v = c.any("overflow_rate");
+        if (v.is_number() && v.get<double>() >= 0 && v.get<double>() <= 1) t.overflow_rate = v.get<double>();
+        else c.fail("overflow_rate", "expected a number from 0 to 1, got " + v.dump());
     }
     t.zero_stage = static_cast<int>(c.intInRange("zero_stage", 0, 3, t.zero_stage));
     t.offload_optimizer = c.boolean("offload_optimizer", t.offload_optimizer);
@@ -203,6 +221,9 @@ nlohmann::json projectToJson(const Project& p) {
                      {"loss_scaling", t.loss_scaling},
                      {"zero_stage", t.zero_stage},
                      {"offload_optimizer", t.offload_optimizer}};
+    if (t.steps != 1) j["training"]["steps"] = t.steps;
+    if (!t.overflow_steps.empty()) j["training"]["overflow_steps"] = t.overflow_steps;
+    if (t.overflow_rate > 0) j["training"]["overflow_rate"] = t.overflow_rate;
     if (!p.optimizations.empty()) j["optimizations"] = p.optimizations;
     if (!p.parallel.empty()) j["parallel"] = p.parallel;
     if (!p.communication.empty()) j["communication"] = p.communication;

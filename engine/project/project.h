@@ -32,7 +32,10 @@ struct TrainingSettings {
     std::string optimizer = "adamw";         // adamw | sgd
     std::string activation_checkpointing = "none";  // none | selective | full
     std::int64_t gradient_accumulation = 1;
-    nlohmann::json loss_scaling = "dynamic"; // "dynamic" or a number
+    nlohmann::json loss_scaling = "dynamic"; // "dynamic", a number, or {init_scale, growth_factor, ...}
+    std::int64_t steps = 1;                  // optimizer steps one simulated run covers
+    std::vector<std::int64_t> overflow_steps;  // steps (0-based) whose fp16 gradients overflow
+    double overflow_rate = 0;                // or a deterministic fraction of steps that overflow
     int zero_stage = 0;
     bool offload_optimizer = false;
 };
