@@ -1,6 +1,7 @@
 #include "engine/project/project.h"
 
 #include "engine/core/atomic_file.h"
+#include "engine/parallel/cluster_spec.h"
 #include "engine/precision/loss_scaler.h"
 #include "engine/project/json_checker.h"
 
@@ -105,7 +106,7 @@ Status checkParallel(const nlohmann::json& doc, const std::string& file) {
 
 Status checkCommunication(const nlohmann::json& doc, const std::string& file) {
     JsonChecker c(doc, file, "communication");
-    c.oneOf("gradient_allreduce", {"ring", "halving_doubling", "hierarchical"}, "ring");
+    c.oneOf("gradient_allreduce", {"ring", "halving_doubling", "tree", "hierarchical"}, "ring");
     c.positiveNumber("bucket_size_mb", 25);
     c.boolean("overlap", true);
     return c.finish();
@@ -161,6 +162,7 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     const nlohmann::json& optimizations = c.object("optimizations");
     const nlohmann::json& parallel = c.object("parallel");
     const nlohmann::json& communication = c.object("communication");
+    const nlohmann::json& cluster = c.object("cluster");
     const nlohmann::json& runs = c.any("runs");
     if (auto s = c.finish(); !s) return s.error();
     if (auto s = parseModel(model, file, p.model); !s) return s.error();
@@ -168,11 +170,14 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     if (auto s = checkOptimizations(optimizations, file); !s) return s.error();
     if (auto s = checkParallel(parallel, file); !s) return s.error();
     if (auto s = checkCommunication(communication, file); !s) return s.error();
+    if (doc.contains("cluster"))
+        if (auto s = parseClusterSpec(cluster, nullptr, file); !s) return s.error();
     if (doc.contains("runs"))
         if (auto s = parseRuns(runs, file, p.runs); !s) return s.error();
     p.optimizations = optimizations;
     p.parallel = parallel;
     p.communication = communication;
+    if (doc.contains("cluster")) p.cluster = cluster;
     p.file = file;
     return p;
 }
@@ -227,6 +232,7 @@ nlohmann::json projectToJson(const Project& p) {
     if (!p.optimizations.empty()) j["optimizations"] = p.optimizations;
     if (!p.parallel.empty()) j["parallel"] = p.parallel;
     if (!p.communication.empty()) j["communication"] = p.communication;
+    if (!p.cluster.empty()) j["cluster"] = p.cluster;
     nlohmann::json runs = nlohmann::json::array();
     for (const RunEntry& r : p.runs) runs.push_back({{"name", r.name}, {"db", r.db}, {"created", r.created}, {"source", r.source}});
     j["runs"] = runs;

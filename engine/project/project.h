@@ -55,6 +55,7 @@ struct Project {
     nlohmann::json optimizations = nlohmann::json::object();  // graph_level, memory_optimizer, ...
     nlohmann::json parallel = nlohmann::json::object();       // data_parallel, tensor_parallel, pipeline_stages
     nlohmann::json communication = nlohmann::json::object();  // gradient_allreduce, bucket_size_mb, overlap
+    nlohmann::json cluster = nlohmann::json::object();        // nodes, devices_per_node, intra_node, inter_node
     std::vector<RunEntry> runs;
 
     std::filesystem::path file;    // where it was loaded from / will be saved to (not serialised)

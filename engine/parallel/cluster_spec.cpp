@@ -1,0 +1,66 @@
+#include "engine/parallel/cluster_spec.h"
+
+#include "engine/cost/device_profile.h"
+#include "engine/project/json_checker.h"
+
+namespace npu::engine {
+
+std::string_view intraTopologyName(IntraTopology t) {
+    switch (t) {
+    case IntraTopology::ring: return "ring";
+    case IntraTopology::fully_connected: return "fully_connected";
+    case IntraTopology::switched: return "switch";
+    }
+    return "switch";
+}
+
+namespace {
+
+double deviceLink(const DeviceProfile* device, std::initializer_list<const char*> names) {
+    if (!device) return 0;
+    for (const char* n : names)
+        if (auto it = device->links.find(n); it != device->links.end()) return it->second;
+    return 0;
+}
+
+}  // namespace
+
+Expected<ClusterSpec> parseClusterSpec(const nlohmann::json& doc, const DeviceProfile* device, const std::string& file) {
+    ClusterSpec spec;
+    if (doc.is_null()) {
+        spec.intra.bandwidth = deviceLink(device, {"nvlink_bandwidth", "hccs_bandwidth"});
+        return spec;
+    }
+    if (!doc.is_object()) return makeError(file + ": cluster: expected an object, got " + doc.dump());
+    JsonChecker c(doc, file, "cluster");
+    spec.nodes = static_cast<int>(c.intInRange("nodes", 1, 1 << 20, 1));
+    spec.devicesPerNode = static_cast<int>(c.intInRange("devices_per_node", 1, 1024, 1));
+    if (c.has("intra_node")) {
+        JsonChecker in(c.object("intra_node"), file, "cluster.intra_node");
+        spec.intra.bandwidth = in.positiveNumber("bandwidth_GBps", 0) * 1e9;
+        spec.intra.latencyNs = in.positiveNumber("latency_us", 0) * 1e3;
+        const std::string topo = in.oneOf("topology", {"ring", "fully_connected", "switch"}, "switch");
+        spec.topology = topo == "ring" ? IntraTopology::ring : topo == "fully_connected" ? IntraTopology::fully_connected : IntraTopology::switched;
+        if (Status s = in.finish(); !s) return s.error();
+    }
+    if (spec.intra.bandwidth <= 0) spec.intra.bandwidth = deviceLink(device, {"nvlink_bandwidth", "hccs_bandwidth"});
+    // NCCL/HCCL measure a few microseconds per hop inside a node (nccl-tests small-message
+    // latency); used only when the project gives none.
+    if (spec.intra.latencyNs <= 0) spec.intra.latencyNs = 3000;  // estimate
+    if (c.has("inter_node")) {
+        JsonChecker out(c.object("inter_node"), file, "cluster.inter_node");
+        spec.inter.bandwidth = out.positiveNumber("nic_bandwidth_Gbps", 0) * 1e9 / 8;
+        spec.nicsPerNode = static_cast<int>(out.intInRange("nics_per_node", 1, 64, 1));
+        spec.inter.latencyNs = out.positiveNumber("latency_us", 0) * 1e3;
+        if (Status s = out.finish(); !s) return s.error();
+    }
+    if (spec.inter.latencyNs <= 0) spec.inter.latencyNs = 8000;  // estimate: RDMA verbs + switch hops
+    if (c.ok() && spec.nodes > 1 && spec.inter.bandwidth <= 0)
+        c.fail("inter_node", "required when nodes > 1: {\"nic_bandwidth_Gbps\": ..., \"nics_per_node\": ...}");
+    if (c.ok() && device && spec.intra.bandwidth <= 0 && spec.devicesPerNode > 1)
+        c.fail("intra_node", "the device profile has no link bandwidth: give {\"bandwidth_GBps\": ...}");
+    if (Status s = c.finish(); !s) return s.error();
+    return spec;
+}
+
+}  // namespace npu::engine
