@@ -12,13 +12,17 @@ const nlohmann::json& emptyObject() {
 JsonChecker::JsonChecker(const nlohmann::json& object, std::string file, std::string path)
     : m_object(object.is_object() ? object : emptyObject()), m_file(std::move(file)), m_path(std::move(path)) {
     if (!object.is_object())
-        m_error = makeError(m_file + ": " + (m_path.empty() ? std::string("top level") : m_path) + ": expected an object, got " + object.dump());
+        m_problems.push_back(m_file + ": " + (m_path.empty() ? std::string("top level") : m_path) + ": expected an object, got " + object.dump());
 }
 
 bool JsonChecker::has(const std::string& key) const { return m_object.contains(key); }
 
 void JsonChecker::fail(const std::string& key, const std::string& what) {
-    if (!m_error) m_error = makeError(m_file + ": " + pathOf(key) + ": " + what);
+    if (m_failedKeys.insert(key).second) m_problems.push_back(m_file + ": " + pathOf(key) + ": " + what);
+}
+
+void JsonChecker::addProblem(const std::string& key, const std::string& message) {
+    if (m_failedKeys.insert(key).second) m_problems.push_back(message);
 }
 
 std::string JsonChecker::string(const std::string& key, std::optional<std::string> fallback) {
@@ -106,11 +110,12 @@ const nlohmann::json& JsonChecker::any(const std::string& key) {
 }
 
 Status JsonChecker::finish() {
-    if (!m_error)
-        for (const auto& [key, value] : m_object.items())
-            if (!m_read.count(key)) fail(key, "unknown key");
-    if (m_error) return *m_error;
-    return {};
+    for (const auto& [key, value] : m_object.items())
+        if (!m_read.count(key)) fail(key, "unknown key");
+    if (m_problems.empty()) return {};
+    std::string all;
+    for (const auto& p : m_problems) all += (all.empty() ? "" : "\n") + p;
+    return makeError(all);
 }
 
 }  // namespace npu::engine

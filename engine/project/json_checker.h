@@ -1,7 +1,8 @@
 #pragma once
 // Typed access to a JSON object with errors that name the file and the key path
 // ("projects/x/project.json: training.batch: expected a positive integer, got \"8\"").
-// Keys a reader never asks for are reported as unknown by finish().
+// Keys a reader never asks for are reported as unknown by finish(). Every problem is kept
+// (one per key), so a user fixing a file sees all of them at once, one per line.
 
 #include "engine/core/expected.h"
 
@@ -12,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace npu::engine {
 
@@ -31,9 +33,11 @@ public:
     const nlohmann::json& any(const std::string& key);
 
     void fail(const std::string& key, const std::string& what);
+    // A problem a nested reader already formatted with file and key path.
+    void addProblem(const std::string& key, const std::string& message);
     std::string pathOf(const std::string& key) const { return m_path.empty() ? key : m_path + "." + key; }
     Status finish();
-    bool ok() const { return !m_error.has_value(); }
+    bool ok() const { return m_problems.empty(); }
     const std::string& file() const { return m_file; }
 
 private:
@@ -41,7 +45,8 @@ private:
     std::string m_file;
     std::string m_path;
     std::set<std::string> m_read;
-    std::optional<Error> m_error;
+    std::vector<std::string> m_problems;
+    std::set<std::string> m_failedKeys;
 };
 
 }  // namespace npu::engine

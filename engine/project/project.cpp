@@ -53,7 +53,7 @@ Status parseTraining(const nlohmann::json& doc, const std::string& file, Trainin
     if (c.has("loss_scaling")) {
         const auto& v = c.any("loss_scaling");
         if (auto policy = LossScalePolicy::fromJson(v, file); policy) t.loss_scaling = v;
-        else return policy.error();
+        else c.addProblem("loss_scaling", policy.message());
     }
     t.steps = c.intInRange("steps", 1, 1'000'000, t.steps);
     if (c.has("overflow_steps")) {
@@ -164,16 +164,22 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     const nlohmann::json& communication = c.object("communication");
     const nlohmann::json& cluster = c.object("cluster");
     const nlohmann::json& runs = c.any("runs");
-    if (auto s = c.finish(); !s) return s.error();
-    if (auto s = parseModel(model, file, p.model); !s) return s.error();
-    if (auto s = parseTraining(training, file, p.training); !s) return s.error();
-    if (auto s = checkOptimizations(optimizations, file); !s) return s.error();
-    if (auto s = checkParallel(parallel, file); !s) return s.error();
-    if (auto s = checkCommunication(communication, file); !s) return s.error();
+    // Every section is checked even when an earlier one failed: all problems of the file
+    // are reported at once, one per line.
+    std::string problems;
+    auto collect = [&problems](const Status& s) {
+        if (!s) problems += (problems.empty() ? "" : "\n") + s.message();
+    };
+    collect(c.finish());
+    collect(parseModel(model, file, p.model));
+    collect(parseTraining(training, file, p.training));
+    collect(checkOptimizations(optimizations, file));
+    collect(checkParallel(parallel, file));
+    collect(checkCommunication(communication, file));
     if (doc.contains("cluster"))
-        if (auto s = parseClusterSpec(cluster, nullptr, file); !s) return s.error();
-    if (doc.contains("runs"))
-        if (auto s = parseRuns(runs, file, p.runs); !s) return s.error();
+        if (auto spec = parseClusterSpec(cluster, nullptr, file); !spec) collect(Status(spec.error()));
+    if (doc.contains("runs")) collect(parseRuns(runs, file, p.runs));
+    if (!problems.empty()) return makeError(problems);
     p.optimizations = optimizations;
     p.parallel = parallel;
     p.communication = communication;

@@ -61,6 +61,15 @@ private slots:
         QVERIFY(!missing.ok());
         QVERIFY(missing.message().find("nope.json: cannot open") != std::string::npos);
     }
+    void allProblemsAtOnce() {
+        // Three problems in three sections and an unknown key: the user sees all four.
+        const std::string e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"},
+          "training": {"batch": 0, "precision": "fp8"}, "optimizations": {"graph_level": 7}, "colour": "red"})");
+        for (const char* want : {"p.json: training.batch: expected a positive integer", "p.json: training.precision: expected one of",
+                                 "p.json: optimizations.graph_level: expected an integer from 0 to 3", "p.json: colour: unknown key"})
+            QVERIFY2(e.find(want) != std::string::npos, (std::string(want) + " missing from:\n" + e).c_str());
+        QCOMPARE(std::count(e.begin(), e.end(), '\n'), 3L);  // one problem per line
+    }
     void roundTripAndAtomicSave() {
         auto p = loadProject(writeFile(dir(), "valid.json", kValid));
         QVERIFY(p.ok());
