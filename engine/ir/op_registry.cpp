@@ -16,6 +16,12 @@ double numel(const Graph& graph, int tensorId) {
     return static_cast<double>(graph.tensor(tensorId).numel());
 }
 
+const std::vector<std::int64_t>* boundInputShape(const Graph& graph, const Node& node, std::size_t index) {
+    if (index >= node.inputs.size() || node.inputs[index] < 0) return nullptr;
+    const Tensor& t = graph.tensor(node.inputs[index]);
+    return t.hasUnknownDims() ? nullptr : &t.shape;
+}
+
 OpCost defaultCost(const Graph& graph, const Node& node) {
     OpCost c;
     for (int t : node.inputs) c.bytesRead += tensorBytes(graph, t);
@@ -70,7 +76,12 @@ bool OpRegistry::isShapeOnly(std::string_view op) const {
     return false;
 }
 
+bool OpRegistry::isShapeOnly(const Node& node) const {
+    return node.attrInt(kShapeOnlyAttr, 0) != 0 || isShapeOnly(node.op);
+}
+
 OpCost OpRegistry::cost(const Graph& graph, const Node& node) const {
+    if (node.attrInt(kShapeOnlyAttr, 0) != 0) return {};
     if (const OpTraits* t = find(node.op)) {
         if (t->shapeOnly) return {};
         return t->cost ? t->cost(graph, node) : defaultCost(graph, node);
@@ -80,7 +91,7 @@ OpCost OpRegistry::cost(const Graph& graph, const Node& node) const {
     if (auto base = gradBase(node.op); !base.empty() && node.forwardNode >= 0) {
         if (const OpTraits* t = find(base); t && t->shapeOnly) return {};
         const OpCost f = cost(graph, graph.node(node.forwardNode));
-        return {2 * f.flops, 2 * f.bytesRead, 2 * f.bytesWritten};
+        return {2 * f.flops, 2 * f.macs, 2 * f.bytesRead, 2 * f.bytesWritten};
     }
     return defaultCost(graph, node);
 }
@@ -126,7 +137,7 @@ double macs(const Graph& graph, const Node& node) {
     const auto& reg = OpRegistry::instance();
     switch (reg.category(node.op)) {
     case OpCategory::matmul: case OpCategory::conv: case OpCategory::attention:
-        return reg.cost(graph, node).flops / 2;
+        return reg.cost(graph, node).macs;
     default: return 0;
     }
 }

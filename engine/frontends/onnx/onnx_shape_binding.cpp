@@ -2,6 +2,8 @@
 
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace npu::engine::onnx_detail {
@@ -23,6 +25,19 @@ void substituteSymbols(onnx::ValueInfoProto& v, const std::map<std::string, std:
     }
 }
 
+bool namedLikeBatch(std::string symbol) {
+    std::transform(symbol.begin(), symbol.end(), symbol.begin(), [](unsigned char c) { return std::tolower(c); });
+    return symbol.find("batch") != std::string::npos || symbol == "n" || symbol == "b" || symbol == "bs" ||
+           symbol == "bsz";
+}
+
+bool hasDynamicDim(const onnx::ValueInfoProto& v) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return false;
+    for (const auto& d : v.type().tensor_type().shape().dim())
+        if (!d.has_dim_value()) return true;
+    return false;
+}
+
 }  // namespace
 
 std::set<std::string> initializerNames(const onnx::GraphProto& graph) {
@@ -31,11 +46,16 @@ std::set<std::string> initializerNames(const onnx::GraphProto& graph) {
     return names;
 }
 
-Status bindInputShapes(onnx::ModelProto& model, const OnnxImportOptions& options, const std::string& name,
-                       std::vector<std::string>& log) {
+Expected<std::set<std::string>> bindInputShapes(onnx::ModelProto& model, const OnnxImportOptions& options,
+                                                const std::string& name, ConversionReport& report) {
+    auto& log = report.log;
     auto* graph = model.mutable_graph();
     const auto inits = initializerNames(*graph);
     std::map<std::string, std::int64_t> symbols = options.dimValues;
+    std::set<std::string> dataInputs;
+    for (const auto& in : graph->input())
+        if (!inits.count(in.name()) && (hasDynamicDim(in) || options.inputShapes.count(in.name())))
+            dataInputs.insert(in.name());
     std::string inputList;
     for (const auto& in : graph->input())
         if (!inits.count(in.name())) inputList += (inputList.empty() ? "" : ", ") + in.name();
@@ -66,11 +86,23 @@ Status bindInputShapes(onnx::ModelProto& model, const OnnxImportOptions& options
         }
         log.push_back("bound input '" + inputName + "' to [" + joinDims(dims) + "]");
     }
+    if (options.bindBatchToOne) {
+        for (const auto& in : graph->input()) {
+            if (inits.count(in.name()) || !in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) continue;
+            for (const auto& d : in.type().tensor_type().shape().dim()) {
+                if (!d.has_dim_param() || symbols.count(d.dim_param()) || !namedLikeBatch(d.dim_param())) continue;
+                symbols.emplace(d.dim_param(), 1);
+                report.warnings.push_back("dynamic dimension '" + d.dim_param() + "' of input '" + in.name() +
+                                          "' bound to 1 (per-sample figures); give --input-shape " + in.name() +
+                                          ":D1,D2,... to choose it");
+            }
+        }
+    }
     for (const auto& [symbol, value] : symbols) log.push_back("dimension '" + symbol + "' = " + std::to_string(value));
     for (auto& v : *graph->mutable_input()) substituteSymbols(v, symbols);
     for (auto& v : *graph->mutable_output()) substituteSymbols(v, symbols);
     for (auto& v : *graph->mutable_value_info()) substituteSymbols(v, symbols);
-    return {};
+    return dataInputs;
 }
 
 void inferShapes(onnx::ModelProto& model, std::vector<std::string>& warnings) {

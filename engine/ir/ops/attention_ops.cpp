@@ -48,12 +48,14 @@ Expected<std::vector<ShapeOutput>> attentionShape(const Node& node, const std::v
 OpCost attentionCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
     c.flops = forwardFlops(g, n);
+    c.macs = c.flops / 2;
     return c;
 }
 
 OpCost attentionGradCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
     if (n.forwardNode >= 0) c.flops = 2.5 * forwardFlops(g, g.node(n.forwardNode));
+    c.macs = c.flops / 2;
     return c;
 }
 
