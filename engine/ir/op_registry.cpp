@@ -6,18 +6,29 @@
 
 namespace npu::engine {
 
+int inputAt(const Node& node, std::size_t index) { return index < node.inputs.size() ? node.inputs[index] : -1; }
+int outputAt(const Node& node, std::size_t index) { return index < node.outputs.size() ? node.outputs[index] : -1; }
+
+const Node* forwardNodeOf(const Graph& graph, const Node& node) {
+    if (node.forwardNode < 0 || node.forwardNode == node.id || static_cast<std::size_t>(node.forwardNode) >= graph.nodes().size())
+        return nullptr;
+    return &graph.node(node.forwardNode);
+}
+
 double tensorBytes(const Graph& graph, int tensorId) {
-    if (tensorId < 0) return 0;
+    if (tensorId < 0 || static_cast<std::size_t>(tensorId) >= graph.tensors().size()) return 0;
     return static_cast<double>(graph.tensor(tensorId).bytes());
 }
 
 double numel(const Graph& graph, int tensorId) {
-    if (tensorId < 0) return 0;
+    if (tensorId < 0 || static_cast<std::size_t>(tensorId) >= graph.tensors().size()) return 0;
     return static_cast<double>(graph.tensor(tensorId).numel());
 }
 
 const std::vector<std::int64_t>* boundInputShape(const Graph& graph, const Node& node, std::size_t index) {
-    if (index >= node.inputs.size() || node.inputs[index] < 0) return nullptr;
+    if (index >= node.inputs.size() || node.inputs[index] < 0 ||
+        static_cast<std::size_t>(node.inputs[index]) >= graph.tensors().size())
+        return nullptr;
     const Tensor& t = graph.tensor(node.inputs[index]);
     return t.hasUnknownDims() ? nullptr : &t.shape;
 }
@@ -88,9 +99,13 @@ OpCost OpRegistry::cost(const Graph& graph, const Node& node) const {
     }
     // Generic backward: twice the forward node's cost (FLOPs and bytes), the usual rule
     // of thumb for an op whose gradient reads what its forward read plus dY and writes dX.
-    if (auto base = gradBase(node.op); !base.empty() && node.forwardNode >= 0) {
+    // A forward node that is itself a generic backward node is not followed: a chain (or a
+    // cycle, in a graph read from a file) would recurse without end.
+    const Node* forward = forwardNodeOf(graph, node);
+    if (forward && !gradBase(forward->op).empty() && !find(forward->op)) forward = nullptr;
+    if (auto base = gradBase(node.op); !base.empty() && forward) {
         if (const OpTraits* t = find(base); t && t->shapeOnly) return {};
-        const OpCost f = cost(graph, graph.node(node.forwardNode));
+        const OpCost f = cost(graph, *forward);
         return {2 * f.flops, 2 * f.macs, 2 * f.bytesRead, 2 * f.bytesWritten};
     }
     return defaultCost(graph, node);

@@ -105,6 +105,12 @@ double macs(const Graph& graph, const Node& node);
 // Shared helpers for the op family files.
 double tensorBytes(const Graph& graph, int tensorId);
 double numel(const Graph& graph, int tensorId);
+// Tensor id of a node's input/output `index`; -1 when absent (optional or beyond the
+// list: graphs loaded from files may have fewer inputs than the op expects).
+int inputAt(const Node& node, std::size_t index);
+int outputAt(const Node& node, std::size_t index);
+// The forward node of a backward/recompute node; nullptr when none or out of range.
+const Node* forwardNodeOf(const Graph& graph, const Node& node);
 // Shape of input `index` when present with every dim bound; nullptr otherwise.
 const std::vector<std::int64_t>* boundInputShape(const Graph& graph, const Node& node, std::size_t index);
 OpCost defaultCost(const Graph& graph, const Node& node);

@@ -65,7 +65,7 @@ OpCost convCost(const Graph& g, const Node& n) {
     if (!wt || wt->size() < 2 || n.outputs.empty()) return c;
     double perOutput = 1;  // MACs per output element = C/group * prod(kernel)
     for (std::size_t i = 1; i < wt->size(); ++i) perOutput *= static_cast<double>((*wt)[i]);
-    const double out = numel(g, n.outputs[0]);
+    const double out = numel(g, outputAt(n, 0));
     c.macs = out * perOutput;
     c.flops = 2.0 * c.macs + (n.inputs.size() > 2 && n.inputs[2] >= 0 ? out : 0);
     return c;
@@ -97,7 +97,7 @@ OpCost convTransposeCost(const Graph& g, const Node& n) {
     if (!wt || wt->size() < 2) return c;
     double perInput = 1;  // each input element scatters into M/group * prod(kernel) outputs
     for (std::size_t i = 1; i < wt->size(); ++i) perInput *= static_cast<double>((*wt)[i]);
-    c.macs = numel(g, n.inputs[0]) * perInput;
+    c.macs = numel(g, inputAt(n, 0)) * perInput;
     c.flops = 2.0 * c.macs;
     return c;
 }
@@ -120,7 +120,7 @@ OpCost poolCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
     double window = 1;
     for (auto k : n.attrInts("kernel_shape")) window *= static_cast<double>(k);
-    if (!n.outputs.empty()) c.flops = numel(g, n.outputs[0]) * window;
+    if (!n.outputs.empty()) c.flops = numel(g, outputAt(n, 0)) * window;
     return c;
 }
 
@@ -134,7 +134,7 @@ Expected<std::vector<ShapeOutput>> globalPoolShape(const Node& node, const std::
 
 OpCost globalPoolCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    if (!n.inputs.empty()) c.flops = numel(g, n.inputs[0]);
+    if (!n.inputs.empty()) c.flops = numel(g, inputAt(n, 0));
     return c;
 }
 
@@ -142,8 +142,8 @@ OpCost globalPoolCost(const Graph& g, const Node& n) {
 // convolution's FLOPs (transposed convolutions of the same size).
 OpCost convGradCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    if (n.forwardNode >= 0) {
-        const Node& f = g.node(n.forwardNode);
+    if (const Node* forward = forwardNodeOf(g, n)) {
+        const Node& f = *forward;
         const OpCost fwd = f.op == "ConvTranspose" ? convTransposeCost(g, f) : convCost(g, f);
         c.macs = fwd.macs;
         c.flops = 2 * fwd.macs;  // the bias add has no counterpart here (its gradient is a ReduceSum)

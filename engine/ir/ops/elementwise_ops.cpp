@@ -18,7 +18,7 @@ Expected<std::vector<ShapeOutput>> sameAsFirst(const Node& node, const std::vect
 CostFn perElement(double flopsPerElement) {
     return [flopsPerElement](const Graph& g, const Node& n) {
         OpCost c = defaultCost(g, n);
-        if (!n.outputs.empty()) c.flops = flopsPerElement * numel(g, n.outputs[0]);
+        if (!n.outputs.empty()) c.flops = flopsPerElement * numel(g, outputAt(n, 0));
         return c;
     };
 }

@@ -75,7 +75,7 @@ OpCost gemmCost(const Graph& g, const Node& n) {
     const Shape* a = boundInputShape(g, n, 0);
     if (!a || a->size() != 2 || n.outputs.empty()) return c;
     const double k = static_cast<double>(n.attrInt("transA", 0) ? (*a)[0] : (*a)[1]);
-    const double out = numel(g, n.outputs[0]);
+    const double out = numel(g, outputAt(n, 0));
     c.macs = out * k;
     c.flops = 2.0 * c.macs + (n.inputs.size() > 2 && n.inputs[2] >= 0 ? out : 0);
     return c;
@@ -97,7 +97,7 @@ OpCost linearCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
     const Shape* w = boundInputShape(g, n, 1);
     if (!w || w->size() != 2 || n.outputs.empty()) return c;
-    const double out = numel(g, n.outputs[0]);
+    const double out = numel(g, outputAt(n, 0));
     c.macs = out * static_cast<double>((*w)[1]);
     c.flops = 2.0 * c.macs;
     if (n.inputs.size() > 2 && n.inputs[2] >= 0) c.flops += out;

@@ -34,8 +34,8 @@ CostFn normCost(double flopsPerElement, double extraInputPasses) {
     return [=](const Graph& g, const Node& n) {
         OpCost c = defaultCost(g, n);
         // Batch statistics need a pass over the input before normalising it.
-        c.bytesRead += extraInputPasses * tensorBytes(g, n.inputs[0]);
-        c.flops = flopsPerElement * numel(g, n.inputs[0]);
+        c.bytesRead += extraInputPasses * tensorBytes(g, inputAt(n, 0));
+        c.flops = flopsPerElement * numel(g, inputAt(n, 0));
         return c;
     };
 }
@@ -44,7 +44,7 @@ CostFn normCost(double flopsPerElement, double extraInputPasses) {
 // power and divide per element.
 OpCost lrnCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    c.flops = static_cast<double>(n.attrInt("size", 1) + 3) * numel(g, n.inputs[0]);
+    c.flops = static_cast<double>(n.attrInt("size", 1) + 3) * numel(g, inputAt(n, 0));
     return c;
 }
 

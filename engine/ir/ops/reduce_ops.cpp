@@ -41,7 +41,7 @@ Expected<std::vector<ShapeOutput>> reduceShape(const Node& node, const std::vect
 CostFn perInputElement(double flopsPerElement) {
     return [flopsPerElement](const Graph& g, const Node& n) {
         OpCost c = defaultCost(g, n);
-        if (!n.inputs.empty()) c.flops = flopsPerElement * numel(g, n.inputs[0]);
+        if (!n.inputs.empty()) c.flops = flopsPerElement * numel(g, inputAt(n, 0));
         return c;
     };
 }

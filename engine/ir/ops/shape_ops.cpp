@@ -212,8 +212,8 @@ Outs embeddingShape(const Node& node, const std::vector<ShapeInput>& in) {
 // Gathers read only the selected rows, not the whole table.
 OpCost gatherCost(const Graph& g, const Node& n) {
     OpCost c;
-    c.bytesWritten = tensorBytes(g, n.outputs[0]);
-    c.bytesRead = c.bytesWritten + tensorBytes(g, n.inputs[n.op == "Embedding" ? 0 : 1]);
+    c.bytesWritten = tensorBytes(g, outputAt(n, 0));
+    c.bytesRead = c.bytesWritten + tensorBytes(g, inputAt(n, n.op == "Embedding" ? 0 : 1));
     return c;
 }
 
@@ -221,10 +221,10 @@ OpCost gatherCost(const Graph& g, const Node& n) {
 // rows into it (read dY, read-modify-write the touched rows), plus the indices.
 OpCost embeddingGradCost(const Graph& g, const Node& n) {
     OpCost c;
-    const double dy = n.inputs.size() > 1 ? tensorBytes(g, n.inputs[1]) : 0;
-    c.bytesRead = tensorBytes(g, n.inputs[0]) + 2 * dy;
-    c.bytesWritten = (n.outputs.empty() ? 0 : tensorBytes(g, n.outputs[0])) + dy;
-    c.flops = dy > 0 && n.inputs.size() > 1 ? numel(g, n.inputs[1]) : 0;
+    const double dy = n.inputs.size() > 1 ? tensorBytes(g, inputAt(n, 1)) : 0;
+    c.bytesRead = tensorBytes(g, inputAt(n, 0)) + 2 * dy;
+    c.bytesWritten = (n.outputs.empty() ? 0 : tensorBytes(g, outputAt(n, 0))) + dy;
+    c.flops = dy > 0 && n.inputs.size() > 1 ? numel(g, inputAt(n, 1)) : 0;
     return c;
 }
 
@@ -232,7 +232,7 @@ OpCost embeddingGradCost(const Graph& g, const Node& n) {
 OpCost copyCost(const Graph& g, const Node& n) {
     OpCost c;
     for (int t : n.outputs) c.bytesWritten += tensorBytes(g, t);
-    c.bytesRead = n.op == "Pad" || n.op == "Expand" || n.op == "Tile" ? tensorBytes(g, n.inputs[0]) : c.bytesWritten;
+    c.bytesRead = n.op == "Pad" || n.op == "Expand" || n.op == "Tile" ? tensorBytes(g, inputAt(n, 0)) : c.bytesWritten;
     return c;
 }
 

@@ -10,6 +10,7 @@
 #include "engine/cost/device_profile.h"
 #include "engine/frontends/onnx/onnx_importer.h"
 #include "engine/ir/op_registry.h"
+#include "engine/pipeline/simulation_pipeline.h"
 
 #include <QTest>
 
