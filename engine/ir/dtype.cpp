@@ -38,6 +38,22 @@ std::optional<DType> parseDType(std::string_view name) {
     return std::nullopt;
 }
 
+DType dtypeFromOnnx(std::int64_t code) {
+    switch (code) {
+    case 1: return DType::f32;                    // FLOAT
+    case 2: return DType::u8;                     // UINT8
+    case 3: return DType::i8;                     // INT8
+    case 4: case 5: return DType::i16;            // UINT16, INT16
+    case 6: case 12: return DType::i32;           // INT32, UINT32
+    case 7: case 13: return DType::i64;           // INT64, UINT64
+    case 9: return DType::boolean;                // BOOL
+    case 10: return DType::f16;                   // FLOAT16
+    case 11: return DType::f64;                   // DOUBLE
+    case 16: return DType::bf16;                  // BFLOAT16
+    default: return DType::unknown;
+    }
+}
+
 bool isFloating(DType t) {
     return t == DType::f32 || t == DType::tf32 || t == DType::f16 || t == DType::bf16 || t == DType::f64;
 }

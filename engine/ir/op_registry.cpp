@@ -6,14 +6,31 @@
 
 namespace npu::engine {
 
+int inputAt(const Node& node, std::size_t index) { return index < node.inputs.size() ? node.inputs[index] : -1; }
+int outputAt(const Node& node, std::size_t index) { return index < node.outputs.size() ? node.outputs[index] : -1; }
+
+const Node* forwardNodeOf(const Graph& graph, const Node& node) {
+    if (node.forwardNode < 0 || node.forwardNode == node.id || static_cast<std::size_t>(node.forwardNode) >= graph.nodes().size())
+        return nullptr;
+    return &graph.node(node.forwardNode);
+}
+
 double tensorBytes(const Graph& graph, int tensorId) {
-    if (tensorId < 0) return 0;
+    if (tensorId < 0 || static_cast<std::size_t>(tensorId) >= graph.tensors().size()) return 0;
     return static_cast<double>(graph.tensor(tensorId).bytes());
 }
 
 double numel(const Graph& graph, int tensorId) {
-    if (tensorId < 0) return 0;
+    if (tensorId < 0 || static_cast<std::size_t>(tensorId) >= graph.tensors().size()) return 0;
     return static_cast<double>(graph.tensor(tensorId).numel());
+}
+
+const std::vector<std::int64_t>* boundInputShape(const Graph& graph, const Node& node, std::size_t index) {
+    if (index >= node.inputs.size() || node.inputs[index] < 0 ||
+        static_cast<std::size_t>(node.inputs[index]) >= graph.tensors().size())
+        return nullptr;
+    const Tensor& t = graph.tensor(node.inputs[index]);
+    return t.hasUnknownDims() ? nullptr : &t.shape;
 }
 
 OpCost defaultCost(const Graph& graph, const Node& node) {
@@ -70,17 +87,26 @@ bool OpRegistry::isShapeOnly(std::string_view op) const {
     return false;
 }
 
+bool OpRegistry::isShapeOnly(const Node& node) const {
+    return node.attrInt(kShapeOnlyAttr, 0) != 0 || isShapeOnly(node.op);
+}
+
 OpCost OpRegistry::cost(const Graph& graph, const Node& node) const {
+    if (node.attrInt(kShapeOnlyAttr, 0) != 0) return {};
     if (const OpTraits* t = find(node.op)) {
         if (t->shapeOnly) return {};
         return t->cost ? t->cost(graph, node) : defaultCost(graph, node);
     }
     // Generic backward: twice the forward node's cost (FLOPs and bytes), the usual rule
     // of thumb for an op whose gradient reads what its forward read plus dY and writes dX.
-    if (auto base = gradBase(node.op); !base.empty() && node.forwardNode >= 0) {
+    // A forward node that is itself a generic backward node is not followed: a chain (or a
+    // cycle, in a graph read from a file) would recurse without end.
+    const Node* forward = forwardNodeOf(graph, node);
+    if (forward && !gradBase(forward->op).empty() && !find(forward->op)) forward = nullptr;
+    if (auto base = gradBase(node.op); !base.empty() && forward) {
         if (const OpTraits* t = find(base); t && t->shapeOnly) return {};
-        const OpCost f = cost(graph, graph.node(node.forwardNode));
-        return {2 * f.flops, 2 * f.bytesRead, 2 * f.bytesWritten};
+        const OpCost f = cost(graph, *forward);
+        return {2 * f.flops, 2 * f.macs, 2 * f.bytesRead, 2 * f.bytesWritten};
     }
     return defaultCost(graph, node);
 }
@@ -126,7 +152,7 @@ double macs(const Graph& graph, const Node& node) {
     const auto& reg = OpRegistry::instance();
     switch (reg.category(node.op)) {
     case OpCategory::matmul: case OpCategory::conv: case OpCategory::attention:
-        return reg.cost(graph, node).flops / 2;
+        return reg.cost(graph, node).macs;
     default: return 0;
     }
 }

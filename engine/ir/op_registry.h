@@ -1,12 +1,16 @@
 #pragma once
-// Per op type: category, shape inference and cost traits. One registry serves the model
+// Per op type: category, shape inference and cost traits: the single definition of every
+// op, used by the simulator, the conversion report, the graph view and the training
+// passes (the ONNX front end has no op tables of its own). One registry serves the model
 // zoo, the ONNX front end (ONNX op names and attribute names: "group", "strides",
 // "pads", "dilations", "kernel_shape", "perm", "axis", "transA"/"transB", ...) and the
 // training passes.
 //
 // Conventions (apply to every op):
 // - FLOPs count floating-point operations, with a multiply-add = 2 FLOPs. So for matmul
-//   and convolution FLOPs = 2 x MACs; macs() below gives FLOPs / 2 for those categories.
+//   and convolution FLOPs = 2 x MACs (+ one FLOP per output for a bias add, which is not
+//   a MAC). OpCost::macs holds the exact multiply-accumulates of matmul, conv and
+//   attention ops (0 for the others); macs() below returns it.
 // - Elementwise ops count one FLOP per output element times a small per-op factor
 //   (transcendentals such as Erf/Gelu/Tanh count a few); these never decide a duration,
 //   which is memory bound for them.
@@ -14,6 +18,9 @@
 //   every output written once, in the tensors' own dtypes. Shape-only ops (Reshape,
 //   Squeeze, Shape, ...) are views and cost zero bytes and zero time.
 // - Unknown op types: category other, cost = their bytes only (inputs + outputs).
+// - A node carrying kShapeOnlyAttr (a converter folded it: it computes on constants or
+//   shapes only) costs nothing, whatever its op type.
+// - Dimensions that are not bound (-1) make a tensor's numel 0: such nodes cost 0 FLOPs.
 // - Backward ops named "<Op>Grad" without a specific rule cost 2x their forward node.
 
 #include "engine/core/expected.h"
@@ -29,8 +36,14 @@
 
 namespace npu::engine {
 
+// Node attribute (value 1) marking a node folded at conversion time: it only computes on
+// constants or shapes, as an offline compiler would evaluate it once. ONNX attribute
+// names never contain a '.', so the namespaced key cannot collide.
+inline constexpr const char* kShapeOnlyAttr = "npu.shape_only";
+
 struct OpCost {
     double flops = 0;
+    double macs = 0;   // multiply-accumulates (matmul/conv/attention only)
     double bytesRead = 0;
     double bytesWritten = 0;
     double bytes() const { return bytesRead + bytesWritten; }
@@ -69,6 +82,8 @@ public:
 
     OpCategory category(std::string_view op) const;
     bool isShapeOnly(std::string_view op) const;
+    // The op type is shape-only, or the node was folded (kShapeOnlyAttr).
+    bool isShapeOnly(const Node& node) const;
     // Cost of a node of the graph (backward/recompute nodes included).
     OpCost cost(const Graph& graph, const Node& node) const;
     // Output shapes for a node given its inputs; errors name the node and the problem.
@@ -83,12 +98,21 @@ private:
     std::unordered_map<std::string, OpTraits> m_traits;
 };
 
-// MACs of a node: FLOPs/2 for matmul, conv and attention, 0 otherwise.
+// MACs of a node: OpCost::macs (exact multiply-accumulates of matmul, conv and
+// attention ops; bias adds excluded), 0 for the other categories.
 double macs(const Graph& graph, const Node& node);
 
 // Shared helpers for the op family files.
 double tensorBytes(const Graph& graph, int tensorId);
 double numel(const Graph& graph, int tensorId);
+// Tensor id of a node's input/output `index`; -1 when absent (optional or beyond the
+// list: graphs loaded from files may have fewer inputs than the op expects).
+int inputAt(const Node& node, std::size_t index);
+int outputAt(const Node& node, std::size_t index);
+// The forward node of a backward/recompute node; nullptr when none or out of range.
+const Node* forwardNodeOf(const Graph& graph, const Node& node);
+// Shape of input `index` when present with every dim bound; nullptr otherwise.
+const std::vector<std::int64_t>* boundInputShape(const Graph& graph, const Node& node, std::size_t index);
 OpCost defaultCost(const Graph& graph, const Node& node);
 
 }  // namespace npu::engine

@@ -19,7 +19,11 @@ json attrToJson(const AttrValue& v) {
 
 std::optional<AttrValue> attrFromJson(const json& j) {
     if (!j.is_object() || j.size() != 1) return std::nullopt;
-    const auto& [key, value] = *j.items().begin();
+    // Read the one member through an iterator of `j` itself: binding references into
+    // `*j.items().begin()` dangles (items() returns a temporary proxy; ASan: stack-use-after-scope).
+    const auto member = j.begin();
+    const std::string& key = member.key();
+    const json& value = member.value();
     if (key == "i" && value.is_number_integer()) return AttrValue(value.get<std::int64_t>());
     if (key == "f" && value.is_number()) return AttrValue(value.get<double>());
     if (key == "s" && value.is_string()) return AttrValue(value.get<std::string>());

@@ -28,7 +28,10 @@ Expected<ConversionResult> loadOfflineModel(const std::filesystem::path& file) {
     if (!in) return makeError(where + ": cannot open for reading");
     std::ostringstream buffer;
     buffer << in.rdbuf();
-    const std::string bytes = buffer.str();
+    return loadOfflineModelFromBytes(buffer.str(), where);
+}
+
+Expected<ConversionResult> loadOfflineModelFromBytes(std::string_view bytes, const std::string& where) {
     if (bytes.empty()) return makeError(where + ": empty file; expected an NPU offline model (.npuom, gzip JSON)");
     if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f || static_cast<unsigned char>(bytes[1]) != 0x8b)
         return makeError(where + ": not an NPU offline model (.npuom files are gzip-compressed JSON)");
@@ -36,12 +39,18 @@ Expected<ConversionResult> loadOfflineModel(const std::filesystem::path& file) {
     if (!text) return makeError(where + ": " + text.message());
     nlohmann::json doc = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded()) return makeError(where + ": corrupt .npuom: the JSON inside does not parse");
-    if (!doc.is_object() || doc.value("format", std::string()) != kNpuomFormatName)
+    const auto format = doc.is_object() ? doc.find("format") : doc.end();
+    if (!doc.is_object() || format == doc.end() || !format->is_string() || format->get<std::string>() != kNpuomFormatName)
         return makeError(where + ": not an NPU offline model (format is not \"" + std::string(kNpuomFormatName) + "\")");
-    const int version = doc.value("version", 0);
-    if (version < 1 || version > kNpuomFormatVersion)
-        return makeError(where + ": .npuom version " + std::to_string(version) + " is not supported by this build (reads 1.." +
+    const auto version = doc.find("version");
+    if (version == doc.end() || !version->is_number_integer())
+        return makeError(where + ": \"version\": expected an integer format version (this build writes " +
                          std::to_string(kNpuomFormatVersion) + ")");
+    const auto v = version->get<std::int64_t>();
+    if (v > kNpuomFormatVersion)
+        return makeError(where + ": .npuom version " + std::to_string(v) + " is newer than this build reads (version " +
+                         std::to_string(kNpuomFormatVersion) + "); open it with a newer NPU Studio or re-convert the ONNX model");
+    if (v < 1) return makeError(where + ": .npuom version " + std::to_string(v) + " is invalid (versions start at 1)");
     if (!doc.contains("graph")) return makeError(where + ": missing \"graph\"");
     auto graph = graphFromJson(doc.at("graph"), where);
     if (!graph) return graph.error();

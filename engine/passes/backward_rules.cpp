@@ -30,20 +30,18 @@ int firstGrad(const BackwardContext& c) {
 
 bool need(const BackwardContext& c, std::size_t i) { return i < c.needGrad.size() && c.needGrad[i]; }
 
-// Y = X @ W^T (+ b): dX = dY @ W and dW = dY^T @ X, each with the forward's FLOPs.
+// Y = X @ W^T (+ b): dX = dY @ W and dW = dY^T @ X, each with the forward's MACs. The
+// registry counts a MatMul from its operands' shapes (dW sums over X's batch dims).
 void linearRule(BackwardContext& c) {
     const Node f = c.fwd();
     const int dy = firstGrad(c);
-    const Tensor y = c.graph.tensor(f.outputs[0]);
-    const std::int64_t outF = y.shape.empty() ? 1 : y.shape.back();
-    const std::int64_t rows = y.numel() / std::max<std::int64_t>(outF, 1);
     if (need(c, 0)) {
         c.dIn[0] = c.newGrad(f.inputs[0]);
-        c.emit("MatMul", ".grad_input", {dy, f.inputs[1]}, {c.dIn[0]}, {{"k", outF}});
+        c.emit("MatMul", ".grad_input", {dy, f.inputs[1]}, {c.dIn[0]});
     }
     if (need(c, 1)) {
         c.dIn[1] = c.newGrad(f.inputs[1]);
-        c.emit("MatMul", ".grad_weight", {dy, f.inputs[0]}, {c.dIn[1]}, {{"transA", std::int64_t{1}}, {"k", rows}});
+        c.emit("MatMul", ".grad_weight", {dy, f.inputs[0]}, {c.dIn[1]}, {{"transA", std::int64_t{1}}});
     }
     if (need(c, 2)) {
         c.dIn[2] = c.newGrad(f.inputs[2]);
@@ -51,18 +49,20 @@ void linearRule(BackwardContext& c) {
     }
 }
 
-// Generic matmul (MatMul, Gemm): both operand gradients are matmuls of the forward's
-// FLOPs; the contraction size is set so that the registry counts exactly that.
+// Generic matmul (MatMul, Gemm; op(A) [M,K] @ op(B) [K,N]): dA = dY @ op(B)^T and
+// dB = op(A)^T @ dY (computed as dY^T @ op(A), its transpose: same MACs), each with the
+// forward's MACs. The transpose flags say how the stored operands are read, so the
+// registry derives M, N, K from the operands' shapes.
 void matmulRule(BackwardContext& c) {
     const Node f = c.fwd();
     const int dy = firstGrad(c);
-    const double flops = OpRegistry::instance().cost(c.graph, f).flops;
+    const std::int64_t transA = f.attrInt("transA", 0) != 0, transB = f.attrInt("transB", 0) != 0;
     for (std::size_t i = 0; i < 2 && i < f.inputs.size(); ++i) {
         if (!need(c, i)) continue;
         c.dIn[i] = c.newGrad(f.inputs[i]);
-        const double out = std::max<double>(1.0, static_cast<double>(c.graph.tensor(c.dIn[i]).numel()));
-        const auto k = static_cast<std::int64_t>(flops / (2.0 * out) + 0.5);
-        c.emit("MatMul", i == 0 ? ".grad_a" : ".grad_b", {dy, f.inputs[1 - i]}, {c.dIn[i]}, {{"k", std::max<std::int64_t>(k, 1)}});
+        Attributes flags = i == 0 ? Attributes{{"transB", std::int64_t{1} - transB}}
+                                  : Attributes{{"transA", std::int64_t{1}}, {"transB", transA}};
+        c.emit("MatMul", i == 0 ? ".grad_a" : ".grad_b", {dy, f.inputs[1 - i]}, {c.dIn[i]}, std::move(flags));
     }
     if (need(c, 2)) {
         c.dIn[2] = c.newGrad(f.inputs[2]);

@@ -3,7 +3,7 @@
 // also saved and reloaded as .npuom to fuzz the offline model round trip on odd graphs.
 
 #include "engine/frontends/onnx/onnx_importer.h"
-#include "engine/frontends/onnx/onnx_op_costs.h"
+#include "engine/ir/op_registry.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -15,8 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     OnnxImportOptions options;
     auto result = importOnnxFromBytes(bytes, "fuzz.onnx", options);
     if (!result) return 0;
-    std::int64_t total = 0;
-    for (const Node& n : result->graph.nodes()) total += onnxNodeCost(result->graph, n).flops;
+    double total = 0;
+    for (const Node& n : result->graph.nodes()) total += OpRegistry::instance().cost(result->graph, n).flops;
     (void)total;
     (void)result->report.toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return 0;

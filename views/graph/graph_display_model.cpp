@@ -1,6 +1,6 @@
 #include "views/graph/graph_display_model.h"
 
-#include "engine/frontends/onnx/onnx_op_costs.h"
+#include "engine/ir/op_registry.h"
 
 #include <map>
 #include <set>
@@ -47,7 +47,7 @@ DisplayGraph buildDisplayGraph(const Graph& graph, const DisplayOptions& options
         item.nodes = {id};
         item.label = QString::fromStdString(n.op);
         item.sublabel = QString::fromStdString(n.name);
-        item.category = onnxOpCategory(n.op);
+        item.category = OpRegistry::instance().category(n.op);
         item.opaque = n.opaque;
         d.itemOfNode[static_cast<size_t>(id)] = static_cast<int>(d.items.size());
         d.items.push_back(std::move(item));

@@ -1,6 +1,6 @@
 #include "views/graph/graph_node_details.h"
 
-#include "engine/frontends/onnx/onnx_op_costs.h"
+#include "engine/ir/op_registry.h"
 #include <QLocale>
 
 #include <QStringList>
@@ -55,9 +55,9 @@ QString nodeDetailsHtml(const Graph& graph, const DisplayItem& item) {
     if (item.block) {
         std::int64_t flops = 0, bytes = 0;
         for (int id : item.nodes) {
-            const auto c = onnxNodeCost(graph, graph.node(id));
-            flops += c.flops;
-            bytes += c.bytesRead + c.bytesWritten;
+            const auto c = OpRegistry::instance().cost(graph, graph.node(id));
+            flops += static_cast<std::int64_t>(c.flops);
+            bytes += static_cast<std::int64_t>(c.bytes());
         }
         html += QStringLiteral("<h3>Block %1</h3><p>%2 ops, %3 FLOPs, %4 bytes</p>")
                     .arg(item.label.toHtmlEscaped(), QString::number(item.nodes.size()), count(flops), count(bytes));
@@ -65,7 +65,7 @@ QString nodeDetailsHtml(const Graph& graph, const DisplayItem& item) {
         return html;
     }
     const Node& n = graph.node(item.nodes.front());
-    const auto c = onnxNodeCost(graph, n);
+    const auto c = OpRegistry::instance().cost(graph, n);
     html += QStringLiteral("<h3>%1</h3><p><b>%2</b>").arg(QString::fromStdString(n.name).toHtmlEscaped(),
                                                            QString::fromStdString(n.op).toHtmlEscaped());
     if (!n.block.empty()) html += QStringLiteral(" in block %1").arg(QString::fromStdString(n.block).toHtmlEscaped());
@@ -73,8 +73,9 @@ QString nodeDetailsHtml(const Graph& graph, const DisplayItem& item) {
     if (n.opaque)
         html += QStringLiteral("<p style='color:#c00'><b>Unsupported op</b>: kept as an opaque node, costed by its bytes only.</p>");
     html += QStringLiteral("<p>FLOPs %1 &nbsp; MACs %2<br>bytes read %3, written %4%5</p>")
-                .arg(count(c.flops), count(c.macs), count(c.bytesRead), count(c.bytesWritten),
-                     c.shapeOnly ? QStringLiteral("<br><i>shape-only: no run-time cost</i>") : QString());
+                .arg(count(static_cast<std::int64_t>(c.flops)), count(static_cast<std::int64_t>(c.macs)),
+                     count(static_cast<std::int64_t>(c.bytesRead)), count(static_cast<std::int64_t>(c.bytesWritten)),
+                     OpRegistry::instance().isShapeOnly(n) ? QStringLiteral("<br><i>shape-only: no run-time cost</i>") : QString());
     html += QStringLiteral("<h4>Inputs</h4><table>");
     for (int t : n.inputs) html += tensorRow(graph, t);
     html += QStringLiteral("</table><h4>Outputs</h4><table>");

@@ -2,9 +2,9 @@
 
 #include "engine/frontends/onnx/onnx_lowering.h"
 #include "engine/frontends/onnx/onnx_model_reader.h"
-#include "engine/frontends/onnx/onnx_op_costs.h"
 #include "engine/frontends/onnx/onnx_shape_binding.h"
 #include "engine/frontends/onnx/onnx_shape_fallback.h"
+#include "engine/ir/op_registry.h"
 
 #include <chrono>
 #include <charconv>
@@ -51,11 +51,13 @@ void collectUnboundDims(const Graph& graph, ConversionReport& report) {
 }
 
 void summarise(const Graph& graph, ConversionReport& report) {
+    // The simulator's own costs (the op registry), node by node.
+    const auto& registry = OpRegistry::instance();
     for (const Node& n : graph.nodes()) {
         ++report.opTypes[n.op];
-        const OnnxOpCost c = onnxNodeCost(graph, n);
-        report.forwardMacs += c.macs;
-        report.forwardFlops += c.flops;
+        const OpCost c = registry.cost(graph, n);
+        report.forwardMacs += static_cast<std::int64_t>(c.macs);
+        report.forwardFlops += static_cast<std::int64_t>(c.flops);
     }
     report.nodes = static_cast<std::int64_t>(graph.nodes().size());
     report.params = graph.parameterCount();
@@ -95,13 +97,14 @@ Expected<ConversionResult> convert(std::string_view bytes, const std::string& na
     report.log.push_back("parsed " + name + ": ir_version " + std::to_string(report.irVersion) + ", opset " +
                          std::to_string(report.opset) + ", " + std::to_string(model->graph().node_size()) + " nodes");
 
-    if (auto bound = bindInputShapes(*model, options, name, report.log); !bound) return bound.error();
+    auto dataInputs = bindInputShapes(*model, options, name, report);
+    if (!dataInputs) return dataInputs.error();
     progress(0.2, "ONNX shape inference");
     inferShapes(*model, report.warnings);
     if (progress.cancelled()) return cancelled();
 
     progress(0.6, "lowering to the engine graph");
-    result.graph = lowerOnnxGraph(*model, options, report);
+    result.graph = lowerOnnxGraph(*model, options, report, *dataInputs);
     if (std::filesystem::path(name).has_stem() && result.graph.name.empty()) result.graph.name = report.model;
     model = makeError("released");  // free the protobuf (and its weight bytes) early
     if (progress.cancelled()) return cancelled();

@@ -32,6 +32,9 @@ struct OnnxImportOptions {
     // Compute precision stamped on floating-point nodes; unknown keeps the model's dtype.
     DType targetPrecision = DType::unknown;
     std::string targetDevice;  // recorded in the report only ("ascend-910b")
+    // Dynamic dims named like a batch and left unbound by the two maps above are bound to
+    // 1 (with a warning in the report): per-sample figures, as published ones are.
+    bool bindBatchToOne = true;
 };
 
 struct ConversionResult {

@@ -1,7 +1,8 @@
 #include "engine/frontends/onnx/onnx_lowering.h"
 
-#include "engine/frontends/onnx/onnx_op_costs.h"
 #include "engine/frontends/onnx/onnx_shape_binding.h"
+#include "engine/frontends/onnx/onnx_shape_fallback.h"
+#include "engine/ir/op_registry.h"
 
 #include <algorithm>
 #include <cctype>
@@ -115,23 +116,45 @@ std::vector<std::int64_t> smallIntValues(const onnx::TensorProto& t) {
 
 bool isFloatingDtype(DType d) { return isFloating(d); }
 
-}  // namespace
-
-DType dtypeFromOnnx(int elemType) {
-    switch (elemType) {
-    case onnx::TensorProto::FLOAT: return DType::f32;
-    case onnx::TensorProto::UINT8: return DType::u8;
-    case onnx::TensorProto::INT8: return DType::i8;
-    case onnx::TensorProto::UINT16: case onnx::TensorProto::INT16: return DType::i16;
-    case onnx::TensorProto::INT32: case onnx::TensorProto::UINT32: return DType::i32;
-    case onnx::TensorProto::INT64: case onnx::TensorProto::UINT64: return DType::i64;
-    case onnx::TensorProto::BOOL: return DType::boolean;
-    case onnx::TensorProto::FLOAT16: return DType::f16;
-    case onnx::TensorProto::BFLOAT16: return DType::bf16;
-    case onnx::TensorProto::DOUBLE: return DType::f64;
-    default: return DType::unknown;
+// Undecided float inputs of a weights-free export that meet the data at some node: an
+// input of that node is computed from `undecided[i]` while another input is computed from
+// a data input. A ViT's class token is expanded to the batch's shape and concatenated with
+// the patches, its position embedding added to them, a BERT's embedding tables gathered
+// by the token ids: parameters, used as no MatMul/Conv weight. Nodes are in topological
+// order (the ONNX spec requires it).
+std::set<std::string> combinedWithData(const onnx::GraphProto& g, const std::vector<std::string>& undecided,
+                                       const std::set<std::string>& data) {
+    struct Origin {
+        bool data = false;
+        std::set<int> undecided;  // indexes into `undecided`
+    };
+    std::unordered_map<std::string, Origin> origin;
+    for (const auto& name : data) origin[name].data = true;
+    for (std::size_t i = 0; i < undecided.size(); ++i) origin[undecided[i]].undecided.insert(static_cast<int>(i));
+    std::set<int> combined;
+    for (const auto& n : g.node()) {
+        Origin out;
+        for (int i = 0; i < n.input_size(); ++i) {
+            auto it = origin.find(n.input(i));
+            if (it == origin.end()) continue;
+            out.data = out.data || it->second.data;
+            out.undecided.insert(it->second.undecided.begin(), it->second.undecided.end());
+            for (int j = 0; j < n.input_size(); ++j) {
+                if (j == i || it->second.undecided.empty()) continue;
+                auto other = origin.find(n.input(j));
+                if (other != origin.end() && other->second.data)
+                    combined.insert(it->second.undecided.begin(), it->second.undecided.end());
+            }
+        }
+        if (!out.data && out.undecided.empty()) continue;
+        for (const auto& o : n.output()) origin[o] = out;
     }
+    std::set<std::string> names;
+    for (int i : combined) names.insert(undecided[static_cast<std::size_t>(i)]);
+    return names;
 }
+
+}  // namespace
 
 std::string blockFromNames(const std::string& nodeName, const std::vector<std::string>& weightNames) {
     // A scope component with a numeric suffix ("layer1.0", "h.11") names a repeated block;
@@ -168,7 +191,8 @@ std::string blockFromNames(const std::string& nodeName, const std::vector<std::s
     return {};
 }
 
-Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& options, ConversionReport& report) {
+Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& options, ConversionReport& report,
+                     const std::set<std::string>& dataInputs) {
     const auto& g = model.graph();
     Graph graph;
     graph.name = g.name();
@@ -228,15 +252,39 @@ Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& opt
         const int id = newTensor(init.name(), t, trainable ? TensorRole::weight : TensorRole::input);
         if (!trainable) constants.insert(id);
     }
-    // Graph inputs: data, or parameters exported as inputs.
+    // Graph inputs: data, or parameters exported as inputs (a weights-free export).
+    auto usedAsWeight = [&](const onnx::ValueInfoProto& in) {
+        return isFloating(types[in.name()].dtype) &&
+               (usedOnlyAs(in.name(), isParameterSlot) || (looksLikeWeightName(in.name()) && !uses[in.name()].empty() &&
+                                                           g.input_size() > 1 && in.name() != g.input(0).name()));
+    };
+    auto usedAsStatistics = [&](const onnx::ValueInfoProto& in) {
+        return isFloating(types[in.name()].dtype) && usedOnlyAs(in.name(), isStatisticsSlot);
+    };
+    // In a weights-free export, the other float inputs consumed like weights are
+    // parameters too; data inputs (dynamic before binding, integer, bound by the user, the
+    // graph's first input) are not.
+    std::set<std::string> dataNames = dataInputs;
+    std::vector<std::string> undecided;
+    bool weightsFree = false;
+    for (const auto& in : g.input()) {
+        if (ids.count(in.name())) continue;
+        if (usedAsWeight(in)) weightsFree = true;
+        else if (usedAsStatistics(in)) continue;
+        else if (!isFloating(types[in.name()].dtype) || in.name() == g.input(0).name()) dataNames.insert(in.name());
+        else if (!dataNames.count(in.name())) undecided.push_back(in.name());
+    }
+    const std::set<std::string> combined =
+        weightsFree && !undecided.empty() ? combinedWithData(g, undecided, dataNames) : std::set<std::string>{};
+    if (!combined.empty())
+        report.log.push_back(std::to_string(combined.size()) +
+                             " graph inputs are parameters combined with the data (class tokens, position embeddings, ...)");
     int weightInputs = 0;
     for (const auto& in : g.input()) {
         if (ids.count(in.name())) continue;  // initializer listed as input (IR < 4)
         const ValueType& t = types[in.name()];
-        const bool weight = isFloating(t.dtype) && (usedOnlyAs(in.name(), isParameterSlot) ||
-                                                    (looksLikeWeightName(in.name()) && !uses[in.name()].empty() &&
-                                                     g.input_size() > 1 && in.name() != g.input(0).name()));
-        const bool stats = isFloating(t.dtype) && usedOnlyAs(in.name(), isStatisticsSlot);
+        const bool weight = usedAsWeight(in) || combined.count(in.name());
+        const bool stats = !weight && usedAsStatistics(in);
         const int id = newTensor(in.name(), t, weight ? TensorRole::weight : TensorRole::input);
         if (weight) ++weightInputs;
         else if (stats) constants.insert(id);
@@ -253,6 +301,7 @@ Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& opt
         return newTensor(name, tt == types.end() ? ValueType{} : tt->second, TensorRole::activation);
     };
 
+    const auto& registry = OpRegistry::instance();
     std::set<std::string> usedNames;
     std::map<std::string, std::vector<std::string>> unsupported;
     int foldedIdentities = 0;
@@ -301,15 +350,18 @@ Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& opt
         if (allConstant || shapeSource) {
             for (int o : outs)
                 if (o >= 0) constants.insert(o);
-            if (allConstant && !isShapeOnlyOnnxOp(op)) attrs[kShapeOnlyAttr] = std::int64_t{1};
+            if (allConstant && !registry.isShapeOnly(op)) attrs[kShapeOnlyAttr] = std::int64_t{1};
         }
+        // ONNX models are inference graphs: their Dropout is the identity (training
+        // simulation derives its own dropout from the model, not from this node).
+        if (op == "Dropout") attrs[kShapeOnlyAttr] = std::int64_t{1};
         DType dtype = DType::f32;
         if (!outs.empty() && outs[0] >= 0 && graph.tensor(outs[0]).dtype != DType::unknown)
             dtype = graph.tensor(outs[0]).dtype;
         const int id = graph.addNode(op, name, std::move(ins), std::move(outs), std::move(attrs), Phase::forward, dtype);
         Node& node = graph.node(id);
         node.block = blockFromNames(node.name, weightNames);
-        if (!isSupportedOnnxOp(op)) {
+        if (!registry.known(op)) {
             node.opaque = true;
             unsupported[op].push_back(name);
         }

@@ -8,11 +8,16 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <set>
+#include <string>
+
 namespace npu::engine::onnx_detail {
 
-DType dtypeFromOnnx(int elemType);
-
-Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& options, ConversionReport& report);
+// `dataInputs`: graph inputs known to be data (bound by the user or dynamic before
+// binding); in a weights-free export, float inputs combined with what is computed from
+// the data are parameters (see lowering).
+Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& options, ConversionReport& report,
+                     const std::set<std::string>& dataInputs = {});
 
 // The repeated block a node belongs to, from its scoped name ("/layer1/layer1.0/conv1/Conv"
 // -> "layer1.0") or from its weights' names ("enc.layers.3.linear1.weight" -> "enc.layers.3").

@@ -2,7 +2,10 @@
 
 #include <onnx/shape_inference/implementation.h>
 
+#include <algorithm>
+#include <cctype>
 #include <map>
+#include <optional>
 
 namespace npu::engine::onnx_detail {
 namespace {
@@ -23,6 +26,35 @@ void substituteSymbols(onnx::ValueInfoProto& v, const std::map<std::string, std:
     }
 }
 
+bool namedLikeBatch(std::string symbol) {
+    std::transform(symbol.begin(), symbol.end(), symbol.begin(), [](unsigned char c) { return std::tolower(c); });
+    return symbol.find("batch") != std::string::npos || symbol == "n" || symbol == "b" || symbol == "bs" ||
+           symbol == "bsz";
+}
+
+bool hasDynamicDim(const onnx::ValueInfoProto& v) {
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape()) return false;
+    for (const auto& d : v.type().tensor_type().shape().dim())
+        if (!d.has_dim_value()) return true;
+    return false;
+}
+
+// "node 'n' (Op) reads 'x', which ..." for the first top-level node input that no graph
+// input, initializer or earlier node defines (ONNX requires topological order).
+std::optional<std::string> firstUndefinedInput(const onnx::GraphProto& g) {
+    std::set<std::string> defined;
+    for (const auto& i : g.input()) defined.insert(i.name());
+    for (const auto& t : g.initializer()) defined.insert(t.name());
+    for (const auto& n : g.node()) {
+        for (const auto& in : n.input())
+            if (!in.empty() && !defined.count(in))
+                return "node '" + n.name() + "' (" + n.op_type() + ") reads '" + in +
+                       "', which no graph input, initializer or earlier node defines";
+        for (const auto& out : n.output()) defined.insert(out);
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::set<std::string> initializerNames(const onnx::GraphProto& graph) {
@@ -31,11 +63,16 @@ std::set<std::string> initializerNames(const onnx::GraphProto& graph) {
     return names;
 }
 
-Status bindInputShapes(onnx::ModelProto& model, const OnnxImportOptions& options, const std::string& name,
-                       std::vector<std::string>& log) {
+Expected<std::set<std::string>> bindInputShapes(onnx::ModelProto& model, const OnnxImportOptions& options,
+                                                const std::string& name, ConversionReport& report) {
+    auto& log = report.log;
     auto* graph = model.mutable_graph();
     const auto inits = initializerNames(*graph);
     std::map<std::string, std::int64_t> symbols = options.dimValues;
+    std::set<std::string> dataInputs;
+    for (const auto& in : graph->input())
+        if (!inits.count(in.name()) && (hasDynamicDim(in) || options.inputShapes.count(in.name())))
+            dataInputs.insert(in.name());
     std::string inputList;
     for (const auto& in : graph->input())
         if (!inits.count(in.name())) inputList += (inputList.empty() ? "" : ", ") + in.name();
@@ -66,14 +103,33 @@ Status bindInputShapes(onnx::ModelProto& model, const OnnxImportOptions& options
         }
         log.push_back("bound input '" + inputName + "' to [" + joinDims(dims) + "]");
     }
+    if (options.bindBatchToOne) {
+        for (const auto& in : graph->input()) {
+            if (inits.count(in.name()) || !in.type().has_tensor_type() || !in.type().tensor_type().has_shape()) continue;
+            for (const auto& d : in.type().tensor_type().shape().dim()) {
+                if (!d.has_dim_param() || symbols.count(d.dim_param()) || !namedLikeBatch(d.dim_param())) continue;
+                symbols.emplace(d.dim_param(), 1);
+                report.warnings.push_back("dynamic dimension '" + d.dim_param() + "' of input '" + in.name() +
+                                          "' bound to 1 (per-sample figures); give --input-shape " + in.name() +
+                                          ":D1,D2,... to choose it");
+            }
+        }
+    }
     for (const auto& [symbol, value] : symbols) log.push_back("dimension '" + symbol + "' = " + std::to_string(value));
     for (auto& v : *graph->mutable_input()) substituteSymbols(v, symbols);
     for (auto& v : *graph->mutable_output()) substituteSymbols(v, symbols);
     for (auto& v : *graph->mutable_value_info()) substituteSymbols(v, symbols);
-    return {};
+    return dataInputs;
 }
 
 void inferShapes(onnx::ModelProto& model, std::vector<std::string>& warnings) {
+    // Debian's libonnx 1.12 dereferences a null type when a node reads a value nothing
+    // defines (found by fuzz_onnx_import: a Shape node reading an undefined name): such a
+    // graph skips ONNX inference; the registry's propagation still runs.
+    if (auto undefined = firstUndefinedInput(model.graph())) {
+        warnings.push_back("ONNX shape inference skipped: " + *undefined);
+        return;
+    }
     try {
         onnx::ShapeInferenceOptions opts(/*check_type=*/false, /*error_mode=*/0, /*data_prop=*/true);
         onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), opts);

@@ -16,8 +16,11 @@ struct AttnDims {
 
 AttnDims dimsOf(const Graph& g, const Node& n) {
     AttnDims d;
-    const auto& q = g.tensor(n.inputs[0]).shape;
-    const auto& k = g.tensor(n.inputs.size() > 1 ? n.inputs[1] : n.inputs[0]).shape;
+    const Shape* qs = boundInputShape(g, n, 0);
+    const Shape* ks = boundInputShape(g, n, 1);
+    if (!qs) return d;
+    const Shape& q = *qs;
+    const Shape& k = ks ? *ks : q;
     if (q.size() == 4) {
         d = {double(q[0]), double(q[1]), double(q[2]), double(k.size() == 4 ? k[2] : q[2]), double(q[3])};
     } else if (q.size() == 3) {
@@ -48,12 +51,14 @@ Expected<std::vector<ShapeOutput>> attentionShape(const Node& node, const std::v
 OpCost attentionCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
     c.flops = forwardFlops(g, n);
+    c.macs = c.flops / 2;
     return c;
 }
 
 OpCost attentionGradCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    if (n.forwardNode >= 0) c.flops = 2.5 * forwardFlops(g, g.node(n.forwardNode));
+    if (const Node* f = forwardNodeOf(g, n)) c.flops = 2.5 * forwardFlops(g, *f);
+    c.macs = c.flops / 2;
     return c;
 }
 

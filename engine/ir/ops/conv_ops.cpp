@@ -61,11 +61,13 @@ Expected<std::vector<ShapeOutput>> convShape(const Node& node, const std::vector
 
 OpCost convCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    const auto& wt = g.tensor(n.inputs[1]).shape;
+    const Shape* wt = boundInputShape(g, n, 1);
+    if (!wt || wt->size() < 2 || n.outputs.empty()) return c;
     double perOutput = 1;  // MACs per output element = C/group * prod(kernel)
-    for (std::size_t i = 1; i < wt.size(); ++i) perOutput *= static_cast<double>(wt[i]);
-    const double out = numel(g, n.outputs[0]);
-    c.flops = 2.0 * out * perOutput + (n.inputs.size() > 2 && n.inputs[2] >= 0 ? out : 0);
+    for (std::size_t i = 1; i < wt->size(); ++i) perOutput *= static_cast<double>((*wt)[i]);
+    const double out = numel(g, outputAt(n, 0));
+    c.macs = out * perOutput;
+    c.flops = 2.0 * c.macs + (n.inputs.size() > 2 && n.inputs[2] >= 0 ? out : 0);
     return c;
 }
 
@@ -91,10 +93,12 @@ Expected<std::vector<ShapeOutput>> convTransposeShape(const Node& node, const st
 
 OpCost convTransposeCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    const auto& wt = g.tensor(n.inputs[1]).shape;
+    const Shape* wt = boundInputShape(g, n, 1);
+    if (!wt || wt->size() < 2) return c;
     double perInput = 1;  // each input element scatters into M/group * prod(kernel) outputs
-    for (std::size_t i = 1; i < wt.size(); ++i) perInput *= static_cast<double>(wt[i]);
-    c.flops = 2.0 * numel(g, n.inputs[0]) * perInput;
+    for (std::size_t i = 1; i < wt->size(); ++i) perInput *= static_cast<double>((*wt)[i]);
+    c.macs = numel(g, inputAt(n, 0)) * perInput;
+    c.flops = 2.0 * c.macs;
     return c;
 }
 
@@ -116,7 +120,7 @@ OpCost poolCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
     double window = 1;
     for (auto k : n.attrInts("kernel_shape")) window *= static_cast<double>(k);
-    c.flops = numel(g, n.outputs[0]) * window;
+    if (!n.outputs.empty()) c.flops = numel(g, outputAt(n, 0)) * window;
     return c;
 }
 
@@ -130,7 +134,7 @@ Expected<std::vector<ShapeOutput>> globalPoolShape(const Node& node, const std::
 
 OpCost globalPoolCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    c.flops = numel(g, n.inputs[0]);
+    if (!n.inputs.empty()) c.flops = numel(g, inputAt(n, 0));
     return c;
 }
 
@@ -138,9 +142,11 @@ OpCost globalPoolCost(const Graph& g, const Node& n) {
 // convolution's FLOPs (transposed convolutions of the same size).
 OpCost convGradCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    if (n.forwardNode >= 0) {
-        const Node& f = g.node(n.forwardNode);
-        c.flops = f.op == "ConvTranspose" ? convTransposeCost(g, f).flops : convCost(g, f).flops;
+    if (const Node* forward = forwardNodeOf(g, n)) {
+        const Node& f = *forward;
+        const OpCost fwd = f.op == "ConvTranspose" ? convTransposeCost(g, f) : convCost(g, f);
+        c.macs = fwd.macs;
+        c.flops = 2 * fwd.macs;  // the bias add has no counterpart here (its gradient is a ReduceSum)
     }
     return c;
 }
@@ -156,6 +162,13 @@ void registerConvOps(OpRegistry& r) {
     r.add("AveragePool", {OpCategory::data_movement, false, poolShape, poolCost});
     r.add("GlobalAveragePool", {OpCategory::reduce, false, globalPoolShape, globalPoolCost});
     r.add("GlobalMaxPool", {OpCategory::reduce, false, globalPoolShape, globalPoolCost});
+    r.add("LpPool", {OpCategory::reduce, false, poolShape, poolCost});
+    // |x|^p summed, then the root: 2 per input element
+    r.add("GlobalLpPool", {OpCategory::reduce, false, globalPoolShape, [](const Graph& g, const Node& n) {
+                               OpCost c = globalPoolCost(g, n);
+                               c.flops *= 2;
+                               return c;
+                           }});
 }
 
 }  // namespace npu::engine::ops

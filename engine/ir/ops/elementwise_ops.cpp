@@ -18,7 +18,7 @@ Expected<std::vector<ShapeOutput>> sameAsFirst(const Node& node, const std::vect
 CostFn perElement(double flopsPerElement) {
     return [flopsPerElement](const Graph& g, const Node& n) {
         OpCost c = defaultCost(g, n);
-        if (!n.outputs.empty()) c.flops = flopsPerElement * numel(g, n.outputs[0]);
+        if (!n.outputs.empty()) c.flops = flopsPerElement * numel(g, outputAt(n, 0));
         return c;
     };
 }
@@ -39,23 +39,50 @@ ShapeFn broadcastAll(std::optional<DType> outType) {
     };
 }
 
-// ONNX TensorProto.DataType numbers, for Cast's "to".
-DType onnxDType(std::int64_t code) {
-    switch (code) {
-    case 1: return DType::f32; case 2: return DType::u8; case 3: return DType::i8;
-    case 5: return DType::i16; case 6: return DType::i32; case 7: return DType::i64;
-    case 9: return DType::boolean; case 10: return DType::f16; case 11: return DType::f64;
-    case 16: return DType::bf16; default: return DType::unknown;
-    }
-}
-
 Expected<std::vector<ShapeOutput>> castShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 1); !s) return s.error();
     DType to = DType::unknown;
     if (auto name = node.attrString("to"); !name.empty()) to = parseDType(name).value_or(DType::unknown);
-    else to = onnxDType(node.attrInt("to", 0));
+    else to = dtypeFromOnnx(node.attrInt("to", 0));
     if (to == DType::unknown) return shapeError(node, "Cast needs a known 'to' type");
     return std::vector<ShapeOutput>{{in[0].shape, to}};
+}
+
+// CastLike(x, like): x's shape in like's element type.
+Expected<std::vector<ShapeOutput>> castLikeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    return std::vector<ShapeOutput>{{in[0].shape, in[1].dtype}};
+}
+
+ShapeFn sameShapeAs(DType dtype) {
+    return [dtype](const Node& node, const std::vector<ShapeInput>& in) -> Expected<std::vector<ShapeOutput>> {
+        if (auto s = needInputs(node, in, 1); !s) return s.error();
+        return std::vector<ShapeOutput>{{in[0].shape, dtype}};
+    };
+}
+
+// QuantizeLinear(x, scale, zero_point): the zero point's type (uint8 without one).
+Expected<std::vector<ShapeOutput>> quantizeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const bool zeroPoint = in.size() > 2 && in[2].dtype != DType::unknown;
+    return std::vector<ShapeOutput>{{in[0].shape, zeroPoint ? in[2].dtype : DType::u8}};
+}
+
+// DynamicQuantizeLinear(x) -> y (uint8), scale (float scalar), zero point (uint8 scalar).
+Expected<std::vector<ShapeOutput>> dynamicQuantizeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    return std::vector<ShapeOutput>{{in[0].shape, DType::u8}, {{}, DType::f32}, {{}, DType::u8}};
+}
+
+// GridSample(X [N,C,H,W], grid [N,Ho,Wo,2]) -> [N,C,Ho,Wo].
+Expected<std::vector<ShapeOutput>> gridSampleShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    const Shape& x = in[0].shape;
+    const Shape& grid = in[1].shape;
+    if (x.size() < 3 || grid.size() != x.size()) return shapeError(node, "GridSample expects X[N,C,...] and grid[N,...,rank], got " + shapeText(x) + " and " + shapeText(grid));
+    Shape out{x[0], x[1]};
+    out.insert(out.end(), grid.begin() + 1, grid.end() - 1);
+    return std::vector<ShapeOutput>{{out, in[0].dtype}};
 }
 
 Expected<std::vector<ShapeOutput>> dropoutShape(const Node& node, const std::vector<ShapeInput>& in) {
@@ -71,22 +98,38 @@ void registerElementwiseOps(OpRegistry& r) {
         {"Exp", 4}, {"Log", 4}, {"Erf", 8}, {"Tanh", 8}, {"Sigmoid", 4}, {"HardSigmoid", 3},
         {"HardSwish", 4}, {"Gelu", 8}, {"SiLU", 5}, {"Floor", 1}, {"Ceil", 1}, {"Sign", 1},
         {"Not", 1}, {"Softplus", 4}, {"Elu", 4}, {"Selu", 4}, {"PRelu", 2}, {"Sin", 4}, {"Cos", 4},
+        // the other transcendentals count like Sin and Exp
+        {"Tan", 4}, {"Asin", 4}, {"Acos", 4}, {"Atan", 4}, {"Sinh", 4}, {"Cosh", 4}, {"Asinh", 4},
+        {"Acosh", 4}, {"Atanh", 4},
+        // compound activations count their arithmetic: celu/softsign/shrink as written in
+        // the ONNX spec, mish = x * tanh(softplus(x))
+        {"Round", 1}, {"Celu", 4}, {"ThresholdedRelu", 1}, {"Softsign", 3}, {"Mish", 5}, {"Shrink", 2},
+        {"Hardmax", 1},
     };
     for (const auto& [name, f] : unary) r.add(name, {OpCategory::elementwise, false, sameAsFirst, perElement(f)});
     r.add("Clip", {OpCategory::elementwise, false, sameAsFirst, perElement(2)});
+    r.add("IsNaN", {OpCategory::elementwise, false, sameShapeAs(DType::boolean), perElement(1)});
+    r.add("IsInf", {OpCategory::elementwise, false, sameShapeAs(DType::boolean), perElement(1)});
+    // quantisation: scale, round, shift, clamp per element (dynamic: + min/max to find them)
+    r.add("QuantizeLinear", {OpCategory::elementwise, false, quantizeShape, perElement(3)});
+    r.add("DequantizeLinear", {OpCategory::elementwise, false, sameShapeAs(DType::f32), perElement(2)});
+    r.add("DynamicQuantizeLinear", {OpCategory::elementwise, false, dynamicQuantizeShape, perElement(5)});
+    // bilinear sampling: 4 taps, 2 multiply-adds each per output element
+    r.add("GridSample", {OpCategory::data_movement, false, gridSampleShape, perElement(8)});
     // q/k rotary position embedding: x * cos + rotate_half(x) * sin.
     r.add("Rotary", {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
     r.add("RotaryGrad", {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
 
     const std::pair<const char*, double> binary[] = {
         {"Add", 1}, {"Sub", 1}, {"Mul", 1}, {"Div", 1}, {"Pow", 4}, {"Max", 1}, {"Min", 1},
-        {"Mod", 1}, {"Sum", 1}, {"Mean", 1},
+        {"Mod", 1}, {"Sum", 1}, {"Mean", 1}, {"BitShift", 1},
     };
     for (const auto& [name, f] : binary) r.add(name, {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(f)});
     for (const char* cmp : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"})
         r.add(cmp, {OpCategory::elementwise, false, broadcastAll(DType::boolean), perElement(1)});
     r.add("Where", {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(1)});
     r.add("Cast", {OpCategory::elementwise, false, castShape, perElement(0)});
+    r.add("CastLike", {OpCategory::elementwise, false, castLikeShape, perElement(0)});
     r.add("Dropout", {OpCategory::elementwise, false, dropoutShape, perElement(2)});
 }
 

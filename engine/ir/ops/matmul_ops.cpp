@@ -1,8 +1,14 @@
 // MatMul (numpy semantics, batched/broadcast), Gemm, Linear (the zoo's PyTorch-style
-// x @ W^T + b). Backward matmuls reuse MatMul with transA/transB and an explicit
-// contraction size "k" (an engine extension to the ONNX attributes).
+// x @ W^T + b), Einsum. Backward matmuls reuse MatMul with transA/transB (an engine
+// extension to ONNX MatMul's attributes); their contraction size comes from the input
+// tensors' shapes like every other matmul's.
 #include "engine/ir/ops/op_families.h"
 #include "engine/ir/ops/shape_util.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
 
 namespace npu::engine::ops {
 namespace {
@@ -27,14 +33,28 @@ Expected<std::vector<ShapeOutput>> matmulShape(const Node& node, const std::vect
     return std::vector<ShapeOutput>{{out, in[0].dtype}};
 }
 
+// batch x M x N x K multiply-accumulates from the operands' shapes (op(A) [..., M, K],
+// op(B) [..., K, N]), not from the output: a weight gradient dW = dY^T X written as
+// MatMul(dY, X, transA) sums over the batch dims its [out, in] output does not have.
 OpCost matmulCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    double k = static_cast<double>(n.attrInt("k", 0));
-    if (k <= 0 && !n.inputs.empty() && n.inputs[0] >= 0) {
-        const auto& a = g.tensor(n.inputs[0]).shape;
-        if (!a.empty()) k = static_cast<double>(n.attrInt("transA", 0) && a.size() >= 2 ? a[a.size() - 2] : a.back());
+    const Shape* sa = boundInputShape(g, n, 0);
+    const Shape* sb = boundInputShape(g, n, 1);
+    if (!sa || !sb || sa->empty() || sb->empty()) return c;
+    Shape a = *sa, b = *sb;
+    if (a.size() == 1) a.insert(a.begin(), 1);
+    if (b.size() == 1) b.push_back(1);
+    if (n.attrInt("transA", 0)) std::swap(a[a.size() - 1], a[a.size() - 2]);
+    if (n.attrInt("transB", 0)) std::swap(b[b.size() - 1], b[b.size() - 2]);
+    double batch = 1;
+    const std::size_t ra = a.size() - 2, rb = b.size() - 2, rank = std::max(ra, rb);
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::int64_t da = i < rank - ra ? 1 : a[i - (rank - ra)];
+        const std::int64_t db = i < rank - rb ? 1 : b[i - (rank - rb)];
+        batch *= static_cast<double>(std::max(da, db));
     }
-    if (!n.outputs.empty()) c.flops = 2.0 * numel(g, n.outputs[0]) * std::max(k, 0.0);
+    c.macs = batch * static_cast<double>(a[a.size() - 2]) * static_cast<double>(a.back()) * static_cast<double>(b.back());
+    c.flops = 2 * c.macs;
     return c;
 }
 
@@ -52,10 +72,12 @@ Expected<std::vector<ShapeOutput>> gemmShape(const Node& node, const std::vector
 
 OpCost gemmCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    const auto& a = g.tensor(n.inputs[0]).shape;
-    const double k = a.size() == 2 ? static_cast<double>(n.attrInt("transA", 0) ? a[0] : a[1]) : 0;
-    const double out = numel(g, n.outputs[0]);
-    c.flops = 2.0 * out * k + (n.inputs.size() > 2 && n.inputs[2] >= 0 ? out : 0);
+    const Shape* a = boundInputShape(g, n, 0);
+    if (!a || a->size() != 2 || n.outputs.empty()) return c;
+    const double k = static_cast<double>(n.attrInt("transA", 0) ? (*a)[0] : (*a)[1]);
+    const double out = numel(g, outputAt(n, 0));
+    c.macs = out * k;
+    c.flops = 2.0 * c.macs + (n.inputs.size() > 2 && n.inputs[2] >= 0 ? out : 0);
     return c;
 }
 
@@ -73,10 +95,128 @@ Expected<std::vector<ShapeOutput>> linearShape(const Node& node, const std::vect
 
 OpCost linearCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    const auto& w = g.tensor(n.inputs[1]).shape;
-    const double out = numel(g, n.outputs[0]);
-    c.flops = 2.0 * out * static_cast<double>(w.size() == 2 ? w[1] : 0);
+    const Shape* w = boundInputShape(g, n, 1);
+    if (!w || w->size() != 2 || n.outputs.empty()) return c;
+    const double out = numel(g, outputAt(n, 0));
+    c.macs = out * static_cast<double>((*w)[1]);
+    c.flops = 2.0 * c.macs;
     if (n.inputs.size() > 2 && n.inputs[2] >= 0) c.flops += out;
+    return c;
+}
+
+// Einsum "ij,jk->ik": each letter is one dimension; "..." stands for broadcast leading
+// dims. Without "->" the output is the ellipsis then the letters used once, sorted.
+struct EinsumTerms {
+    std::vector<std::string> inputs;
+    std::string output;
+};
+
+std::optional<EinsumTerms> parseEinsum(std::string equation) {
+    equation.erase(std::remove(equation.begin(), equation.end(), ' '), equation.end());
+    EinsumTerms t;
+    const auto arrow = equation.find("->");
+    const std::string lhs = equation.substr(0, arrow);
+    std::size_t start = 0;
+    while (true) {
+        const auto comma = lhs.find(',', start);
+        t.inputs.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    if (arrow != std::string::npos) {
+        t.output = equation.substr(arrow + 2);
+    } else {
+        std::map<char, int> count;
+        for (const auto& in : t.inputs)
+            for (char ch : in)
+                if (std::isalpha(static_cast<unsigned char>(ch))) ++count[ch];
+        if (lhs.find("...") != std::string::npos) t.output = "...";
+        for (const auto& [ch, k] : count)
+            if (k == 1) t.output += ch;
+    }
+    return t;
+}
+
+// Letter -> size and the broadcast ellipsis dims of the operands; nullopt on a mismatch.
+struct EinsumDims {
+    std::map<char, std::int64_t> letters;
+    Shape ellipsis;
+};
+
+std::optional<EinsumDims> einsumDims(const EinsumTerms& t, const std::vector<const Shape*>& shapes) {
+    EinsumDims d;
+    for (std::size_t i = 0; i < t.inputs.size() && i < shapes.size(); ++i) {
+        if (!shapes[i]) return std::nullopt;
+        const std::string& term = t.inputs[i];
+        const Shape& s = *shapes[i];
+        const auto dots = term.find("...");
+        const std::size_t letters = term.size() - (dots == std::string::npos ? 0 : 3);
+        if (s.size() < letters || (dots == std::string::npos && s.size() != letters)) return std::nullopt;
+        const std::size_t ellipsisRank = s.size() - letters;
+        std::size_t axis = 0;
+        for (std::size_t c = 0; c < term.size(); ++c) {
+            if (dots != std::string::npos && c == dots) {
+                const Shape e(s.begin() + static_cast<long>(axis), s.begin() + static_cast<long>(axis + ellipsisRank));
+                const std::size_t rank = std::max(e.size(), d.ellipsis.size());
+                Shape merged(rank, 1);
+                for (std::size_t k = 0; k < rank; ++k) {
+                    const std::int64_t x = k < rank - e.size() ? 1 : e[k - (rank - e.size())];
+                    const std::int64_t y = k < rank - d.ellipsis.size() ? 1 : d.ellipsis[k - (rank - d.ellipsis.size())];
+                    merged[k] = std::max(x, y);
+                }
+                d.ellipsis = merged;
+                axis += ellipsisRank;
+                c += 2;
+                continue;
+            }
+            const char ch = term[c];
+            const std::int64_t dim = s[axis++];
+            auto [it, inserted] = d.letters.emplace(ch, dim);
+            if (!inserted && it->second != dim && it->second != 1 && dim != 1 && dim >= 0 && it->second >= 0) return std::nullopt;
+            if (!inserted && it->second == 1) it->second = dim;
+        }
+    }
+    return d;
+}
+
+Expected<std::vector<ShapeOutput>> einsumShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    auto terms = parseEinsum(node.attrString("equation"));
+    if (!terms || terms->inputs.size() != in.size()) return shapeError(node, "Einsum equation '" + node.attrString("equation") + "' does not match its inputs");
+    std::vector<const Shape*> shapes;
+    for (const auto& i : in) shapes.push_back(&i.shape);
+    auto dims = einsumDims(*terms, shapes);
+    if (!dims) return shapeError(node, "Einsum operands do not match equation '" + node.attrString("equation") + "'");
+    Shape out;
+    for (std::size_t c = 0; c < terms->output.size(); ++c) {
+        if (terms->output.compare(c, 3, "...") == 0) {
+            out.insert(out.end(), dims->ellipsis.begin(), dims->ellipsis.end());
+            c += 2;
+            continue;
+        }
+        auto it = dims->letters.find(terms->output[c]);
+        if (it == dims->letters.end()) return shapeError(node, "Einsum output letter not in any input");
+        out.push_back(it->second);
+    }
+    return std::vector<ShapeOutput>{{out, in[0].dtype}};
+}
+
+// MACs = the product of every letter's size (and the broadcast dims): one multiply-add per
+// point of the joint index space, exact for one or two operands (a matmul, a batched
+// matmul, an outer product, a contraction).
+OpCost einsumCost(const Graph& g, const Node& n) {
+    OpCost c = defaultCost(g, n);
+    auto terms = parseEinsum(n.attrString("equation"));
+    if (!terms || terms->inputs.size() != n.inputs.size()) return c;
+    std::vector<const Shape*> shapes;
+    for (std::size_t i = 0; i < n.inputs.size(); ++i) shapes.push_back(boundInputShape(g, n, i));
+    auto dims = einsumDims(*terms, shapes);
+    if (!dims) return c;
+    double points = 1;
+    for (const auto& [ch, dim] : dims->letters) points *= static_cast<double>(dim);
+    for (auto e : dims->ellipsis) points *= static_cast<double>(e);
+    c.macs = n.inputs.size() >= 2 ? points : 0;  // a one-operand einsum (transpose, trace, sum) multiplies nothing
+    c.flops = n.inputs.size() >= 2 ? 2 * points : points;
     return c;
 }
 
@@ -86,6 +226,7 @@ void registerMatmulOps(OpRegistry& r) {
     r.add("MatMul", {OpCategory::matmul, false, matmulShape, matmulCost});
     r.add("Gemm", {OpCategory::matmul, false, gemmShape, gemmCost});
     r.add("Linear", {OpCategory::matmul, false, linearShape, linearCost});
+    r.add("Einsum", {OpCategory::matmul, false, einsumShape, einsumCost});
 }
 
 }  // namespace npu::engine::ops

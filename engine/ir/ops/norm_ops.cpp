@@ -1,5 +1,5 @@
 // Normalisations and softmax: RMSNorm (zoo), LayerNormalization, BatchNormalization,
-// Softmax, LogSoftmax. All memory bound; FLOPs ~5 per element by convention.
+// InstanceNormalization, GroupNormalization, LpNormalization, LRN, Softmax, LogSoftmax. All memory bound; FLOPs ~5 per element by convention.
 #include "engine/ir/ops/op_families.h"
 #include "engine/ir/ops/shape_util.h"
 
@@ -34,10 +34,18 @@ CostFn normCost(double flopsPerElement, double extraInputPasses) {
     return [=](const Graph& g, const Node& n) {
         OpCost c = defaultCost(g, n);
         // Batch statistics need a pass over the input before normalising it.
-        c.bytesRead += extraInputPasses * tensorBytes(g, n.inputs[0]);
-        c.flops = flopsPerElement * numel(g, n.inputs[0]);
+        c.bytesRead += extraInputPasses * tensorBytes(g, inputAt(n, 0));
+        c.flops = flopsPerElement * numel(g, inputAt(n, 0));
         return c;
     };
+}
+
+// Local response normalisation: a sum of squares over `size` channels, then scale,
+// power and divide per element.
+OpCost lrnCost(const Graph& g, const Node& n) {
+    OpCost c = defaultCost(g, n);
+    c.flops = static_cast<double>(n.attrInt("size", 1) + 3) * numel(g, inputAt(n, 0));
+    return c;
 }
 
 }  // namespace
@@ -48,6 +56,12 @@ void registerNormOps(OpRegistry& r) {
     r.add("BatchNormalization", {OpCategory::norm, false, normShape, normCost(5, 1)});
     r.add("Softmax", {OpCategory::norm, false, softmaxShape, normCost(5, 0)});
     r.add("LogSoftmax", {OpCategory::norm, false, softmaxShape, normCost(5, 0)});
+    // statistics computed per instance/group (mean, var, then the four ops: ~8 per element)
+    r.add("InstanceNormalization", {OpCategory::norm, false, normShape, normCost(8, 0)});
+    r.add("GroupNormalization", {OpCategory::norm, false, normShape, normCost(8, 0)});
+    r.add("MeanVarianceNormalization", {OpCategory::norm, false, normShape, normCost(6, 0)});
+    r.add("LpNormalization", {OpCategory::norm, false, normShape, normCost(3, 0)});
+    r.add("LRN", {OpCategory::norm, false, normShape, lrnCost});
 }
 
 }  // namespace npu::engine::ops

@@ -1,5 +1,7 @@
-// Reductions: ReduceMean/Sum/Max/Min/Prod/L2 with ONNX "axes" (attribute, or the second
-// input from opset 13/18) and "keepdims"; ArgMax/ArgMin.
+// Reductions: ReduceMean/Sum/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare with ONNX
+// "axes" (attribute, or the second input from opset 13/18) and "keepdims"; ArgMax/ArgMin;
+// TopK, CumSum and the ONNX losses (SoftmaxCrossEntropyLoss, NegativeLogLikelihoodLoss).
+// FLOPs per input element: 1, or 2 where each element is also squared/abs'd/exp'd.
 #include "engine/ir/ops/op_families.h"
 #include "engine/ir/ops/shape_util.h"
 
@@ -36,18 +38,55 @@ Expected<std::vector<ShapeOutput>> reduceShape(const Node& node, const std::vect
     return std::vector<ShapeOutput>{{out, dt}};
 }
 
-OpCost reduceCost(const Graph& g, const Node& n) {
-    OpCost c = defaultCost(g, n);
-    c.flops = numel(g, n.inputs[0]);
-    return c;
+CostFn perInputElement(double flopsPerElement) {
+    return [flopsPerElement](const Graph& g, const Node& n) {
+        OpCost c = defaultCost(g, n);
+        if (!n.inputs.empty()) c.flops = flopsPerElement * numel(g, inputAt(n, 0));
+        return c;
+    };
+}
+
+// TopK(x, k) -> values, indices with the axis dim = k (k an input since opset 10).
+Expected<std::vector<ShapeOutput>> topKShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    auto axis = normaliseAxis(node, node.attrInt("axis", -1), in[0].shape.size());
+    if (!axis) return axis.error();
+    Shape out = in[0].shape;
+    std::int64_t k = node.attrInt("k", kUnknownDim);
+    if (in.size() > 1 && in[1].values && in[1].values->size() == 1) k = (*in[1].values)[0];
+    out[static_cast<std::size_t>(*axis)] = k;
+    return std::vector<ShapeOutput>{{out, in[0].dtype}, {out, DType::i64}};
+}
+
+// Losses over scores [N, C, d...] and labels [N, d...]: a scalar, or per element with
+// reduction "none"; SoftmaxCrossEntropyLoss may also output the log-probabilities.
+Expected<std::vector<ShapeOutput>> lossShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    Shape loss;
+    if (node.attrString("reduction", "mean") == "none") loss = in[1].shape;
+    return std::vector<ShapeOutput>{{loss, in[0].dtype}, {in[0].shape, in[0].dtype}};
+}
+
+Expected<std::vector<ShapeOutput>> cumSumShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    return std::vector<ShapeOutput>{{in[0].shape, in[0].dtype}};
 }
 
 }  // namespace
 
 void registerReduceOps(OpRegistry& r) {
     for (const char* op : {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL2",
-                           "ReduceSumSquare", "ArgMax", "ArgMin"})
-        r.add(op, {OpCategory::reduce, false, reduceShape, reduceCost});
+                           "ReduceSumSquare", "ReduceLogSum", "ArgMax", "ArgMin"})
+        r.add(op, {OpCategory::reduce, false, reduceShape, perInputElement(1)});
+    for (const char* op : {"ReduceL1", "ReduceLogSumExp"})
+        r.add(op, {OpCategory::reduce, false, reduceShape, perInputElement(2)});
+    // a selection pass over the input (comparisons), whatever k is
+    r.add("TopK", {OpCategory::reduce, false, topKShape, perInputElement(1)});
+    // a running sum: one add per element
+    r.add("CumSum", {OpCategory::reduce, false, cumSumShape, perInputElement(1)});
+    // log-softmax (5) + gather/scale per score; NLL gathers and scales
+    r.add("SoftmaxCrossEntropyLoss", {OpCategory::reduce, false, lossShape, perInputElement(6)});
+    r.add("NegativeLogLikelihoodLoss", {OpCategory::reduce, false, lossShape, perInputElement(1)});
 }
 
 }  // namespace npu::engine::ops

@@ -212,8 +212,8 @@ Outs embeddingShape(const Node& node, const std::vector<ShapeInput>& in) {
 // Gathers read only the selected rows, not the whole table.
 OpCost gatherCost(const Graph& g, const Node& n) {
     OpCost c;
-    c.bytesWritten = tensorBytes(g, n.outputs[0]);
-    c.bytesRead = c.bytesWritten + tensorBytes(g, n.inputs[n.op == "Embedding" ? 0 : 1]);
+    c.bytesWritten = tensorBytes(g, outputAt(n, 0));
+    c.bytesRead = c.bytesWritten + tensorBytes(g, inputAt(n, n.op == "Embedding" ? 0 : 1));
     return c;
 }
 
@@ -221,10 +221,10 @@ OpCost gatherCost(const Graph& g, const Node& n) {
 // rows into it (read dY, read-modify-write the touched rows), plus the indices.
 OpCost embeddingGradCost(const Graph& g, const Node& n) {
     OpCost c;
-    const double dy = n.inputs.size() > 1 ? tensorBytes(g, n.inputs[1]) : 0;
-    c.bytesRead = tensorBytes(g, n.inputs[0]) + 2 * dy;
-    c.bytesWritten = (n.outputs.empty() ? 0 : tensorBytes(g, n.outputs[0])) + dy;
-    c.flops = dy > 0 && n.inputs.size() > 1 ? numel(g, n.inputs[1]) : 0;
+    const double dy = n.inputs.size() > 1 ? tensorBytes(g, inputAt(n, 1)) : 0;
+    c.bytesRead = tensorBytes(g, inputAt(n, 0)) + 2 * dy;
+    c.bytesWritten = (n.outputs.empty() ? 0 : tensorBytes(g, outputAt(n, 0))) + dy;
+    c.flops = dy > 0 && n.inputs.size() > 1 ? numel(g, inputAt(n, 1)) : 0;
     return c;
 }
 
@@ -232,7 +232,7 @@ OpCost embeddingGradCost(const Graph& g, const Node& n) {
 OpCost copyCost(const Graph& g, const Node& n) {
     OpCost c;
     for (int t : n.outputs) c.bytesWritten += tensorBytes(g, t);
-    c.bytesRead = n.op == "Pad" || n.op == "Expand" || n.op == "Tile" ? tensorBytes(g, n.inputs[0]) : c.bytesWritten;
+    c.bytesRead = n.op == "Pad" || n.op == "Expand" || n.op == "Tile" ? tensorBytes(g, inputAt(n, 0)) : c.bytesWritten;
     return c;
 }
 
@@ -331,6 +331,66 @@ Outs tileShape(const Node& node, const std::vector<ShapeInput>& in) {
     return one(out, in[0].dtype);
 }
 
+Outs sizeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    return one({}, DType::i64);
+}
+
+// GatherElements: the indices' shape.
+Outs gatherElementsShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    return one(in[1].shape, in[0].dtype);
+}
+
+// GatherND(data, indices[..., k], batch_dims b) -> indices[:-1] + data[b + k:].
+Outs gatherNDShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 2); !s) return s.error();
+    const Shape& data = in[0].shape;
+    const Shape& idx = in[1].shape;
+    const std::int64_t b = node.attrInt("batch_dims", 0);
+    if (idx.empty() || idx.back() < 0) return one(Shape(1, kUnknownDim), in[0].dtype);
+    const std::int64_t from = b + idx.back();
+    if (b < 0 || from > static_cast<std::int64_t>(data.size())) return shapeError(node, "GatherND indices " + shapeText(idx) + " do not fit data " + shapeText(data));
+    Shape out(idx.begin(), idx.end() - 1);
+    out.insert(out.end(), data.begin() + from, data.end());
+    return one(out, in[0].dtype);
+}
+
+// DepthToSpace / SpaceToDepth: [N, C, H, W] <-> [N, C/bs^2, H*bs, W*bs].
+Outs depthSpaceShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const Shape& x = in[0].shape;
+    const std::int64_t bs = node.attrInt("blocksize", 1);
+    if (x.size() != 4 || bs <= 0) return shapeError(node, "expects X[N,C,H,W] and a positive blocksize, got " + shapeText(x));
+    auto scale = [](std::int64_t d, std::int64_t f, bool up) { return d < 0 ? kUnknownDim : up ? d * f : d / f; };
+    const bool toSpace = node.op == "DepthToSpace";
+    return one({x[0], scale(x[1], bs * bs, !toSpace), scale(x[2], bs, toSpace), scale(x[3], bs, toSpace)}, in[0].dtype);
+}
+
+// EyeLike: the input's shape, in the "dtype" attribute's type (an ONNX code) or the input's.
+Outs eyeLikeShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const DType dt = node.attrs.count("dtype") ? dtypeFromOnnx(node.attrInt("dtype", 1)) : in[0].dtype;
+    return one(in[0].shape, dt == DType::unknown ? in[0].dtype : dt);
+}
+
+// OneHot(indices, depth, values): depth inserted at `axis` (default last).
+Outs oneHotShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 3); !s) return s.error();
+    Shape out = in[0].shape;
+    auto axis = normaliseAxis(node, node.attrInt("axis", -1), out.size() + 1);
+    if (!axis) return axis.error();
+    const std::int64_t depth = in[1].values && in[1].values->size() == 1 ? (*in[1].values)[0] : kUnknownDim;
+    out.insert(out.begin() + *axis, depth);
+    return one(out, in[2].dtype);
+}
+
+// NonZero: [rank, count], the count known only at run time.
+Outs nonZeroShape(const Node& node, const std::vector<ShapeInput>& in) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    return one({static_cast<std::int64_t>(in[0].shape.size()), kUnknownDim}, DType::i64);
+}
+
 }  // namespace
 
 void registerShapeOps(OpRegistry& r) {
@@ -340,6 +400,7 @@ void registerShapeOps(OpRegistry& r) {
     r.add("Squeeze", {view, true, squeezeShape, {}});
     r.add("Unsqueeze", {view, true, unsqueezeShape, {}});
     r.add("Shape", {view, true, shapeOfShape, {}});
+    r.add("Size", {view, true, sizeShape, {}});
     r.add("Constant", {view, true, constantShape, {}});
     r.add("Identity", {view, true, identityShape, {}});
     r.add("Transpose", {view, false, transposeShape, {}});
@@ -353,6 +414,18 @@ void registerShapeOps(OpRegistry& r) {
     r.add("ConstantOfShape", {view, false, constantOfShapeShape, {}});
     r.add("Range", {view, false, rangeShape, {}});
     r.add("Resize", {view, false, resizeShape, {}});
+    r.add("Upsample", {view, false, resizeShape, {}});  // Resize before opset 10
+    r.add("GatherElements", {view, false, gatherElementsShape, gatherCost});
+    r.add("GatherND", {view, false, gatherNDShape, gatherCost});
+    for (const char* scatter : {"ScatterElements", "ScatterND", "Scatter"})
+        r.add(scatter, {view, false, identityShape, {}});
+    r.add("DepthToSpace", {view, false, depthSpaceShape, {}});
+    r.add("SpaceToDepth", {view, false, depthSpaceShape, {}});
+    r.add("Trilu", {view, false, identityShape, {}});
+    r.add("ReverseSequence", {view, false, identityShape, {}});
+    r.add("EyeLike", {view, false, eyeLikeShape, {}});
+    r.add("OneHot", {view, false, oneHotShape, {}});
+    r.add("NonZero", {view, false, nonZeroShape, {}});
     r.add("Pad", {view, false, padShape, copyCost});
     r.add("Tile", {view, false, tileShape, copyCost});
 }

@@ -22,9 +22,9 @@ Expected<std::vector<ShapeOutput>> scalarLoss(const Node& node, const std::vecto
 // NLLLoss(log_probs[..., C], labels[...]): gathers one log-probability per label.
 OpCost nllCost(const Graph& g, const Node& n) {
     OpCost c;
-    c.bytesRead = tensorBytes(g, n.inputs[1]) * (1.0 + 4.0 / 8.0);  // labels + one fp32 per label
-    c.bytesWritten = tensorBytes(g, n.outputs[0]);
-    c.flops = numel(g, n.inputs[1]);
+    c.bytesRead = tensorBytes(g, inputAt(n, 1)) * (1.0 + 4.0 / 8.0);  // labels + one fp32 per label
+    c.bytesWritten = tensorBytes(g, outputAt(n, 0));
+    c.flops = numel(g, inputAt(n, 1));
     return c;
 }
 
@@ -40,13 +40,13 @@ OpCost nllGradCost(const Graph& g, const Node& n) {
 // Softmax/LogSoftmax backward reads the forward output and dY, writes dX.
 OpCost softmaxGradCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    if (!n.outputs.empty()) c.flops = 3 * numel(g, n.outputs[0]);
+    if (!n.outputs.empty()) c.flops = 3 * numel(g, outputAt(n, 0));
     return c;
 }
 
 OpCost crossEntropyCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    c.flops = 5 * numel(g, n.inputs[0]);  // max, exp, sum, log, subtract per logit
+    c.flops = 5 * numel(g, inputAt(n, 0));  // max, exp, sum, log, subtract per logit
     return c;
 }
 

@@ -74,6 +74,56 @@ private slots:
         QVERIFY(OpRegistry::instance().isShapeOnly("Reshape"));
         QVERIFY(!OpRegistry::instance().isShapeOnly("Transpose"));
     }
+    // A MatMul's MACs come from its operands' shapes and transpose flags, not from its
+    // output or an attribute: the weight gradient dW = dY^T X of a [4, 128, 512] x
+    // [512 -> 256] linear layer sums over the batch dims its [256, 512] output lacks.
+    void matmulContractionFromOperands() {
+        Graph g;
+        const int dy = g.addTensor("dy", {4, 128, 256}, DType::f32, TensorRole::gradient);
+        const int x = g.addTensor("x", {4, 128, 512}, DType::f32, TensorRole::activation);
+        const int dw = g.addTensor("dw", {256, 512}, DType::f32, TensorRole::gradient);
+        const int n = g.addNode("MatMul", "fc.grad_weight", {dy, x}, {dw}, {{"transA", std::int64_t{1}}});
+        QCOMPARE(macs(g, g.node(n)), 4.0 * 128 * 256 * 512);
+        QCOMPARE(OpRegistry::instance().cost(g, g.node(n)).flops, 2.0 * 4 * 128 * 256 * 512);
+        // dA = dY @ B^T with B stored [K, N]: transB reads it transposed.
+        const int b = g.addTensor("b", {512, 256}, DType::f32, TensorRole::weight);
+        const int da = g.addTensor("da", {4, 128, 512}, DType::f32, TensorRole::gradient);
+        const int n2 = g.addNode("MatMul", "mm.grad_a", {dy, b}, {da}, {{"transB", std::int64_t{1}}});
+        QCOMPARE(macs(g, g.node(n2)), 4.0 * 128 * 256 * 512);
+    }
+
+    // Einsum's MACs are the product of every index's size: exact for a batched matmul,
+    // where sqrt(|A| |B| / |out|) (the old conversion-report estimate) is off by sqrt(batch).
+    void einsumIsExact() {
+        Graph g;
+        const int a = g.addTensor("a", {8, 16, 32}, DType::f32, TensorRole::activation);
+        const int b = g.addTensor("b", {8, 32, 64}, DType::f32, TensorRole::activation);
+        const int o = g.addTensor("o", {-1, -1, -1}, DType::f32, TensorRole::activation);
+        const int n = g.addNode("Einsum", "bmm", {a, b}, {o}, {{"equation", std::string("bij, bjk -> bik")}});
+        QVERIFY(OpRegistry::instance().inferNode(g, n).ok());
+        QCOMPARE(g.tensor(o).shape, (std::vector<std::int64_t>{8, 16, 64}));
+        QCOMPARE(macs(g, g.node(n)), 8.0 * 16 * 32 * 64);
+        // Implicit output (letters used once, sorted) and an ellipsis.
+        const int c = g.addTensor("c", {2, 3, 5, 7}, DType::f32, TensorRole::activation);
+        const int d = g.addTensor("d", {7, 4}, DType::f32, TensorRole::activation);
+        const int e = g.addTensor("e", {}, DType::f32, TensorRole::activation);
+        const int n2 = g.addNode("Einsum", "ell", {c, d}, {e}, {{"equation", std::string("...ij,jk")}});
+        QVERIFY(OpRegistry::instance().inferNode(g, n2).ok());
+        QCOMPARE(g.tensor(e).shape, (std::vector<std::int64_t>{2, 3, 5, 4}));
+        QCOMPARE(macs(g, g.node(n2)), 2.0 * 3 * 5 * 7 * 4);
+    }
+
+    // A node the converter folded (computes on constants only) costs nothing anywhere.
+    void foldedNodesCostNothing() {
+        Graph g;
+        const int a = g.addTensor("a", {64, 64}, DType::f32, TensorRole::input);
+        const int o = g.addTensor("o", {64, 64}, DType::f32, TensorRole::activation);
+        const int n = g.addNode("Mul", "folded", {a, a}, {o}, {{kShapeOnlyAttr, std::int64_t{1}}});
+        QVERIFY(OpRegistry::instance().isShapeOnly(g.node(n)));
+        const OpCost c = OpRegistry::instance().cost(g, g.node(n));
+        QCOMPARE(c.flops + c.bytes(), 0.0);
+    }
+
     void costs() {
         Graph g;
         const int x = g.addTensor("x", {8, 1024, 1024}, DType::bf16, TensorRole::activation);

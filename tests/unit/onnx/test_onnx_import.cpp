@@ -15,11 +15,12 @@
 // layers of 198,272, final LayerNorm 256, head 128x1000+1000 = 661,992.
 
 #include "engine/frontends/onnx/onnx_importer.h"
-#include "engine/frontends/onnx/onnx_op_costs.h"
+#include "engine/ir/op_registry.h"
 #include "onnx_test_models.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -69,8 +70,21 @@ private slots:
     }
 
     void mobilenetDynamicBatch() {
-        // Unbound: the batch dimension stays unknown and is named in the report.
-        const auto unbound = convertOk(model("mobilenet_v2.onnx"));
+        // By default the dynamic "batch" dim is bound to 1, with a warning: per-sample MACs
+        // as published, without --input-shape.
+        const auto perSample = convertOk(model("mobilenet_v2.onnx"));
+        QVERIFY(perSample.report.unboundDims.empty());
+        QVERIFY2(relativeError(static_cast<double>(perSample.report.forwardMacs), 0.30e9) < 0.02,
+                 std::to_string(perSample.report.forwardMacs).c_str());
+        QVERIFY(std::any_of(perSample.report.warnings.begin(), perSample.report.warnings.end(), [](const std::string& w) {
+            return w.find("'batch'") != std::string::npos && w.find("bound to 1") != std::string::npos;
+        }));
+        QCOMPARE(perSample.report.params, std::int64_t{3487816});
+
+        // Without the default, the batch dimension stays unknown and is named in the report.
+        OnnxImportOptions keepDynamic;
+        keepDynamic.bindBatchToOne = false;
+        const auto unbound = convertOk(model("mobilenet_v2.onnx"), keepDynamic);
         QVERIFY(!unbound.report.unboundDims.empty());
         QCOMPARE(unbound.report.unboundDims.front().tensor, std::string("input"));
         QCOMPARE(unbound.report.unboundDims.front().symbol, std::string("batch"));
@@ -81,6 +95,7 @@ private slots:
         const auto r = convertOk(model("mobilenet_v2.onnx"), options);
         QCOMPARE(r.report.params, std::int64_t{3487816});
         QVERIFY(r.report.unboundDims.empty());
+        QCOMPARE(r.report.forwardMacs, perSample.report.forwardMacs);
         // Published: 0.30 GMACs (torchvision mobilenet_v2; 300.8 M in the paper's table).
         QVERIFY2(relativeError(static_cast<double>(r.report.forwardMacs), 0.30e9) < 0.02,
                  std::to_string(r.report.forwardMacs).c_str());
@@ -91,6 +106,37 @@ private slots:
         bySymbol.dimValues["batch"] = 8;
         const auto r8 = convertOk(model("mobilenet_v2.onnx"), bySymbol);
         QCOMPARE(r8.report.forwardMacs, 8 * r.report.forwardMacs);
+    }
+
+    // A weights-free ViT-B/16 export (tests/data/models/make_vit_b16_noweights.py): the
+    // class token and position embedding are graph inputs that feed no MatMul/Conv (they go
+    // through Expand/Concat/Add) and still count as parameters; the dynamic pixel input
+    // does not. 86,567,656 = timm vit_base_patch16_224's parameter count.
+    void vitB16WeightsFree() {
+        const auto r = convertOk(model("vit_b16_noweights.onnx"));
+        QCOMPARE(r.report.params, std::int64_t{86567656});
+        QCOMPARE(r.report.status, std::string("ok"));
+        QVERIFY(r.report.unboundDims.empty());
+        // Per image: patch embedding 196*768*768, per layer QKV 197*768*2304, scores and
+        // context 2*12*197*197*64, projection 197*768*768, MLP 2*197*768*3072; the head
+        // 768*1000: 17,563,828,224 MACs (published: 17.6 GMACs, "17.5 GFLOPs" in timm).
+        const std::int64_t perLayer = 197LL * 768 * 2304 + 2LL * 12 * 197 * 197 * 64 + 197LL * 768 * 768 +
+                                      2LL * 197 * 768 * 3072;
+        QCOMPARE(r.report.forwardMacs, 196LL * 768 * 768 + 12 * perLayer + 768LL * 1000);
+        bool clsIsWeight = false, pixelsAreInput = false;
+        for (const Tensor& t : r.graph.tensors()) {
+            if (t.name == "cls_token" || t.name == "pos_embed") clsIsWeight = t.role == TensorRole::weight;
+            if (t.name == "pixel_values") pixelsAreInput = t.role == TensorRole::input;
+        }
+        QVERIFY(clsIsWeight);
+        QVERIFY(pixelsAreInput);
+
+        // A batch given with --input-shape scales the MACs, never the parameters.
+        OnnxImportOptions options;
+        options.inputShapes["pixel_values"] = {4, 3, 224, 224};
+        const auto r4 = convertOk(model("vit_b16_noweights.onnx"), options);
+        QCOMPARE(r4.report.params, std::int64_t{86567656});
+        QCOMPARE(r4.report.forwardMacs, 4 * r.report.forwardMacs);
     }
 
     void tinyBert() {
@@ -142,8 +188,8 @@ private slots:
         QCOMPARE(r->graph.nodes().size(), size_t{3});  // nothing disappeared
         // Costed by bytes: reads h [4,32] fp32.
         const Node& fancy = r->graph.node(1);
-        QCOMPARE(onnxNodeCost(r->graph, fancy).bytesRead, std::int64_t{4 * 32 * 4});
-        QCOMPARE(onnxNodeCost(r->graph, fancy).flops, std::int64_t{0});
+        QCOMPARE(OpRegistry::instance().cost(r->graph, fancy).bytesRead, 4.0 * 32 * 4);
+        QCOMPARE(OpRegistry::instance().cost(r->graph, fancy).flops, 0.0);
         QCOMPARE(r->report.params, std::int64_t{16 * 32});
         QCOMPARE(r->report.forwardMacs, std::int64_t{4 * 16 * 32});
 
@@ -162,9 +208,9 @@ private slots:
         for (const Node& n : r.graph.nodes()) {
             if (n.op != "Reshape" && n.op != "Shape" && n.op != "Constant") continue;
             ++reshapes;
-            const auto c = onnxNodeCost(r.graph, n);
-            QVERIFY(c.shapeOnly);
-            QCOMPARE(c.bytesRead + c.bytesWritten + c.flops, std::int64_t{0});
+            const auto c = OpRegistry::instance().cost(r.graph, n);
+            QVERIFY(OpRegistry::instance().isShapeOnly(n));
+            QCOMPARE(c.bytes() + c.flops, 0.0);
         }
         QVERIFY(reshapes > 10);
     }

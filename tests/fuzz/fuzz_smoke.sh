@@ -1,0 +1,49 @@
+#!/bin/sh
+# Fuzz smoke for `make test`: builds the libFuzzer targets with clang in FUZZ_BUILD_DIR
+# (incrementally; the first build instruments the whole engine), replays the kept crash
+# inputs (tests/fuzz/regressions/TARGET) and runs each target SECONDS on a copy of its
+# seed corpus. Exit 77 (ctest: skipped) with the reason when clang or libFuzzer is absent
+# or NPU_FUZZ_SMOKE=0. Usage: fuzz_smoke.sh SOURCE_DIR FUZZ_BUILD_DIR [SECONDS]
+set -u
+src="$1"; build="$2"; seconds="${3:-15}"
+targets="fuzz_onnx_import fuzz_project_loader fuzz_npuom_load"
+if [ "${NPU_FUZZ_SMOKE:-1}" = 0 ]; then echo "SKIP: NPU_FUZZ_SMOKE=0"; exit 77; fi
+if ! command -v clang++ >/dev/null 2>&1; then
+  echo "SKIP: clang++ is not installed (apt-get install clang libclang-rt-14-dev): fuzz smoke not run"; exit 77
+fi
+if [ ! -f "$(clang++ -print-file-name=libclang_rt.fuzzer-x86_64.a)" ]; then
+  echo "SKIP: clang's libFuzzer runtime is missing (apt-get install libclang-rt-14-dev): fuzz smoke not run"; exit 77
+fi
+if [ ! -f "$build/build.ninja" ]; then
+  launcher=""
+  command -v ccache >/dev/null 2>&1 && launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
+  cmake -S "$src" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DNPU_BUILD_FUZZERS=ON -DNPU_BUILD_GUI=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8 $launcher >/dev/null || exit 1
+fi
+# shellcheck disable=SC2086
+cmake --build "$build" --target $targets fuzz_seed_corpora >/dev/null || { echo "FAIL: building the fuzz targets"; exit 1; }
+status=0
+for t in $targets; do
+  bin="$build/tests/fuzz/$t"
+  case "$t" in
+    fuzz_onnx_import) seeds="$build/tests/fuzz/corpus" ;;
+    fuzz_project_loader) seeds="$build/tests/fuzz/corpus_project" ;;
+    fuzz_npuom_load) seeds="$build/tests/fuzz/corpus_npuom" ;;
+  esac
+  if [ -d "$src/tests/fuzz/regressions/$t" ]; then
+    "$bin" -runs=0 "$src/tests/fuzz/regressions/$t" >/dev/null 2>&1 || { echo "FAIL: $t crashes on a kept regression input"; status=1; }
+  fi
+  work=$(mktemp -d)
+  cp -r "$seeds" "$work/corpus"
+  "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+    -artifact_prefix="$work/" "$work/corpus" > "$work/log" 2>&1
+  rc=$?
+  execs=$(grep -m1 'stat::number_of_executed_units' "$work/log" | awk '{print $2}')
+  if [ $rc -ne 0 ]; then
+    echo "FAIL: $t (exit $rc); crash input and log kept in $work:"; ls "$work"; tail -40 "$work/log"; status=1
+  else
+    echo "ok: $t ${execs:-?} executions in ${seconds} s"
+    rm -rf "$work"
+  fi
+done
+exit $status
