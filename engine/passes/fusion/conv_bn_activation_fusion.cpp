@@ -9,8 +9,9 @@ void ConvBnActivationFusion::match(FusionContext& ctx) {
         if (!isOp(g.node(id), {"Conv"}) || !ctx.available(id)) continue;
         std::vector<int> nodes{id};
         int last = id;
-        const int bn = ctx.soleConsumer(id);
-        if (bn >= 0 && ctx.available(bn) && isOp(g.node(bn), {"BatchNormalization"})) {
+        int bn = ctx.soleConsumer(id);
+        if (bn >= 0 && (!ctx.available(bn) || !isOp(g.node(bn), {"BatchNormalization"}))) bn = -1;
+        if (bn >= 0) {
             nodes.push_back(bn);
             last = bn;
         }
@@ -18,7 +19,7 @@ void ConvBnActivationFusion::match(FusionContext& ctx) {
         if (act >= 0 && ctx.available(act) && isOp(g.node(act), {"Relu", "Clip", "LeakyRelu", "HardSwish", "SiLU"}))
             nodes.push_back(act);
         if (nodes.size() < 2) continue;
-        const bool hasBn = bn >= 0 && nodes[1] == bn;
+        const bool hasBn = bn >= 0;
         FusionRequest r{nodes, "FusedConv", hasBn ? (nodes.size() == 3 ? "conv_bn_activation" : "conv_bn") : "conv_activation"};
         r.recompute = false;
         ctx.fuse(r);
