@@ -1,8 +1,8 @@
 #pragma once
-// Level 2: Conv + BatchNormalization (+ Relu/Clip) as one conv kernel with a fused
-// epilogue (cuDNN's conv-bias-activation fusion; in training the batch statistics are
-// reduced in the epilogue). Forward and backward: the backward group holds the conv
-// gradients with the BN and activation gradients as their prologue.
+// Level 2: Conv + BatchNormalization (+ Relu/Clip). Inference (no backward): BN folds
+// into the conv and the activation runs in its epilogue (onnxruntime's Conv+BN fold,
+// cuDNN conv-bias-activation). Training: BN and the activation become one kernel, forward
+// and backward; the conv stays separate (the batch statistics need its whole output).
 
 #include "engine/passes/fusion/fusion_pass.h"
 

@@ -101,6 +101,13 @@ int FusionContext::producer(int tensorId) const {
     return p >= 0 && !m_graph.isRemoved(p) ? p : -1;
 }
 
+bool FusionContext::hasBackward(int nodeId) const {
+    if (nodeId < 0 || static_cast<std::size_t>(nodeId) >= m_backwardOf.size()) return false;
+    for (int b : m_backwardOf[static_cast<std::size_t>(nodeId)])
+        if (!m_graph.isRemoved(b)) return true;
+    return false;
+}
+
 bool FusionContext::isGraphOutput(int tensorId) const {
     return std::find(m_graph.outputs.begin(), m_graph.outputs.end(), tensorId) != m_graph.outputs.end();
 }

@@ -51,6 +51,8 @@ public:
     // Live producer of a tensor (-1 for graph inputs, weights and orphans).
     int producer(int tensorId) const;
     bool isGraphOutput(int tensorId) const;
+    // The node has backward nodes derived from it (a training graph).
+    bool hasBackward(int nodeId) const;
 
     // Fuses the request; returns the fused forward node id or -1 when the set is not
     // convex or its backward could not be fused with it.
