@@ -13,7 +13,10 @@
 #include "engine/passes/training_graph_pass.h"
 #include "engine/pipeline/simulation_pipeline.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
 
 #include <map>
 
@@ -223,6 +226,21 @@ private slots:
         auto e = bad.run(g);
         QVERIFY(!e.ok());
         QVERIFY2(e.message().find("optimizations.passes_off: unknown pass \"no-such-pass\"") != std::string::npos, e.message().c_str());
+    }
+
+    void projectPassesOffIsChecked() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("project.json")).toStdString();
+        nlohmann::json doc = nlohmann::json::parse(std::ifstream(std::string(NPU_SOURCE_DIR) + "/projects/llama-small-h200/project.json"));
+        doc["optimizations"] = {{"graph_level", 2}, {"passes_off", "swiglu"}};
+        std::ofstream(file) << doc.dump();
+        auto bad = loadProject(file);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.message().find("optimizations.passes_off: expected an array of pass names") != std::string::npos, bad.message().c_str());
+        doc["optimizations"]["passes_off"] = {"swiglu"};
+        std::ofstream(file) << doc.dump();
+        auto good = loadProject(file);
+        QVERIFY2(good.ok(), good.ok() ? "" : good.message().c_str());
     }
 
     void deterministic() {
