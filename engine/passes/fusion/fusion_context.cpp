@@ -263,6 +263,7 @@ int FusionContext::fuseGroups(const std::vector<int>& fwd, const FusionRequest& 
 }
 
 void FusionContext::finish() {
+    if (m_fused == 0) return;  // nothing removed: the node list is already in program order
     Graph& g = m_graph;
     // Kahn's algorithm, ready nodes by program position.
     const std::size_t n = g.nodes().size();
