@@ -52,6 +52,15 @@ json simulationReport(const engine::SimulationResult& result, const profiler::Op
         r["memory"]["peak_by_role"] = result.devices.front().peak_by_role;
     r["time_by_category_ms"] = s.time_by_category_ms;
     r["time_by_phase_ms"] = s.time_by_phase_ms;
+    r["graph_level"] = result.graph_level;
+    r["kernels_per_step"] = result.kernels_per_step;
+    json passes = json::array();
+    for (const auto& p : result.passes)
+        passes.push_back({{"name", p.name}, {"level", p.level}, {"nodes_before", p.nodes_before}, {"nodes_after", p.nodes_after},
+                          {"kernels_before", p.kernels_before}, {"kernels_after", p.kernels_after}, {"bytes_before", p.bytes_before},
+                          {"bytes_after", p.bytes_after}, {"flops_before", p.flops_before}, {"flops_after", p.flops_after},
+                          {"ms", p.ms}});
+    r["passes"] = std::move(passes);
     json top = json::array();
     for (size_t i = 0; i < byType.rows.size() && i < 10; ++i) {
         const auto& row = byType.rows[i];

@@ -49,6 +49,7 @@ OpRegistry::OpRegistry() {
     ops::registerShapeOps(*this);
     ops::registerAttentionOps(*this);
     ops::registerTrainingOps(*this);
+    ops::registerFusedOps(*this);
 }
 
 const OpRegistry& OpRegistry::instance() {

@@ -2,10 +2,15 @@
 
 #include "engine/cost/device_profile.h"
 #include "engine/frontends/model_loader.h"
+#include "engine/npuom/graph_json.h"
 #include "engine/passes/activation_checkpointing_pass.h"
+#include "engine/passes/fusion/fusion_passes.h"
+#include "engine/passes/graph_cost_summary.h"
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
 #include "engine/sim/simulator.h"
+
+#include <set>
 
 namespace npu::engine {
 
@@ -55,6 +60,17 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     training.offloadOptimizer = t.offload_optimizer;
     passes.add(std::make_unique<TrainingGraphPass>(training));
     passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));
+    addFusionPasses(passes);
+    const int graphLevel = project.optimizations.value("graph_level", 0);
+    passes.setLevel(graphLevel);
+    std::set<std::string> off;
+    if (auto it = project.optimizations.find("passes_off"); it != project.optimizations.end() && it->is_array())
+        for (const auto& name : *it) off.insert(name.get<std::string>());
+    passes.setDisabled(off);
+    std::string graphBefore;
+    passes.beforeEach = [&](const Pass& pass, const Graph& g) {
+        if (options.keepGraphs && pass.preservesFlops() && graphBefore.empty()) graphBefore = graphToJson(g).dump();
+    };
     Progress passProgress;
     passProgress.cancel = progress.cancel;
     passProgress.report = [&](double f, std::string_view stage) { progress(0.15 + 0.15 * f, stage); };
@@ -73,6 +89,15 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     auto result = simulate(*graph, *device, sim, simProgress);
     if (!result) return result.message() == "cancelled" ? makeError("cancelled") : fail(result.message());
     result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
+    result->graph_level = graphLevel;
+    result->kernels_per_step = summarizeGraphCost(*graph).kernels;
+    for (const PassStats& p : *stats)
+        result->passes.push_back({p.pass, p.level, p.nodesBefore, p.nodesAfter, p.kernelsBefore, p.kernelsAfter, p.bytesBefore,
+                                  p.bytesAfter, p.flopsBefore, p.flopsAfter, p.ms});
+    if (options.keepGraphs) {
+        result->graph_after_fusion = graphToJson(*graph).dump();
+        result->graph_before_fusion = graphBefore.empty() ? result->graph_after_fusion : graphBefore;
+    }
     return result;
 }
 

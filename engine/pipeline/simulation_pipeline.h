@@ -16,6 +16,9 @@ struct SimulationOptions {
     // defaultDevicesDir().
     std::filesystem::path devicesDir;
     int steps = 1;  // training steps to simulate
+    // Keep the graph before and after fusion in the result (as npuom graph JSON) so a
+    // saved run can show its Graph tab.
+    bool keepGraphs = true;
 };
 
 // resources/devices of the source tree (compiled in), or next to the executable.

@@ -82,6 +82,12 @@ Status checkOptimizations(const nlohmann::json& doc, const std::string& file) {
     JsonChecker c(doc, file, "optimizations");
     c.intInRange("graph_level", 0, 3, 0);
     c.intInRange("prefetch_depth", 0, 64, 0);
+    if (c.has("passes_off")) {
+        const auto& off = c.any("passes_off");
+        bool ok = off.is_array();
+        for (const auto& name : ok ? off : nlohmann::json::array()) ok = ok && name.is_string();
+        if (!ok) c.fail("passes_off", "expected an array of pass names, got " + off.dump());
+    }
     if (c.has("memory_optimizer")) {
         JsonChecker m(c.object("memory_optimizer"), file, "optimizations.memory_optimizer");
         m.oneOf("strategy", {"conservative", "balanced", "aggressive"}, "balanced");

@@ -85,10 +85,28 @@ struct SimSummary {
     std::map<std::string, double> time_by_phase_ms;     // Phase name -> total task time
 };
 
+// What one graph pass did (engine::PassStats, kept here so this header stays light).
+struct PassRecord {
+    std::string name;
+    int level = 0;
+    int nodes_before = 0, nodes_after = 0;
+    int kernels_before = 0, kernels_after = 0;
+    double bytes_before = 0, bytes_after = 0;  // HBM bytes of one step
+    double flops_before = 0, flops_after = 0;
+    double ms = 0;
+};
+
 struct SimulationResult {
     std::vector<DeviceResult> devices;
     std::vector<SimStep> steps;
     SimSummary summary;
+    int graph_level = 0;               // optimizations.graph_level the run used
+    int kernels_per_step = 0;          // kernels launched by one step
+    std::vector<PassRecord> passes;    // in the order they ran
+    // The training graph before fusion and the graph simulated, as engine/npuom graph
+    // JSON text (empty when not kept).
+    std::string graph_before_fusion;
+    std::string graph_after_fusion;
 };
 
 }  // namespace npu::engine

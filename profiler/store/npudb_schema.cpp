@@ -25,6 +25,11 @@ CREATE TABLE OP_INFO(task_id INTEGER PRIMARY KEY, op_type_id INTEGER, dtype_id I
                      node_id INTEGER);
 CREATE TABLE STEP(id INTEGER PRIMARY KEY, start_ns INTEGER, end_ns INTEGER);
 CREATE TABLE DIAGNOSTIC(kind_id INTEGER, severity INTEGER, count INTEGER, example TEXT);
+)sql" /* schema 2 */ R"sql(
+CREATE TABLE PASS_STATS(id INTEGER PRIMARY KEY, name TEXT, level INTEGER, nodes_before INTEGER, nodes_after INTEGER,
+                        kernels_before INTEGER, kernels_after INTEGER, bytes_before REAL, bytes_after REAL,
+                        flops_before REAL, flops_after REAL, ms REAL);
+CREATE TABLE RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BLOB);
 )sql";
 }
 
@@ -81,10 +86,26 @@ Status migrateNpudb(const std::filesystem::path& file, int fromVersion) {
         return makeError(file.string() + " uses .npudb schema version " + std::to_string(fromVersion) +
                          ", newer than this NPU Studio reads (version " + std::to_string(kSchemaVersion) +
                          "); open it with a newer NPU Studio");
-    // No version before 1 was ever released, so there is no step to apply yet. A future
-    // version N adds: open read-write, BEGIN, `if (from < N) { ALTER ... }`, bump
-    // schema_version, COMMIT (see docs/npudb-schema.md).
-    return makeError(file.string() + ": unknown .npudb schema version " + std::to_string(fromVersion));
+    if (fromVersion < 1) return makeError(file.string() + ": unknown .npudb schema version " + std::to_string(fromVersion));
+    // One step per version, in order, in one transaction (see docs/npudb-schema.md).
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(file.string().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        sqlite3_close(db);
+        return makeError(file.string() + ": cannot open read-write to upgrade its .npudb schema from version " +
+                         std::to_string(fromVersion));
+    }
+    std::string sql = "BEGIN;";
+    if (fromVersion < 2)  // 2: graph passes and the graph a simulated run ran
+        sql += R"sql(
+CREATE TABLE PASS_STATS(id INTEGER PRIMARY KEY, name TEXT, level INTEGER, nodes_before INTEGER, nodes_after INTEGER,
+                        kernels_before INTEGER, kernels_after INTEGER, bytes_before REAL, bytes_after REAL,
+                        flops_before REAL, flops_after REAL, ms REAL);
+CREATE TABLE RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BLOB);)sql";
+    sql += "UPDATE META_DATA SET value = '" + std::to_string(kSchemaVersion) + "' WHERE name = 'schema_version'; COMMIT;";
+    Status s = execSql(db, sql, "upgrading " + file.string() + " to .npudb schema version " + std::to_string(kSchemaVersion));
+    if (!s) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    return s;
 }
 
 }  // namespace npu::profiler

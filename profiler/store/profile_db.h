@@ -18,7 +18,7 @@ struct sqlite3;
 
 namespace npu::profiler {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: PASS_STATS, RUN_GRAPH
 
 class ProfileDbWriter final : public TraceSink {
 public:
@@ -41,6 +41,9 @@ public:
 
     // Builds indexes, commits the transaction, closes and renames into place.
     Status commit();
+    // The open database inside the writer's transaction, for tables outside the trace
+    // model (profiler/store/fusion_store: PASS_STATS, RUN_GRAPH).
+    sqlite3* handle() const;
 
 private:
     ProfileDbWriter() = default;

@@ -410,6 +410,8 @@ void ProfileDbWriter::addDiagnostic(std::string_view kind, Severity severity, st
     if (it->second.example.empty()) it->second.example.assign(example);
 }
 
+sqlite3* ProfileDbWriter::handle() const { return m_impl->db; }
+
 Status ProfileDbWriter::commit() {
     Impl& d = *m_impl;
     if (d.committed || !d.db) return makeError("profiling database " + d.target.string() + " was already committed");

@@ -1,5 +1,7 @@
 #include "profiler/store/simulation_writer.h"
 
+#include "profiler/store/fusion_store.h"
+
 #include "profiler/store/profile_db.h"
 
 #include <nlohmann/json.hpp>
@@ -94,6 +96,8 @@ Status writeSimulation(const engine::SimulationResult& result, const SimulationR
     auto writer = ProfileDbWriter::create(dbPath);
     if (!writer) return writer.error();
     emitSimulation(result, info, **writer);
+    if (auto s = writeFusionRecords((*writer)->handle(), result); !s)
+        return makeError(dbPath.string() + ": " + s.message());
     return (*writer)->commit();
 }
 

@@ -14,5 +14,6 @@ void registerReduceOps(OpRegistry& r);
 void registerShapeOps(OpRegistry& r);
 void registerAttentionOps(OpRegistry& r);
 void registerTrainingOps(OpRegistry& r);
+void registerFusedOps(OpRegistry& r);
 }  // namespace ops
 }  // namespace npu::engine

@@ -1,0 +1,57 @@
+#include "engine/passes/fusion/cast_folding_fusion.h"
+
+#include "engine/ir/op_registry.h"
+
+namespace npu::engine {
+
+namespace {
+
+// Kernels that can write or load another dtype on the way: elementwise, norms, losses
+// and fused kernels of those kinds (not matmul/conv/attention library kernels).
+bool absorbsCasts(const Node& n) {
+    const OpCategory c = OpRegistry::instance().category(n.op);
+    if (n.opaque || OpRegistry::instance().isShapeOnly(n.op)) return false;
+    return c == OpCategory::elementwise || c == OpCategory::norm || isOp(n, {"LogSoftmax", "Softmax", "NLLLoss", "CrossEntropy"});
+}
+
+std::string patternOf(const Node& n, const char* fallback) {
+    const std::string p = n.attrString("pattern");
+    return p.empty() ? fallback : p;
+}
+
+std::string kindOf(const Node& n) {
+    if (isFused(n)) return n.op;
+    return OpRegistry::instance().category(n.op) == OpCategory::elementwise ? "FusedElementwise" : "FusedNorm";
+}
+
+}  // namespace
+
+void CastFoldingFusion::match(FusionContext& ctx) {
+    Graph& g = ctx.graph();
+    const int count = static_cast<int>(g.nodes().size());
+    for (int id = 0; id < count; ++id) {
+        if (!ctx.available(id)) continue;
+        const Node& n = g.node(id);
+        // Epilogue: every cast reading this kernel's output is written by it.
+        if (n.op != "Cast" && absorbsCasts(n) && !n.outputs.empty()) {
+            std::vector<int> group{id};
+            for (int c : ctx.consumers(n.outputs[0]))
+                if (ctx.available(c) && g.node(c).op == "Cast" && g.node(c).phase == n.phase) group.push_back(c);
+            if (group.size() > 1) {
+                FusionRequest r{group, kindOf(n), patternOf(n, "cast_folding")};
+                ctx.fuse(r);
+            }
+            continue;
+        }
+        // Prologue: a cast whose only reader loads it.
+        if (n.op == "Cast") {
+            const int c = ctx.soleConsumer(id);
+            if (c < 0 || !ctx.available(c) || !absorbsCasts(g.node(c)) || g.node(c).phase != n.phase) continue;
+            FusionRequest r{{id, c}, kindOf(g.node(c)), patternOf(g.node(c), "cast_folding")};
+            if (g.node(c).op == "LogSoftmax" || g.node(c).op == "Softmax") r.op = "FusedLoss";
+            ctx.fuse(r);
+        }
+    }
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,57 @@
+// Fusion against the real H200: on the small LLaMA (bf16 autocast, batch 8, seq 1024,
+// ../shared/data/hardware/h200_llama_small_training.json) graph_level 0 must stay within
+// 10% of the measured eager step (37.02 ms) and graph_level 3 must predict torch.compile's
+// step, 1.8-2.2x faster (issue 7), from the cost of the fused kernels.
+//
+// Level 3 is not there yet: the simulated matmuls cost ~1.6x and the flash-attention
+// kernels ~2x their device time in ../shared/data/traces/llama_small_amp_bf16_b8s1024_h200
+// .json.gz (the microbenchmark timings the curves were fitted on include a per-call
+// overhead), which eager's level 0 hides because the zoo's single RMSNorm/rotary nodes
+// leave out the memory-bound kernels eager runs (issue 9). QEXPECT_FAIL records it; the
+// check turns into a failure (XPASS) when the cost model is fixed, so it gets removed.
+#include "engine/pipeline/simulation_pipeline.h"
+
+#include <QtTest>
+
+#include <fstream>
+
+using namespace npu::engine;
+
+class TestFusionCalibration : public QObject {
+    Q_OBJECT
+private slots:
+    void llamaSmallLevels() {
+        std::ifstream in(NPU_SHARED_DATA_DIR "/hardware/h200_llama_small_training.json");
+        if (!in) QSKIP("../shared/data/hardware/h200_llama_small_training.json is absent");
+        const auto doc = nlohmann::json::parse(in);
+        double eager = 0;
+        for (const auto& run : doc.at("llama_small").at("runs"))
+            if (run.at("mode") == "amp_bf16" && !run.at("ckpt").get<bool>()) eager = run.at("step_ms").get<double>();
+        QVERIFY(eager > 0);
+        auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-small-h200/project.json");
+        QVERIFY(p.ok());
+        SimulationOptions o;
+        o.keepGraphs = false;
+        double ms[4] = {};
+        int kernels[4] = {};
+        for (int level = 0; level <= 3; ++level) {
+            p->optimizations["graph_level"] = level;
+            auto r = simulateProject(*p, o);
+            QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+            ms[level] = r->summary.step_time_ms;
+            kernels[level] = r->kernels_per_step;
+            qInfo("graph_level %d: %d kernels, step %.2f ms (eager measured %.2f ms)", level, kernels[level], ms[level], eager);
+        }
+        QVERIFY2(std::abs(ms[0] / eager - 1) < 0.10, qPrintable(QStringLiteral("level 0: %1 ms vs eager %2 ms").arg(ms[0]).arg(eager)));
+        for (int level = 1; level <= 3; ++level) {
+            QVERIFY(kernels[level] < kernels[level - 1] || level == 3);
+            QVERIFY(ms[level] <= ms[level - 1]);
+        }
+        QEXPECT_FAIL("", "matmul and attention kernels cost 1.6-2x their traced time (issue 9); see the header", Continue);
+        QVERIFY2(ms[3] >= eager / 2.2 && ms[3] <= eager / 1.8,
+                 qPrintable(QStringLiteral("level 3: %1 ms, compiled range %2-%3 ms").arg(ms[3]).arg(eager / 2.2).arg(eager / 1.8)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFusionCalibration)
+#include "test_fusion_calibration.moc"
