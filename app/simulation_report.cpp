@@ -1,5 +1,7 @@
 #include "app/simulation_report.h"
 
+#include "app/memory_report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -50,6 +52,7 @@ json simulationReport(const engine::SimulationResult& result, const profiler::Op
     r["memory"] = {{"peak_bytes", s.peak_bytes}, {"capacity_bytes", s.capacity_bytes}};
     if (!result.devices.empty() && !result.devices.front().peak_by_role.empty())
         r["memory"]["peak_by_role"] = result.devices.front().peak_by_role;
+    addMemoryReport(r["memory"], s.memory);
     r["time_by_category_ms"] = s.time_by_category_ms;
     r["time_by_phase_ms"] = s.time_by_phase_ms;
     json top = json::array();

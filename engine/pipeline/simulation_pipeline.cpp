@@ -2,6 +2,8 @@
 
 #include "engine/cost/device_profile.h"
 #include "engine/frontends/model_loader.h"
+#include "engine/memory/project_memory_options.h"
+#include "engine/pipeline/oom_advice.h"
 #include "engine/passes/activation_checkpointing_pass.h"
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
@@ -67,12 +69,16 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     sim.seq = lm && !project.model.zoo.empty() && project.model.zoo != "resnet" ? t.seq : 0;
     sim.precision = t.precision;
     sim.computeDType = lowDType(*precision);
+    sim.memory = memoryOptionsFor(project);
+    sim.memory.zeroStage = t.zero_stage;
+    sim.memory.dataParallel = static_cast<int>(project.parallel.value("data_parallel", std::int64_t{1}));
     Progress simProgress;
     simProgress.cancel = progress.cancel;
     simProgress.report = [&](double f, std::string_view stage) { progress(0.3 + 0.7 * f, stage); };
     auto result = simulate(*graph, *device, sim, simProgress);
     if (!result) return result.message() == "cancelled" ? makeError("cancelled") : fail(result.message());
     result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
+    if (result->summary.status == "oom" && options.adviseOnOom) result->summary.memory.oom.advice = oomAdvice(project, options);
     return result;
 }
 

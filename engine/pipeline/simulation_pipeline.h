@@ -16,6 +16,7 @@ struct SimulationOptions {
     // defaultDevicesDir().
     std::filesystem::path devicesDir;
     int steps = 1;  // training steps to simulate
+    bool adviseOnOom = true;  // re-simulate the out-of-memory playbook (engine/pipeline/oom_advice)
 };
 
 // resources/devices of the source tree (compiled in), or next to the executable.

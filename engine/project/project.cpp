@@ -63,6 +63,10 @@ Status checkOptimizations(const nlohmann::json& doc, const std::string& file) {
     JsonChecker c(doc, file, "optimizations");
     c.intInRange("graph_level", 0, 3, 0);
     c.intInRange("prefetch_depth", 0, 64, 0);
+    c.oneOf("allocator", {"caching", "buddy", "static"}, "caching");
+    c.boolean("expandable_segments", false);
+    c.intInRange("max_split_size_mb", 1, 1 << 30, 1 << 30);
+    c.boolean("offload_activations", false);
     if (c.has("memory_optimizer")) {
         JsonChecker m(c.object("memory_optimizer"), file, "optimizations.memory_optimizer");
         m.oneOf("strategy", {"conservative", "balanced", "aggressive"}, "balanced");

@@ -3,8 +3,10 @@
 #include "engine/cost/cost_model.h"
 #include "engine/ir/op_registry.h"
 #include "engine/memory/memory_model.h"
+#include "engine/memory/zero_sharding.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 namespace npu::engine {
@@ -119,14 +121,24 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         const double peak = device.peak(options.computeDType);
         s.mfu = peak > 0 ? s.flops_per_step / (s.step_time_ms / 1e3) / peak : 0;
     }
+    if (options.memory.zeroStage > 0 && options.memory.dataParallel > 1)
+        shardMemoryEvents(dev.memory, zeroShardedTensors(graph, options.memory.zeroStage), options.memory.dataParallel);
+    MemoryAnalysis analysis = analyseMemory(graph, dev.memory, dev.capacity_bytes > 0 ? dev.capacity_bytes : INT64_MAX, options.memory);
+    s.memory = std::move(analysis.summary);
+    dev.peak_bytes = analysis.allocatedPeak;
+    dev.allocator_samples = std::move(analysis.run.samples);
+    dev.memory_blocks = std::move(analysis.run.blocks);
+    dev.memory_segments = std::move(analysis.run.segments);
     s.peak_bytes = dev.peak_bytes;
     s.capacity_bytes = dev.capacity_bytes;
-    if (dev.capacity_bytes > 0 && dev.peak_bytes > dev.capacity_bytes) {
+    if (s.memory.oom.present) {
         s.status = "oom";
         std::string parts;
-        for (const auto& [role, bytes] : dev.peak_by_role) parts += (parts.empty() ? "" : ", ") + role + " " + gb(static_cast<double>(bytes));
-        s.message = "out of memory: peak " + gb(static_cast<double>(dev.peak_bytes)) + " exceeds the " + device.name + "'s " +
-                    gb(static_cast<double>(dev.capacity_bytes)) + " (" + parts + ")";
+        for (const auto& [category, bytes] : s.memory.by_category)
+            parts += (parts.empty() ? "" : ", ") + category + " " + gb(static_cast<double>(bytes));
+        s.message = "out of memory: the " + s.memory.allocator + " allocator needs more than the " + device.name + "'s " +
+                    gb(static_cast<double>(dev.capacity_bytes)) + " at " + (s.memory.oom.op.empty() ? "?" : s.memory.oom.op) +
+                    " (live peak " + gb(static_cast<double>(s.memory.lower_bound_bytes)) + ": " + parts + ")";
     }
     std::stable_sort(dev.tasks.begin(), dev.tasks.end(),
                      [](const SimTask& a, const SimTask& b) { return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns; });

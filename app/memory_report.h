@@ -1,0 +1,14 @@
+#pragma once
+// The report's memory keys beyond peak_bytes (docs/report-format.md): reserved peak,
+// lower bound, static plan, fragmentation, bytes by category at the peak, largest free
+// block, the allocators compared, and the out-of-memory diagnosis with its advice.
+
+#include "engine/memory/memory_summary.h"
+
+#include <nlohmann/json.hpp>
+
+namespace npu::app {
+
+void addMemoryReport(nlohmann::json& memory, const engine::MemorySummary& summary);
+
+}  // namespace npu::app
