@@ -34,7 +34,6 @@ std::string prefixed(const Project& project, const std::string& message) {
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
     auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
     const TrainingSettings& t = project.training;
-    if (t.gradient_accumulation != 1) return fail("training.gradient_accumulation: values above 1 are not simulated yet");
     auto precision = parsePrecision(t.precision);
     if (!precision) return fail(precision.message());
 
@@ -69,6 +68,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     sim.seq = lm && !project.model.zoo.empty() && project.model.zoo != "resnet" ? t.seq : 0;
     sim.precision = t.precision;
     sim.computeDType = lowDType(*precision);
+    sim.gradientAccumulation = static_cast<int>(t.gradient_accumulation);
     sim.memory = memoryOptionsFor(project);
     sim.memory.zeroStage = t.zero_stage;
     sim.memory.dataParallel = static_cast<int>(project.parallel.value("data_parallel", std::int64_t{1}));

@@ -66,7 +66,6 @@ Status checkOptimizations(const nlohmann::json& doc, const std::string& file) {
     c.oneOf("allocator", {"caching", "buddy", "static"}, "caching");
     c.boolean("expandable_segments", false);
     c.intInRange("max_split_size_mb", 1, 1 << 30, 1 << 30);
-    c.boolean("offload_activations", false);
     if (c.has("memory_optimizer")) {
         JsonChecker m(c.object("memory_optimizer"), file, "optimizations.memory_optimizer");
         m.oneOf("strategy", {"conservative", "balanced", "aggressive"}, "balanced");

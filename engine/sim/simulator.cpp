@@ -72,8 +72,11 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         const std::int64_t stepStart = now;
         std::vector<NodeTiming> times;
         times.reserve(order.size());
+        const int micro = std::max(1, options.gradientAccumulation);
+        for (int m = 0; m < micro; ++m)
         for (int id : order) {
             const Node& n = graph.node(id);
+            if (m + 1 < micro && n.phase == Phase::optimizer) continue;  // one update per step
             const OpTiming& t = timing[static_cast<std::size_t>(id)];
             times.push_back({id, now, now + t.durationNs});
             if (t.durationNs <= 0) continue;  // views launch nothing
@@ -109,14 +112,14 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     s.model = graph.name;
     s.device = device.name;
     s.params = graph.parameterCount();
-    s.flops_per_step = modelFlopsPerStep(graph);
+    s.flops_per_step = modelFlopsPerStep(graph) * std::max(1, options.gradientAccumulation);
     const auto& first = result.steps.front();
     s.step_time_ms = (first.end_ns - first.start_ns) / 1e6;
     s.batch = options.batch;
     s.seq = options.seq;
     s.precision = options.precision;
     if (s.step_time_ms > 0) {
-        s.samples_per_s = options.batch / (s.step_time_ms / 1e3);
+        s.samples_per_s = static_cast<double>(options.batch * std::max(1, options.gradientAccumulation)) / (s.step_time_ms / 1e3);
         s.tokens_per_s = options.seq > 0 ? s.samples_per_s * static_cast<double>(options.seq) : 0;
         const double peak = device.peak(options.computeDType);
         s.mfu = peak > 0 ? s.flops_per_step / (s.step_time_ms / 1e3) / peak : 0;

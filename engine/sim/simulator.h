@@ -18,7 +18,8 @@ namespace npu::engine {
 
 struct SimulatorOptions {
     int steps = 1;
-    std::int64_t batch = 1;          // samples per step
+    std::int64_t batch = 1;          // samples per micro-batch
+    int gradientAccumulation = 1;    // micro-batches per step (forward + backward each, one optimizer update)
     std::int64_t seq = 0;            // tokens per sample (0: not a language model)
     std::string precision = "fp32";
     DType computeDType = DType::f32; // the dtype MFU is measured against

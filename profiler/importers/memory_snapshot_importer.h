@@ -1,10 +1,10 @@
 #pragma once
 // Imports a PyTorch memory snapshot (memory_snapshot_reader.h) as a run: per device the
-// measured "Total Allocated" / "Total Reserved" after every allocator event, every block
-// from its alloc to its free_completed on a "Memory blocks" track and every segment on
-// a "Memory segments" track (args carry addr and size, for the memory map), and the
+// measured "Total Allocated" / "Total Reserved" after every allocator event (the names
+// Kineto's [memory] counters have, so the same memory views and peaks apply), and the
 // engine's caching-allocator model replayed over the same requests as a
-// "Caching allocator model: reserved" counter beside the measurement.
+// "Caching allocator model: reserved" counter beside the measurement. Blocks with their
+// addresses (for a memory map) are not stored yet.
 
 #include "engine/core/expected.h"
 #include "engine/core/progress.h"

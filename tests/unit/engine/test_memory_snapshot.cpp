@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
 
 using namespace npu;
 
@@ -85,20 +86,26 @@ private slots:
         std::int64_t simBytes = 0, realBytes = 0;
         for (auto v : simulated) simBytes += v;
         for (auto v : replay.segmentAllocSizes) realBytes += v;
-        // Reserved over the trace: the largest gap between the two curves, event by event.
+        // Reserved over the trace, at every request the model replayed (same event times).
+        std::map<std::int64_t, std::int64_t> measuredReserved;
+        for (const auto& m : replay.measured) measuredReserved[m.t_ns] = m.reserved;
         double worst = 0;
-        for (std::size_t i = 0; i < run.samples.size() && i < replay.measured.size(); ++i)
-            worst = std::max(worst, std::abs(static_cast<double>(run.samples[i].reserved - replay.measured[i].reserved)) /
-                                        static_cast<double>(replay.measured[i].reserved));
+        for (const auto& sample : run.samples) {
+            const auto it = measuredReserved.find(sample.t_ns);
+            QVERIFY(it != measuredReserved.end());
+            worst = std::max(worst, std::abs(static_cast<double>(sample.reserved - it->second)) / static_cast<double>(it->second));
+        }
         qInfo("segments: model %zu (%.3f GB), real %zu (%.3f GB); reserved peak model %.3f GB, real %.3f GB; allocated peak "
-              "model %.3f GB, real %.3f GB; worst reserved gap %.2f %%",
+              "model %.3f GB (block sizes), trace %.3f GB (request sizes); worst reserved gap %.2f %%",
               simulated.size(), simBytes / 1e9, replay.segmentAllocSizes.size(), realBytes / 1e9, run.reserved_peak / 1e9,
               replay.measuredReservedPeak / 1e9, run.allocated_peak / 1e9, replay.measuredAllocatedPeak / 1e9, 100 * worst);
-        QCOMPARE(run.samples.size(), replay.measured.size());
-        QVERIFY(std::abs(static_cast<double>(run.allocated_peak) / replay.measuredAllocatedPeak - 1) < 0.01);
-        QVERIFY(std::abs(static_cast<double>(run.reserved_peak) / replay.measuredReservedPeak - 1) < 0.02);
-        QVERIFY(std::abs(static_cast<double>(simBytes) / realBytes - 1) < 0.03);
-        QVERIFY(worst < 0.05);
+        // Every segment the real allocator reserved, in the same order and size.
+        QCOMPARE(simulated, replay.segmentAllocSizes);
+        QCOMPARE(run.reserved_peak, replay.measuredReservedPeak);
+        QVERIFY(worst < 0.005);
+        // Block sizes (what max_memory_allocated counts) are at least the requests.
+        QVERIFY(run.allocated_peak >= replay.measuredAllocatedPeak);
+        QVERIFY(static_cast<double>(run.allocated_peak) / replay.measuredAllocatedPeak - 1 < 0.01);
     }
 
     void importsAsRun() {
@@ -111,13 +118,10 @@ private slots:
         QCOMPARE(summary->events, std::int64_t{7493});
         auto opened = profiler::ProfileDb::open(db);
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.message().c_str());
-        int counters = 0, blocks = 0;
-        for (const auto& t : (*opened)->tracks()) {
+        int counters = 0;
+        for (const auto& t : (*opened)->tracks())
             if (t.kind == profiler::TrackKind::counter) ++counters;
-            if (t.name == "Memory blocks") ++blocks;
-        }
-        QCOMPARE(counters, 3);
-        QCOMPARE(blocks, 1);
+        QCOMPARE(counters, 3);  // measured allocated and reserved, the model's reserved
     }
 };
 
