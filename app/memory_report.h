@@ -7,8 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <ostream>
+
 namespace npu::app {
 
 void addMemoryReport(nlohmann::json& memory, const engine::MemorySummary& summary);
+
+// Console lines for the report's memory object: reserved, lower bound, plan, and the
+// out-of-memory diagnosis with its advice.
+void printMemoryDetails(const nlohmann::json& memory, std::ostream& out);
 
 }  // namespace npu::app

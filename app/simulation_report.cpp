@@ -105,7 +105,9 @@ void printSimulationSummary(const json& r, std::ostream& out) {
         std::snprintf(line, sizeof line, " (%.1f %%)", 100.0 * peak / cap);
         out << line;
     }
-    out << "\n  top operators by time:\n";
+    out << "\n";
+    printMemoryDetails(mem, out);
+    out << "  top operators by time:\n";
     const json& top = r.value("top_ops", json::array());
     for (size_t i = 0; i < top.size() && i < 5; ++i) {
         const json& op = top[i];

@@ -139,7 +139,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         std::string parts;
         for (const auto& [category, bytes] : s.memory.by_category)
             parts += (parts.empty() ? "" : ", ") + category + " " + gb(static_cast<double>(bytes));
-        s.message = "out of memory: the " + s.memory.allocator + " allocator needs more than the " + device.name + "'s " +
+        s.message = "out of memory: the " + s.memory.allocator + " allocator's memory exceeds the " + device.name + "'s " +
                     gb(static_cast<double>(dev.capacity_bytes)) + " at " + (s.memory.oom.op.empty() ? "?" : s.memory.oom.op) +
                     " (live peak " + gb(static_cast<double>(s.memory.lower_bound_bytes)) + ": " + parts + ")";
     }
