@@ -37,12 +37,18 @@ std::vector<OomAdvice> oomAdvice(const Project& project, const SimulationOptions
                                  "optimizations.memory_optimizer: {strategy: aggressive, max_fragmentation: 0.15}"));
     }
     if (t.batch > 1) {
-        // Halve until it fits (or reaches 1): the largest micro-batch that fits is the advice.
+        // Halve until it fits (or reaches 1): the largest micro-batch that fits is the
+        // advice; gradient accumulation keeps the global batch where it divides evenly.
         for (std::int64_t b = t.batch / 2;; b /= 2) {
             Project p = project;
             p.training.batch = b;
-            OomAdvice a = resimulate(p, options, "micro_batch",
-                                     "training.batch: " + std::to_string(t.batch) + " -> " + std::to_string(b));
+            std::string change = "training.batch: " + std::to_string(t.batch) + " -> " + std::to_string(b);
+            if (t.batch % b == 0) {
+                p.training.gradient_accumulation = t.gradient_accumulation * (t.batch / b);
+                change += ", training.gradient_accumulation: " + std::to_string(t.gradient_accumulation) + " -> " +
+                          std::to_string(p.training.gradient_accumulation);
+            }
+            OomAdvice a = resimulate(p, options, "micro_batch", change);
             if (a.fits || b <= 1) {
                 out.push_back(std::move(a));
                 break;
