@@ -1,5 +1,7 @@
 #include "app/simulation_report.h"
 
+#include "app/memory_report.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -50,6 +52,7 @@ json simulationReport(const engine::SimulationResult& result, const profiler::Op
     r["memory"] = {{"peak_bytes", s.peak_bytes}, {"capacity_bytes", s.capacity_bytes}};
     if (!result.devices.empty() && !result.devices.front().peak_by_role.empty())
         r["memory"]["peak_by_role"] = result.devices.front().peak_by_role;
+    addMemoryReport(r["memory"], s.memory);
     r["time_by_category_ms"] = s.time_by_category_ms;
     r["time_by_phase_ms"] = s.time_by_phase_ms;
     r["graph_level"] = result.graph_level;
@@ -111,7 +114,9 @@ void printSimulationSummary(const json& r, std::ostream& out) {
         std::snprintf(line, sizeof line, " (%.1f %%)", 100.0 * peak / cap);
         out << line;
     }
-    out << "\n  top operators by time:\n";
+    out << "\n";
+    printMemoryDetails(mem, out);
+    out << "  top operators by time:\n";
     const json& top = r.value("top_ops", json::array());
     for (size_t i = 0; i < top.size() && i < 5; ++i) {
         const json& op = top[i];

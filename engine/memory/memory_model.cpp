@@ -47,35 +47,73 @@ MemoryTimeline trackMemory(const Graph& g, const std::vector<std::vector<NodeTim
             changes.push_back({0, t.bytes(), t.id});
             out.residentBytes += t.bytes();
         }
+    // Only the loss (outputs[0]) outlives the step's program: a training loop keeps the
+    // loss and drops the other outputs (logits). The H200 memory snapshot of the
+    // calibration model shows the bf16 logits freed before the backward pass begins.
     std::vector<bool> isOutput(nt, false);
-    for (int t : g.outputs) isOutput[static_cast<std::size_t>(root[static_cast<std::size_t>(t)])] = true;
+    if (!g.outputs.empty() && g.outputs.front() >= 0)
+        isOutput[static_cast<std::size_t>(root[static_cast<std::size_t>(g.outputs.front())])] = true;
 
+    // Weight gradients: tensors (storage roots) an optimizer-phase node reads. Under
+    // gradient accumulation the first micro-batch's buffer holds the sum until the
+    // optimizer; later micro-batches' gradients are added into it and freed.
+    std::vector<bool> accumulated(nt, false);
+    for (const Tensor& t : g.tensors())
+        for (int c : t.consumers)
+            if (g.node(c).phase == Phase::optimizer) accumulated[static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)])] = true;
+
+    std::vector<std::int64_t> start(g.nodes().size(), -1), end(g.nodes().size(), -1);
     for (const auto& step : steps) {
         if (step.empty()) continue;
-        std::vector<std::int64_t> start(g.nodes().size(), -1), end(g.nodes().size(), -1);
-        for (const NodeTiming& nt2 : step) {
-            start[static_cast<std::size_t>(nt2.node)] = nt2.start;
-            end[static_cast<std::size_t>(nt2.node)] = nt2.end;
-        }
-        const std::int64_t stepEnd = step.back().end;
-        std::vector<std::int64_t> alloc(nt, -1), release(nt, -1);
-        for (const Tensor& t : g.tensors()) {
-            const auto r = static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)]);
-            if (isResident(g.tensor(static_cast<int>(r)))) continue;
-            if (t.producer >= 0 && start[static_cast<std::size_t>(t.producer)] >= 0) {
-                const std::int64_t s = start[static_cast<std::size_t>(t.producer)];
-                if (static_cast<int>(r) == t.id) alloc[r] = s;
-                release[r] = std::max(release[r], end[static_cast<std::size_t>(t.producer)]);
+        // A node met again starts the next micro-batch.
+        std::vector<std::size_t> cuts{0};
+        std::int64_t optimizerEnd = -1;
+        {
+            std::vector<bool> seen(g.nodes().size(), false);
+            for (std::size_t i = 0; i < step.size(); ++i) {
+                const auto n = static_cast<std::size_t>(step[i].node);
+                if (seen[n]) {
+                    cuts.push_back(i);
+                    std::fill(seen.begin(), seen.end(), false);
+                }
+                seen[n] = true;
+                if (g.node(step[i].node).phase == Phase::optimizer) optimizerEnd = std::max(optimizerEnd, step[i].end);
             }
-            for (int c : t.consumers)
-                if (end[static_cast<std::size_t>(c)] >= 0) release[r] = std::max(release[r], end[static_cast<std::size_t>(c)]);
+            cuts.push_back(step.size());
         }
-        for (std::size_t r = 0; r < nt; ++r) {
-            if (alloc[r] < 0) continue;
-            const std::int64_t bytes = g.tensor(static_cast<int>(r)).bytes();
-            if (bytes <= 0) continue;
-            changes.push_back({alloc[r], bytes, static_cast<int>(r)});
-            changes.push_back({isOutput[r] ? stepEnd : std::max(release[r], alloc[r]), -bytes, static_cast<int>(r)});
+        const bool micro = cuts.size() > 2;
+        const std::int64_t stepEnd = step.back().end;
+        for (std::size_t m = 0; m + 1 < cuts.size(); ++m) {
+            std::fill(start.begin(), start.end(), -1);
+            std::fill(end.begin(), end.end(), -1);
+            for (std::size_t i = cuts[m]; i < cuts[m + 1]; ++i) {
+                start[static_cast<std::size_t>(step[i].node)] = step[i].start;
+                end[static_cast<std::size_t>(step[i].node)] = step[i].end;
+            }
+            std::vector<std::int64_t> alloc(nt, -1), release(nt, -1);
+            for (const Tensor& t : g.tensors()) {
+                const auto r = static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)]);
+                if (isResident(g.tensor(static_cast<int>(r)))) continue;
+                if (t.producer >= 0 && start[static_cast<std::size_t>(t.producer)] >= 0) {
+                    const std::int64_t s = start[static_cast<std::size_t>(t.producer)];
+                    if (static_cast<int>(r) == t.id) alloc[r] = s;
+                    release[r] = std::max(release[r], end[static_cast<std::size_t>(t.producer)]);
+                }
+                for (int c : t.consumers) {
+                    if (end[static_cast<std::size_t>(c)] < 0) continue;
+                    if (micro && m > 0 && accumulated[r] && g.node(c).phase == Phase::optimizer) continue;
+                    release[r] = std::max(release[r], end[static_cast<std::size_t>(c)]);
+                }
+            }
+            for (std::size_t r = 0; r < nt; ++r) {
+                if (alloc[r] < 0) continue;
+                const std::int64_t bytes = g.tensor(static_cast<int>(r)).bytes();
+                if (bytes <= 0) continue;
+                std::int64_t freeAt = isOutput[r] ? stepEnd : std::max(release[r], alloc[r]);
+                if (micro && m == 0 && accumulated[r]) freeAt = std::max(freeAt, optimizerEnd);
+                changes.push_back({alloc[r], bytes, static_cast<int>(r)});
+                changes.push_back({freeAt, -bytes, static_cast<int>(r)});
+            }
         }
     }
     std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {

@@ -4,7 +4,8 @@
 // (activations, gradients, casts, temporaries) is allocated when its producer starts and
 // freed when its last consumer ends, so a saved activation lives until its backward use
 // and a weight gradient until the optimizer has read it (PyTorch's zero_grad(set_to_none)
-// behaviour). Views (shape-only ops) and in-place ops share their input's storage.
+// behaviour). The loss lives to the end of the step; other outputs (logits) are freed
+// after their last reader, as a training loop that keeps only the loss does. Views (shape-only ops) and in-place ops share their input's storage.
 // Frees at an instant happen before allocations at the same instant, as the caching
 // allocator reuses a block released by the previous op.
 
@@ -32,7 +33,10 @@ struct MemoryTimeline {
     std::map<std::string, std::int64_t> peakByRole;
 };
 
-// steps[i] holds the timing of every scheduled node of step i, in program order.
+// steps[i] holds the timing of every scheduled node of step i, in program order. Under
+// gradient accumulation a step runs the forward/backward nodes once per micro-batch (a
+// node met again starts the next one) and the optimizer once: the weight gradients of
+// the first micro-batch live until the optimizer, later ones only until accumulated.
 MemoryTimeline trackMemory(const Graph& graph, const std::vector<std::vector<NodeTiming>>& steps);
 
 // True for tensors resident for the whole run (weights, states, inputs without producer).

@@ -3,6 +3,8 @@
 #include "engine/cost/device_profile.h"
 #include "engine/frontends/model_loader.h"
 #include "engine/npuom/graph_json.h"
+#include "engine/memory/project_memory_options.h"
+#include "engine/pipeline/oom_advice.h"
 #include "engine/passes/activation_checkpointing_pass.h"
 #include "engine/passes/fusion/fusion_passes.h"
 #include "engine/passes/graph_cost_summary.h"
@@ -37,7 +39,6 @@ std::string prefixed(const Project& project, const std::string& message) {
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
     auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
     const TrainingSettings& t = project.training;
-    if (t.gradient_accumulation != 1) return fail("training.gradient_accumulation: values above 1 are not simulated yet");
     auto precision = parsePrecision(t.precision);
     if (!precision) return fail(precision.message());
 
@@ -83,6 +84,10 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     sim.seq = lm && !project.model.zoo.empty() && project.model.zoo != "resnet" ? t.seq : 0;
     sim.precision = t.precision;
     sim.computeDType = lowDType(*precision);
+    sim.gradientAccumulation = static_cast<int>(t.gradient_accumulation);
+    sim.memory = memoryOptionsFor(project);
+    sim.memory.zeroStage = t.zero_stage;
+    sim.memory.dataParallel = static_cast<int>(project.parallel.value("data_parallel", std::int64_t{1}));
     Progress simProgress;
     simProgress.cancel = progress.cancel;
     simProgress.report = [&](double f, std::string_view stage) { progress(0.3 + 0.7 * f, stage); };
@@ -98,6 +103,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
         result->graph_after_fusion = graphToJson(*graph).dump();
         result->graph_before_fusion = graphBefore.empty() ? result->graph_after_fusion : graphBefore;
     }
+    if (result->summary.status == "oom" && options.adviseOnOom) result->summary.memory.oom.advice = oomAdvice(project, options);
     return result;
 }
 

@@ -19,6 +19,7 @@ struct SimulationOptions {
     // Keep the graph before and after fusion in the result (as npuom graph JSON) so a
     // saved run can show its Graph tab.
     bool keepGraphs = true;
+    bool adviseOnOom = true;  // re-simulate the out-of-memory playbook (engine/pipeline/oom_advice)
 };
 
 // resources/devices of the source tree (compiled in), or next to the executable.

@@ -88,6 +88,9 @@ Status checkOptimizations(const nlohmann::json& doc, const std::string& file) {
         for (const auto& name : ok ? off : nlohmann::json::array()) ok = ok && name.is_string();
         if (!ok) c.fail("passes_off", "expected an array of pass names, got " + off.dump());
     }
+    c.oneOf("allocator", {"caching", "buddy", "static"}, "caching");
+    c.boolean("expandable_segments", false);
+    c.intInRange("max_split_size_mb", 1, 1 << 30, 1 << 30);
     if (c.has("memory_optimizer")) {
         JsonChecker m(c.object("memory_optimizer"), file, "optimizations.memory_optimizer");
         m.oneOf("strategy", {"conservative", "balanced", "aggressive"}, "balanced");

@@ -7,6 +7,7 @@
 #include "engine/ir/dtype.h"
 #include "engine/ir/node.h"
 #include "engine/ir/tensor.h"
+#include "engine/memory/memory_summary.h"
 
 #include <cstdint>
 #include <map>
@@ -63,6 +64,11 @@ struct DeviceResult {
     std::int64_t capacity_bytes = 0;
     // Peak memory split by tensor role at the moment of the peak.
     std::map<std::string, std::int64_t> peak_by_role;
+    // The chosen allocator replayed over the run (engine/memory): its series after every
+    // request, every block with its address (the memory map) and the segments it reserved.
+    std::vector<AllocatorSample> allocator_samples;
+    std::vector<PlacedBlock> memory_blocks;
+    std::vector<SegmentSpan> memory_segments;
 };
 
 struct SimSummary {
@@ -75,8 +81,9 @@ struct SimSummary {
     double step_time_ms = 0;
     double samples_per_s = 0;
     double tokens_per_s = 0;          // 0 for non-LM models
-    std::int64_t peak_bytes = 0;
+    std::int64_t peak_bytes = 0;      // allocated peak (the allocator's rounded block sizes)
     std::int64_t capacity_bytes = 0;
+    MemorySummary memory;             // reserved peak, lower bound, plan, categories, OOM diagnosis
     double mfu = 0;                   // model FLOPs utilisation vs the device's peak in the compute dtype
     std::int64_t batch = 0;
     std::int64_t seq = 0;

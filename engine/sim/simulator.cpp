@@ -3,8 +3,10 @@
 #include "engine/cost/cost_model.h"
 #include "engine/ir/op_registry.h"
 #include "engine/memory/memory_model.h"
+#include "engine/memory/zero_sharding.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 namespace npu::engine {
@@ -70,8 +72,11 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         const std::int64_t stepStart = now;
         std::vector<NodeTiming> times;
         times.reserve(order.size());
+        const int micro = std::max(1, options.gradientAccumulation);
+        for (int m = 0; m < micro; ++m)
         for (int id : order) {
             const Node& n = graph.node(id);
+            if (m + 1 < micro && n.phase == Phase::optimizer) continue;  // one update per step
             const OpTiming& t = timing[static_cast<std::size_t>(id)];
             times.push_back({id, now, now + t.durationNs});
             if (t.durationNs <= 0) continue;  // views launch nothing
@@ -107,26 +112,36 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     s.model = graph.name;
     s.device = device.name;
     s.params = graph.parameterCount();
-    s.flops_per_step = modelFlopsPerStep(graph);
+    s.flops_per_step = modelFlopsPerStep(graph) * std::max(1, options.gradientAccumulation);
     const auto& first = result.steps.front();
     s.step_time_ms = (first.end_ns - first.start_ns) / 1e6;
     s.batch = options.batch;
     s.seq = options.seq;
     s.precision = options.precision;
     if (s.step_time_ms > 0) {
-        s.samples_per_s = options.batch / (s.step_time_ms / 1e3);
+        s.samples_per_s = static_cast<double>(options.batch * std::max(1, options.gradientAccumulation)) / (s.step_time_ms / 1e3);
         s.tokens_per_s = options.seq > 0 ? s.samples_per_s * static_cast<double>(options.seq) : 0;
         const double peak = device.peak(options.computeDType);
         s.mfu = peak > 0 ? s.flops_per_step / (s.step_time_ms / 1e3) / peak : 0;
     }
+    if (options.memory.zeroStage > 0 && options.memory.dataParallel > 1)
+        shardMemoryEvents(dev.memory, zeroShardedTensors(graph, options.memory.zeroStage), options.memory.dataParallel);
+    MemoryAnalysis analysis = analyseMemory(graph, dev.memory, dev.capacity_bytes > 0 ? dev.capacity_bytes : INT64_MAX, options.memory);
+    s.memory = std::move(analysis.summary);
+    dev.peak_bytes = analysis.allocatedPeak;
+    dev.allocator_samples = std::move(analysis.run.samples);
+    dev.memory_blocks = std::move(analysis.run.blocks);
+    dev.memory_segments = std::move(analysis.run.segments);
     s.peak_bytes = dev.peak_bytes;
     s.capacity_bytes = dev.capacity_bytes;
-    if (dev.capacity_bytes > 0 && dev.peak_bytes > dev.capacity_bytes) {
+    if (s.memory.oom.present) {
         s.status = "oom";
         std::string parts;
-        for (const auto& [role, bytes] : dev.peak_by_role) parts += (parts.empty() ? "" : ", ") + role + " " + gb(static_cast<double>(bytes));
-        s.message = "out of memory: peak " + gb(static_cast<double>(dev.peak_bytes)) + " exceeds the " + device.name + "'s " +
-                    gb(static_cast<double>(dev.capacity_bytes)) + " (" + parts + ")";
+        for (const auto& [category, bytes] : s.memory.by_category)
+            parts += (parts.empty() ? "" : ", ") + category + " " + gb(static_cast<double>(bytes));
+        s.message = "out of memory: the " + s.memory.allocator + " allocator's memory exceeds the " + device.name + "'s " +
+                    gb(static_cast<double>(dev.capacity_bytes)) + " at " + (s.memory.oom.op.empty() ? "?" : s.memory.oom.op) +
+                    " (live peak " + gb(static_cast<double>(s.memory.lower_bound_bytes)) + ": " + parts + ")";
     }
     std::stable_sort(dev.tasks.begin(), dev.tasks.end(),
                      [](const SimTask& a, const SimTask& b) { return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns; });

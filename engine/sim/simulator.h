@@ -1,13 +1,15 @@
 #pragma once
 // Single-device simulator: runs the training step's nodes in program (topological)
 // order on one compute stream, each taking the CostModel's duration, back to back for
-// `steps` steps; tracks live memory (engine/memory) and fills the summary. A run whose
-// peak exceeds the device's HBM is returned with status "oom" and the figures.
+// `steps` steps; tracks live memory (engine/memory), replays it through the chosen
+// allocator and fills the summary. A run whose allocator cannot fit the step in the
+// device's HBM is returned with status "oom", the failing op and the live tensors.
 
 #include "engine/core/expected.h"
 #include "engine/core/progress.h"
 #include "engine/cost/device_profile.h"
 #include "engine/ir/graph.h"
+#include "engine/memory/memory_analysis.h"
 #include "engine/sim/simulation_result.h"
 
 #include <string>
@@ -16,10 +18,12 @@ namespace npu::engine {
 
 struct SimulatorOptions {
     int steps = 1;
-    std::int64_t batch = 1;          // samples per step
+    std::int64_t batch = 1;          // samples per micro-batch
+    int gradientAccumulation = 1;    // micro-batches per step (forward + backward each, one optimizer update)
     std::int64_t seq = 0;            // tokens per sample (0: not a language model)
     std::string precision = "fp32";
     DType computeDType = DType::f32; // the dtype MFU is measured against
+    MemoryOptions memory;            // allocator replayed over the step (engine/memory)
 };
 
 Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& device, const SimulatorOptions& options,

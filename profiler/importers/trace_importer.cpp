@@ -1,6 +1,8 @@
 #include "profiler/importers/trace_importer.h"
 
 #include "profiler/importers/cluster_import.h"
+#include "profiler/importers/memory_snapshot_importer.h"
+#include "profiler/importers/memory_snapshot_reader.h"
 #include "profiler/importers/trace_file_reader.h"
 #include "profiler/importers/trace_import_into.h"
 #include "profiler/store/profile_db.h"
@@ -9,6 +11,7 @@ namespace npu::profiler {
 
 Expected<ImportSummary> importTrace(const std::filesystem::path& traceOrFolder, const std::filesystem::path& outDb,
                                     const ImportOptions& options, const Progress& progress) {
+    if (looksLikeMemorySnapshot(traceOrFolder)) return importMemorySnapshot(traceOrFolder, outDb, progress);
     // The writer builds a temporary file and renames it on commit: a failed or
     // cancelled import leaves nothing at outDb.
     auto writer = ProfileDbWriter::create(outDb);

@@ -87,6 +87,16 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
         const auto memory = sink.addTrack(device, -1, TrackKind::counter, "Memory (live bytes)",
                                           static_cast<int>(dev.streams.size()) + 100);
         for (const auto& ev : dev.memory) sink.addCounter(memory, ev.t_ns, static_cast<double>(ev.live_bytes));
+        if (!dev.allocator_samples.empty()) {  // the simulated allocator's reserved memory (engine/memory)
+            const auto reserved = sink.addTrack(device, -1, TrackKind::counter, "Total Reserved (" + result.summary.memory.allocator + " allocator)",
+                                                static_cast<int>(dev.streams.size()) + 101);
+            std::int64_t last = -1;
+            for (const auto& s : dev.allocator_samples)
+                if (s.reserved != last) {  // reserved moves rarely: store its changes only
+                    sink.addCounter(reserved, s.t_ns, static_cast<double>(s.reserved));
+                    last = s.reserved;
+                }
+        }
     }
     for (const auto& step : result.steps) sink.addStep(step.start_ns, step.end_ns);
 }

@@ -54,10 +54,13 @@ private slots:
             QVERIFY(live >= 0);
             peak = std::max(peak, live);
         }
-        QCOMPARE(peak, dev.peak_bytes);
+        // The live-bytes peak is the lower bound; the allocated peak counts the caching
+        // allocator's rounded blocks (engine/memory), so it is at least that.
+        QCOMPARE(peak, r->summary.memory.lower_bound_bytes);
+        QVERIFY(dev.peak_bytes >= peak);
         std::int64_t roles = 0;
         for (const auto& [role, bytes] : dev.peak_by_role) roles += bytes;
-        QCOMPARE(roles, dev.peak_bytes);
+        QCOMPARE(roles, peak);
         QVERIFY(dev.peak_by_role.count("optimizer_state"));
     }
     void stepsBackToBack() {

@@ -1,0 +1,20 @@
+#pragma once
+// The report's memory keys beyond peak_bytes (docs/report-format.md): reserved peak,
+// lower bound, static plan, fragmentation, bytes by category at the peak, largest free
+// block, the allocators compared, and the out-of-memory diagnosis with its advice.
+
+#include "engine/memory/memory_summary.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+
+namespace npu::app {
+
+void addMemoryReport(nlohmann::json& memory, const engine::MemorySummary& summary);
+
+// Console lines for the report's memory object: reserved, lower bound, plan, and the
+// out-of-memory diagnosis with its advice.
+void printMemoryDetails(const nlohmann::json& memory, std::ostream& out);
+
+}  // namespace npu::app

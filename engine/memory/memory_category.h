@@ -1,0 +1,32 @@
+#pragma once
+// What a block of device memory holds, as the memory views and the report group it.
+// Finer than TensorRole where memory planning needs it: an activation a backward op
+// reads is "saved for backward" (lives across the step); one only forward ops read is a
+// temporary (freed within the forward pass).
+
+#include "engine/ir/graph.h"
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace npu::engine {
+
+enum class MemoryCategory : std::uint8_t {
+    weights,
+    master_weights,
+    gradients,
+    optimizer_state,
+    activations,   // saved for backward
+    temporaries,   // workspace and short-lived intermediates
+    comm_buffers,
+    inputs,
+};
+inline constexpr int kMemoryCategoryCount = 8;
+
+std::string_view memoryCategoryName(MemoryCategory c);
+
+// One category per tensor id of the graph.
+std::vector<MemoryCategory> memoryCategories(const Graph& graph);
+
+}  // namespace npu::engine

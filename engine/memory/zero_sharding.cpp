@@ -1,0 +1,69 @@
+#include "engine/memory/zero_sharding.h"
+
+namespace npu::engine {
+
+namespace {
+
+std::int64_t share(std::int64_t bytes, int dp) { return (bytes + dp - 1) / dp; }
+
+}  // namespace
+
+std::vector<bool> zeroShardedTensors(const Graph& graph, int stage) {
+    std::vector<bool> out(graph.tensors().size(), false);
+    if (stage <= 0) return out;
+    for (const Tensor& t : graph.tensors()) {
+        if (t.role == TensorRole::optimizer_state || t.role == TensorRole::master_weight) out[static_cast<std::size_t>(t.id)] = true;
+        if (t.role == TensorRole::weight && stage >= 3) out[static_cast<std::size_t>(t.id)] = true;
+        if (t.role != TensorRole::gradient || stage < 2) continue;
+        bool weightGrad = false;
+        for (int n : t.consumers) weightGrad = weightGrad || graph.node(n).phase == Phase::optimizer;
+        // Follow in-place accumulation back to the buffer that holds the gradient.
+        for (int cur = t.id; weightGrad && cur >= 0;) {
+            out[static_cast<std::size_t>(cur)] = true;
+            const Tensor& c = graph.tensor(cur);
+            if (c.producer < 0) break;
+            const Node& p = graph.node(c.producer);
+            cur = p.attrInt("inplace", 0) != 0 && !p.inputs.empty() ? p.inputs[0] : -1;
+        }
+    }
+    return out;
+}
+
+void shardMemoryEvents(std::vector<MemoryEvent>& events, const std::vector<bool>& sharded, int dataParallel) {
+    if (dataParallel <= 1) return;
+    std::int64_t live = 0;
+    for (MemoryEvent& e : events) {
+        if (e.tensor >= 0 && static_cast<std::size_t>(e.tensor) < sharded.size() && sharded[static_cast<std::size_t>(e.tensor)])
+            e.delta_bytes = e.delta_bytes >= 0 ? share(e.delta_bytes, dataParallel) : -share(-e.delta_bytes, dataParallel);
+        live += e.delta_bytes;
+        e.live_bytes = live;
+    }
+}
+
+std::int64_t modelStateBytes(const Graph& graph, int stage, int dataParallel) {
+    const std::vector<bool> sharded = zeroShardedTensors(graph, 2);  // stage 2 marks every model-state tensor but weights
+    const std::vector<bool> shardedNow = zeroShardedTensors(graph, stage);
+    std::int64_t total = 0;
+    for (const Tensor& t : graph.tensors()) {
+        if (t.bytes() <= 0) continue;
+        const auto i = static_cast<std::size_t>(t.id);
+        // Count each gradient buffer once: in-place accumulations share their root's storage.
+        const bool inplaceGrad = t.role == TensorRole::gradient && t.producer >= 0 &&
+                                 graph.node(t.producer).attrInt("inplace", 0) != 0;
+        const bool state = (t.role == TensorRole::weight && t.producer < 0) || (sharded[i] && !inplaceGrad);
+        if (!state) continue;
+        total += shardedNow[i] && dataParallel > 1 ? share(t.bytes(), dataParallel) : t.bytes();
+    }
+    return total;
+}
+
+double zeroPaperBytes(double psi, int stage, int n) {
+    switch (stage) {
+    case 0: return 16 * psi;
+    case 1: return 4 * psi + 12 * psi / n;
+    case 2: return 2 * psi + 14 * psi / n;
+    default: return 16 * psi / n;
+    }
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,35 @@
+#pragma once
+// ZeRO (Rajbhandari et al. 2020) as one data-parallel rank sees it: stage 1 keeps 1/N of
+// the optimizer states (and fp32 master weights), stage 2 also 1/N of the gradients,
+// stage 3 also 1/N of the parameters. For mixed-precision Adam that gives the paper's
+// 16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N and 16Ψ/N bytes of model states per device.
+// This is a single-device simulation of one rank's share: the step's memory events are
+// rescaled by category; the reduce-scatter / all-gather traffic ZeRO adds is not on the
+// timeline (the simulator has no data-parallel communication yet), nor are stage 3's
+// transient gathered parameters.
+
+#include "engine/ir/graph.h"
+#include "engine/memory/memory_category.h"
+#include "engine/sim/simulation_result.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace npu::engine {
+
+// Per tensor id: true when a rank keeps only 1/N of it at this stage. Gradients means
+// the weights' gradients (what the optimizer reads, and the buffers they accumulate in
+// place into), not the activation gradients of the backward pass.
+std::vector<bool> zeroShardedTensors(const Graph& graph, int stage);
+
+// Rescales the sharded tensors' events in place and recomputes the running live_bytes.
+void shardMemoryEvents(std::vector<MemoryEvent>& events, const std::vector<bool>& sharded, int dataParallel);
+
+// Bytes of model states (weights, gradients of weights, master weights, optimizer
+// states) one rank holds, from the graph's tensors.
+std::int64_t modelStateBytes(const Graph& graph, int stage, int dataParallel);
+
+// The ZeRO paper's figure for mixed-precision Adam (K = 12): bytes per rank.
+double zeroPaperBytes(double params, int stage, int dataParallel);
+
+}  // namespace npu::engine

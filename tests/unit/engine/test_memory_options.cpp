@@ -1,0 +1,130 @@
+// Options that change memory, re-simulated on the calibration model: gradient
+// accumulation (micro-batches, one update), ZeRO stages of one data-parallel rank
+// against the paper's model-state arithmetic, the allocator choice, and the
+// out-of-memory diagnosis with its playbook advice on a device made too small.
+#include "engine/pipeline/simulation_pipeline.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace npu::engine;
+
+namespace {
+
+Project calibrationProject() {
+    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-small-h200/project.json");
+    if (!p) qFatal("%s", p.message().c_str());
+    return *p;
+}
+
+SimulationResult run(const Project& p, const SimulationOptions& o = {}) {
+    auto r = simulateProject(p, o);
+    if (!r) qFatal("%s", r.message().c_str());
+    return *r;
+}
+
+}  // namespace
+
+class TestMemoryOptions : public QObject {
+    Q_OBJECT
+private slots:
+    void gradientAccumulation() {
+        Project p = calibrationProject();
+        p.training.batch = 4;
+        const SimulationResult one = run(p);
+        p.training.gradient_accumulation = 2;
+        const SimulationResult two = run(p);
+        const double opt1 = one.summary.time_by_phase_ms.at("optimizer");
+        // Two forward+backward passes, one optimizer update.
+        QVERIFY(std::abs((two.summary.step_time_ms - opt1) / (one.summary.step_time_ms - opt1) - 2) < 0.01);
+        QCOMPARE(two.summary.time_by_phase_ms.at("optimizer"), opt1);
+        QVERIFY(std::abs(two.summary.samples_per_s / one.summary.samples_per_s * two.summary.step_time_ms /
+                             one.summary.step_time_ms - 2) < 1e-9);
+        // The first micro-batch's fp32 weight gradients (4 bytes per parameter) stay live
+        // through the second micro-batch: the peak grows, by at most that much.
+        const double grads = 4.0 * static_cast<double>(one.summary.params);
+        QVERIFY(two.summary.memory.lower_bound_bytes > one.summary.memory.lower_bound_bytes);
+        QVERIFY(two.summary.memory.lower_bound_bytes - one.summary.memory.lower_bound_bytes <= grads * 1.001);
+    }
+
+    void zeroStagesMatchThePaper() {
+        // Pure bf16 weights and gradients with fp32 masters and Adam states: 16 bytes per
+        // parameter of model states, which ZeRO shards as 4+12/N, 2+14/N, 16/N.
+        Project p = calibrationProject();
+        p.training.precision = "bf16";
+        p.parallel["data_parallel"] = 8;
+        std::int64_t lower[4];
+        std::int64_t params = 0;
+        for (int stage = 0; stage <= 3; ++stage) {
+            p.training.zero_stage = stage;
+            const SimulationResult r = run(p);
+            lower[stage] = r.summary.memory.lower_bound_bytes;
+            params = r.summary.params;
+        }
+        const double psi = static_cast<double>(params), n = 8;
+        // Stage 1 shards the resident masters and states (12 bytes/param) everywhere in
+        // time; stage 3 also the resident bf16 weights (2 bytes/param). Rounding: < 1 MB.
+        QVERIFY(std::abs(static_cast<double>(lower[0] - lower[1]) - 12 * psi * (1 - 1 / n)) < 1e6);
+        QVERIFY(lower[2] <= lower[1]);
+        QVERIFY(lower[2] >= lower[1] - 2 * psi * (1 - 1 / n) - 1e6);  // gradients: at most all of them
+        QVERIFY(std::abs(static_cast<double>(lower[2] - lower[3]) - 2 * psi * (1 - 1 / n)) < 1e6);
+    }
+
+    void allocatorsCompared() {
+        Project p = calibrationProject();
+        const SimulationResult caching = run(p);
+        const MemorySummary& m = caching.summary.memory;
+        QCOMPARE(m.allocator, std::string("caching"));
+        QCOMPARE(static_cast<int>(m.allocators.size()), 3);
+        QVERIFY(m.planned_peak_bytes >= m.lower_bound_bytes);
+        QVERIFY(m.reserved_peak_bytes >= caching.summary.peak_bytes);
+        QVERIFY(m.fragmentation >= 0);
+        p.optimizations["memory_optimizer"] = {{"strategy", "balanced"}, {"max_fragmentation", 0.15}};
+        const SimulationResult buddy = run(p);
+        QCOMPARE(buddy.summary.memory.allocator, std::string("buddy"));
+        // Power-of-two blocks never hold less than the requests.
+        QVERIFY(buddy.summary.peak_bytes >= buddy.summary.memory.lower_bound_bytes);
+        p.optimizations["allocator"] = "static";
+        const SimulationResult planned = run(p);
+        QCOMPARE(planned.summary.memory.reserved_peak_bytes, planned.summary.memory.planned_peak_bytes);
+    }
+
+    void oomNamesTheOpAndAdvises() {
+        // The h200 profile with 6.4 GB of memory: bf16-amp batch 8 needs ~9.4 GB.
+        QTemporaryDir dir;
+        std::ifstream in(std::filesystem::path(NPU_SOURCE_DIR) / "resources/devices/h200.json");
+        nlohmann::json device = nlohmann::json::parse(in);
+        const double capacity = 6.4e9;
+        device["hbm"]["bytes"]["value"] = capacity;
+        std::ofstream(dir.filePath(QStringLiteral("h200.json")).toStdString()) << device.dump();
+        SimulationOptions o;
+        o.devicesDir = dir.path().toStdString();
+        const SimulationResult r = run(calibrationProject(), o);
+        QCOMPARE(r.summary.status, std::string("oom"));
+        const OomReport& oom = r.summary.memory.oom;
+        QVERIFY(oom.present);
+        QVERIFY(!oom.op.empty());
+        QVERIFY(oom.time_ns > 0);
+        QVERIFY(!oom.top_tensors.empty());
+        for (std::size_t i = 1; i < oom.top_tensors.size(); ++i) QVERIFY(oom.top_tensors[i - 1].bytes >= oom.top_tensors[i].bytes);
+        // Playbook order, each re-simulated.
+        QVERIFY(oom.advice.size() >= 4);
+        QCOMPARE(oom.advice[0].action, std::string("memory_optimizer"));
+        QCOMPARE(oom.advice[1].action, std::string("micro_batch"));
+        QVERIFY(oom.advice[1].fits);
+        QVERIFY(static_cast<double>(oom.advice[1].predicted_reserved_bytes) <= capacity);
+        QCOMPARE(oom.advice.back().action, std::string("offload"));
+        bool checkpointingFits = false;
+        for (const OomAdvice& a : oom.advice) {
+            QVERIFY(a.predicted_step_time_ms > 0);
+            QVERIFY(a.predicted_peak_bytes > 0);
+            if (a.action == "activation_checkpointing" && a.fits) checkpointingFits = true;
+        }
+        QVERIFY(checkpointingFits);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemoryOptions)
+#include "test_memory_options.moc"
