@@ -5,6 +5,7 @@
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/run_comparison.h"
 #include "profiler/analysis/step_breakdown.h"
+#include "profiler/importers/diagnostic_kinds.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
 
@@ -134,9 +135,14 @@ nlohmann::json runReport(const ProfileDb& db, int topKernels) {
     }
 
     j["diagnostics"] = nlohmann::json::array();
-    for (const auto& d : db.diagnostics())
-        j["diagnostics"].push_back(
-            {{"kind", d.kind}, {"severity", severityName(d.severity)}, {"count", d.count}, {"example", d.example}});
+    for (const auto& d : db.diagnostics()) {
+        const auto* info = findDiagnostic(d.kind);  // null for runs stored before the list existed
+        j["diagnostics"].push_back({{"kind", d.kind},
+                                    {"severity", severityName(d.severity)},
+                                    {"count", d.count},
+                                    {"example", d.example},
+                                    {"description", info ? std::string(info->description) : std::string()}});
+    }
     return j;
 }
 

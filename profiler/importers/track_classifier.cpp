@@ -50,10 +50,10 @@ TraceProcessPlacement placeProcess(std::string_view name, std::string_view label
     return p;
 }
 
-TrackKind threadTrackKind(const TraceProcessPlacement& placement, const ImportThread& t) {
+TrackKind threadTrackKind(const TraceProcessPlacement& placement, const ImportThread& t, std::string_view threadName) {
     if (placement.kind == TraceDeviceKind::cpu) return TrackKind::host_thread;
     if (placement.analysisLanes) return TrackKind::other;
-    if (placement.commOnly) return TrackKind::comm;
+    if (placement.commOnly) return threadName.starts_with("Plane") ? TrackKind::other : TrackKind::comm;
     // A stream is what most of its kernels are (NCCL streams also carry a few copies).
     if (t.commKernels > 0 && t.commKernels >= t.otherKernels) return TrackKind::comm;
     if (t.otherKernels > 0) return TrackKind::compute;
