@@ -38,6 +38,7 @@ public:
         if (auto s = communicationOps(); !s) return s.error();
         m_progress(0.8, "reading memory records");
         if (auto s = memoryRecords(); !s) return s.error();
+        if (auto s = opMemory(); !s) return s.error();
         steps();
         oddRows();
         return m_stats;
@@ -330,6 +331,42 @@ private:
                 m_sink.addCounter(tracks[i], q.int64(2), q.real(3 + i));
                 ++m_stats.counters;
             }
+        }
+        return rc == SQLITE_DONE ? Status{} : queryError(T, m_src.handle());
+    }
+
+    // OP_MEMORY: one allocation per row into OP_MEMORY_ALLOC (names through STRING_IDS).
+    Status opMemory() {
+        const char* T = "OP_MEMORY";
+        if (!m_src.hasTable(T)) return {};
+        auto orNull = [&](std::initializer_list<std::string_view> cols) {
+            const std::string c = name(T, "m", cols);
+            return "CASE WHEN " + c + " IS NULL OR " + c + " = '' THEN -1 ELSE CAST(" + c + " AS INTEGER) END";
+        };
+        const std::string sql = "SELECT " + name(T, "m", {"deviceId"}) + ", COALESCE(n.value, m.name), " +
+                                name(T, "m", {"size"}) + ", " + name(T, "m", {"allocationTime"}) + ", " +
+                                orNull({"releaseTime"}) + ", " + orNull({"activeReleaseTime"}) + ", " +
+                                orNull({"duration"}) + ", " + name(T, "m", {"streamPtr"}) + ", " +
+                                name(T, "m", {"allocationTotalAllocated"}) + ", " + name(T, "m", {"allocationTotalReserved"}) +
+                                " FROM OP_MEMORY m LEFT JOIN STRING_IDS n ON n.id = m.name ORDER BY 4";
+        SqliteStatement q(m_src.handle(), sql);
+        if (!q.valid()) return queryError(T, m_src.handle());
+        int rc;
+        while ((rc = q.step()) == SQLITE_ROW) {
+            OpAllocationRecord r;
+            r.device = m_options.devicePrefix + "NPU:" + std::to_string(q.int64(0));
+            r.op = q.text(1);
+            r.size_bytes = q.int64(2);
+            r.alloc_ns = q.int64(3);
+            r.release_ns = q.int64(4);
+            r.active_release_ns = q.int64(5);
+            r.duration_ns = q.int64(6);
+            r.stream = q.int64(7);
+            // torch_npu stores the totals in bytes here (MB in operator_memory.csv).
+            r.alloc_total_allocated_mb = q.real(8) / (1024.0 * 1024.0);
+            r.alloc_total_reserved_mb = q.real(9) / (1024.0 * 1024.0);
+            m_sink.addOpAllocation(r);
+            ++m_stats.opAllocations;
         }
         return rc == SQLITE_DONE ? Status{} : queryError(T, m_src.handle());
     }

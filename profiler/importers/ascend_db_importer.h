@@ -10,6 +10,7 @@
 //                           CONNECTION_IDS / connectionId (async_npu, HostToDevice)
 //   MEMORY_RECORD           counters "<component> Total Allocated/Reserved/Active"
 //   STEP_TIME               STEP rows
+//   OP_MEMORY               OP_MEMORY_ALLOC rows (per-operator allocations)
 // Each table is one SELECT streamed in write order (SQLite joins the names and builds
 // the args with json_object); memory is bounded by the host ranges' connection ids,
 // kept to bind flows, not by the number of tasks.
@@ -36,6 +37,7 @@ struct AscendDbStats {
     std::int64_t commOps = 0;         // COMMUNICATION_OP rows
     std::int64_t hostRanges = 0;      // PYTORCH_API + CANN_API rows
     std::int64_t memoryRecords = 0;   // MEMORY_RECORD rows (each gives up to three counter samples)
+    std::int64_t opAllocations = 0;   // OP_MEMORY rows
     std::int64_t counters = 0;
     std::int64_t flows = 0;
     std::int64_t devices = 0;

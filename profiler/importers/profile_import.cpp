@@ -1,6 +1,8 @@
 #include "profiler/importers/profile_import.h"
 
+#include "profiler/importers/ascend_comm_importer.h"
 #include "profiler/importers/ascend_db_importer.h"
+#include "profiler/importers/ascend_memory_csv.h"
 #include "profiler/importers/cluster_import.h"
 #include "profiler/importers/nsys_importer.h"
 #include "profiler/importers/sqlite_source.h"
@@ -56,6 +58,29 @@ int rankOf(const std::filesystem::path& db, size_t position) {
     return static_cast<int>(position);
 }
 
+// Ascend's analyses beside each capture (analysis.db next to a database;
+// communication*.json and operator_memory.csv next to trace_view.json), stored in the
+// COMM_* and OP_MEMORY_ALLOC tables.
+Status importCommunication(const std::vector<std::filesystem::path>& captures, TraceSink& sink, ImportDiagnostics& diag) {
+    CommunicationData data;
+    std::error_code ec;
+    for (size_t i = 0; i < captures.size(); ++i) {
+        const auto dir = captures[i].parent_path();
+        const std::int64_t rank = rankOf(captures[i], i);
+        if (captures[i].extension() == ".db") {
+            if (std::filesystem::exists(dir / "analysis.db", ec))
+                if (auto s = readCommunicationAnalysisDb(dir / "analysis.db", rank, data, diag); !s) return s;
+        } else {
+            if (auto s = readCommunicationJson(dir, rank, data, diag); !s) return s;
+            // The databases carry OP_MEMORY themselves; text exports have operator_memory.csv.
+            const std::string prefix = captures.size() > 1 ? "rank" + std::to_string(rank) + " " : std::string();
+            if (auto rows = readOperatorMemoryCsv(dir, prefix, sink, diag); !rows) return rows.error();
+        }
+    }
+    if (!data.empty()) sink.addCommunication(data);
+    return {};
+}
+
 Expected<ImportSummary> importAscendDbs(const std::vector<std::filesystem::path>& dbs, TraceSink& sink,
                                         const Progress& progress) {
     ImportSummary total;
@@ -81,6 +106,7 @@ Expected<ImportSummary> importAscendDbs(const std::vector<std::filesystem::path>
         total.devices += stats->devices;
         ranks += (ranks.empty() ? "" : ",") + std::to_string(rank);
     }
+    if (auto s = importCommunication(dbs, sink, diag); !s) return s.error();
     if (cluster) {
         sink.setMeta("cluster", "true");
         sink.setMeta("ranks", ranks);
@@ -158,7 +184,16 @@ Expected<ImportSummary> importProfileInto(const std::filesystem::path& path, Tra
     Expected<ImportSummary> result = makeError(detected.reason);
     switch (detected.format) {
     case ProfileFormat::chrome_trace:
-    case ProfileFormat::trace_folder: return importChromeTraceInto(path, sink, options, progress);
+    case ProfileFormat::trace_folder: {
+        result = importChromeTraceInto(path, sink, options, progress);
+        if (!result) return result;
+        ImportDiagnostics diag;
+        const auto traces = detected.format == ProfileFormat::trace_folder ? findRankTraces(path) : detected.files;
+        if (auto s = importCommunication(traces, sink, diag); !s) return s.error();
+        diag.writeTo(sink);
+        result->diagnostics += diag.total();
+        return result;
+    }
     case ProfileFormat::ascend_db:
     case ProfileFormat::ascend_db_folder: result = importAscendDbs(detected.files, sink, progress); break;
     case ProfileFormat::nsys_sqlite: result = importNsysInto(path, sink, progress); break;

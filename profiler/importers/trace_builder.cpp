@@ -139,13 +139,14 @@ void TraceBuilder::addSlice(std::uint32_t thread, std::int64_t start, std::int64
     r.cat = m_strings.intern(cat);
     r.args = m_args.append(args);
     t.slices.push_back(r);
-    if (cat == "kernel" || cat.empty()) {
-        if (cat == "kernel") {
+    // mtia_ccp_events: MTIA's device work, the counterpart of CUDA's "kernel".
+    if (cat == "kernel" || cat == "mtia_ccp_events" || cat.empty()) {
+        if (!cat.empty()) {
             m_processes[t.process].gpuEvents = true;
             ++m_kinetoEvents;
         }
         if (isCommName(name)) ++t.commKernels;
-        else if (startsWithNoCase(name, "memcpy") || startsWithNoCase(name, "memset")) ++t.memOps;
+        else if (startsWithNoCase(name, "memcpy") || startsWithNoCase(name, "memset") || startsWithNoCase(name, "dma")) ++t.memOps;
         else ++t.otherKernels;
     } else if (cat == "gpu_memcpy" || cat == "gpu_memset") {
         m_processes[t.process].gpuEvents = true;

@@ -33,6 +33,11 @@ TraceProcessPlacement placeProcess(std::string_view name, std::string_view label
         p.index = trailingNumber(labels, pidIndex);
         return p;
     }
+    if (labels.starts_with("MTIA") || name.starts_with("MTIA")) {  // Kineto on MTIA: "MTIA n"
+        p.kind = TraceDeviceKind::mtia;
+        p.index = trailingNumber(labels.starts_with("MTIA") ? labels : name, pidIndex);
+        return p;
+    }
     bool ascendDevice = labels.starts_with("NPU");
     for (auto n : kAscendDeviceProcesses) ascendDevice = ascendDevice || name == n;
     if (ascendDevice) {
@@ -66,6 +71,7 @@ std::string_view deviceKindName(TraceDeviceKind kind) {
     case TraceDeviceKind::cpu: return "cpu";
     case TraceDeviceKind::gpu: return "gpu";
     case TraceDeviceKind::npu: return "npu";
+    case TraceDeviceKind::mtia: return "mtia";
     }
     return "cpu";
 }
@@ -75,6 +81,7 @@ std::string deviceName(TraceDeviceKind kind, int index) {
     case TraceDeviceKind::cpu: return "CPU";
     case TraceDeviceKind::gpu: return "GPU " + std::to_string(index);
     case TraceDeviceKind::npu: return "NPU " + std::to_string(index);
+    case TraceDeviceKind::mtia: return "MTIA " + std::to_string(index);
     }
     return "CPU";
 }

@@ -4,12 +4,15 @@
 // as rank 0's trace_view.json alone. Also: top-kernel shares over both ranks stay <= 100%.
 
 #include "profiler/analysis/op_statistics.h"
+#include "profiler/analysis/run_report.h"
 #include "profiler/analysis/step_breakdown.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <map>
@@ -127,6 +130,36 @@ private slots:
         const auto stats = computeOpStatistics(*db);
         QVERIFY(!stats.rows.empty());
         for (const auto& r : stats.rows) QVERIFY2(r.share <= 1.0, r.key.c_str());
+
+        // communication.ranks[] equals the "Total Op Info" Ascend writes into each rank's
+        // communication.json (its own sums over the rank's ops).
+        const auto report = runReport(*db);
+        const auto& ranks = report["communication"]["ranks"];
+        QCOMPARE(ranks.size(), size_t(2));
+        for (int rank = 0; rank < 2; ++rank) {
+            std::ifstream in(rankOutput(rank) / "communication.json");
+            const auto doc = nlohmann::json::parse(in);
+            const auto& total = doc["step50"]["collective"]["Total Op Info"]["Communication Time Info"];
+            const auto& mine = ranks[static_cast<size_t>(rank)];
+            QCOMPARE(mine["rank"].get<int>(), rank);
+            QCOMPARE(mine["ops"].get<int>(), 4);
+            for (const auto& [key, theirs] : {std::pair{"elapse_ms", "Elapse Time(ms)"}, {"transit_ms", "Transit Time(ms)"},
+                                              {"wait_ms", "Wait Time(ms)"}, {"synchronization_ms", "Synchronization Time(ms)"}})
+                QVERIFY2(std::abs(mine[key].get<double>() - total[theirs].get<double>()) < 1e-5, key);
+            QVERIFY(std::abs(mine["wait_ratio"].get<double>() - total["Wait Time Ratio"].get<double>()) < 1e-3);
+        }
+        // The matrix: rank 0 -> 1 over HCCS, from the allreduce-total entry of rank 0's file.
+        bool found = false;
+        for (const auto& l : report["communication"]["matrix"]) {
+            if (l["src"] != 0 || l["dst"] != 1) continue;
+            found = true;
+            QCOMPARE(l["transport"].get<std::string>(), std::string("HCCS"));
+            QVERIFY(std::abs(l["size_mb"].get<double>() - 61.210624) < 1e-6);
+            QVERIFY(std::abs(l["time_ms"].get<double>() - 3.88393759375) < 1e-6);
+            QVERIFY(std::abs(l["bandwidth_gbps"].get<double>() - 15.7599) < 1e-3);  // the file's Bandwidth(GB/s)
+        }
+        QVERIFY(found);
+        QCOMPARE(report["communication"]["matrix"].size(), size_t(16));  // 8 links from each rank
     }
 };
 

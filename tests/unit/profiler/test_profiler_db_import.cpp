@@ -6,6 +6,7 @@
 
 #include "profiler/analysis/device_metrics.h"
 #include "profiler/analysis/kernel_classification.h"
+#include "profiler/analysis/communication_summary.h"
 #include "profiler/analysis/step_breakdown.h"
 #include "profiler/importers/profile_import.h"
 #include "profiler/store/profile_db.h"
@@ -140,6 +141,39 @@ private slots:
                                     .arg(got, 0, 'f', 3)
                                     .arg(want, 0, 'f', 3)));
         }
+    }
+
+    void torchNpuCommunicationFromAnalysisDb() {
+        if (!std::filesystem::exists(kPtDb)) QSKIP("shared msinsight data not present");
+        auto db = importAndOpen(kPtDbDir, "pt_comm.npudb");
+        QVERIFY(db);
+        const auto analysis = kPtDbDir / "analysis.db";
+        const auto ranks = communicationByRank(*db);
+        QCOMPARE(ranks.size(), size_t(1));
+        const std::string ops = "FROM CommAnalyzerTime WHERE hccl_op_name != 'Total Op Info'";
+        QCOMPARE(ranks[0].ops, sqlCount(analysis, "SELECT COUNT(*) " + ops));
+        QVERIFY(std::abs(double(ranks[0].elapse_ns) / 1e6 - sqlValue(analysis, "SELECT SUM(elapse_time) " + ops)) < 1e-5);
+        QVERIFY(std::abs(double(ranks[0].wait_ns) / 1e6 - sqlValue(analysis, "SELECT SUM(wait_time) " + ops)) < 1e-5);
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM COMM_MATRIX"), sqlCount(analysis, "SELECT COUNT(*) FROM CommAnalyzerMatrix"));
+        QVERIFY(stored(*db, "SELECT COUNT(*) FROM COMM_PACKET") > 0);  // packet-size distribution
+        QVERIFY(!communicationMatrix(*db).empty());
+    }
+
+    void version1DatabasesAreMigrated() {
+        if (!std::filesystem::exists(kMsprofDb)) QSKIP("shared msinsight data not present");
+        const auto out = std::filesystem::path(m_dir.path().toStdString()) / "old.npudb";
+        QVERIFY(importProfile(kMsprofDb, out).ok());
+        // Make it a version-1 file: no communication tables.
+        sqlite3* raw = nullptr;
+        QCOMPARE(sqlite3_open(out.c_str(), &raw), SQLITE_OK);
+        for (const char* sql : {"DROP TABLE COMM_OP", "DROP TABLE COMM_BANDWIDTH", "DROP TABLE COMM_PACKET", "DROP TABLE COMM_MATRIX",
+                                "UPDATE META_DATA SET value = '1' WHERE name = 'schema_version'"})
+            QCOMPARE(sqlite3_exec(raw, sql, nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(raw);
+        auto db = ProfileDb::open(out);
+        QVERIFY2(db.ok(), db.ok() ? "" : db.message().c_str());
+        QCOMPARE((*db)->meta("schema_version"), std::to_string(kSchemaVersion));
+        QCOMPARE(stored(**db, "SELECT COUNT(*) FROM COMM_OP"), std::int64_t(0));  // the table exists now
     }
 
     void msprofDatabaseImports() {
