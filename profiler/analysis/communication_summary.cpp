@@ -27,6 +27,17 @@ std::vector<CommRankSummary> communicationByRank(const ProfileDb& db) {
     return out;
 }
 
+std::vector<CommOpRecord> loadCommOps(const ProfileDb& db) {
+    std::vector<CommOpRecord> out;
+    SqliteStatement q(db.handle(), "SELECT rank, step, type, op, group_name, start_ns, elapse_ns, transit_ns, wait_ns, "
+                                   "synchronization_ns, idle_ns, wait_ratio, synchronization_ratio FROM COMM_OP "
+                                   "ORDER BY rank, start_ns");
+    while (q.valid() && q.step() == SQLITE_ROW)
+        out.push_back({q.int64(0), q.text(1), q.text(2), q.text(3), q.text(4), q.int64(5), q.int64(6), q.int64(7), q.int64(8),
+                       q.int64(9), q.int64(10), q.real(11), q.real(12)});
+    return out;
+}
+
 std::vector<CommLinkSummary> communicationMatrix(const ProfileDb& db) {
     std::vector<CommLinkSummary> out;
     // A link listed by both of its ranks' files counts once (one row per group op and link).

@@ -8,6 +8,8 @@
 //              matrix has them (Ascend's per-group totals), else summed over its entries;
 //              bandwidth = size / time (MB/ms = GB/s, Ascend's units)
 
+#include "profiler/store/comm_records.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,6 +34,8 @@ struct CommLinkSummary {
 };
 
 std::vector<CommRankSummary> communicationByRank(const ProfileDb& db);
+// Every stored op row, by rank then start.
+std::vector<CommOpRecord> loadCommOps(const ProfileDb& db);
 std::vector<CommLinkSummary> communicationMatrix(const ProfileDb& db);
 
 }  // namespace npu::profiler

@@ -47,6 +47,9 @@ bool isCommunication(std::string_view n) {
     // their template arguments; words like "Broadcast" there are not collectives, and real
     // collectives on GPUs/NPUs always carry the nccl/hccl/hcom prefix.
     if (n.find('<') != std::string_view::npos || n.find("::") != std::string_view::npos) return false;
+    // Ascend's aclnn kernels are compute ops named by their op: "aclnnEqTensor_BroadcastToAiCore_BroadcastTo"
+    // broadcasts a tensor on one device; HCCL collectives are named hcom_*/Hccl*.
+    if (startsWithNoCase(n, "aclnn")) return false;
     for (std::string_view w : {"allreduce", "all_reduce", "allgather", "all_gather", "reduce_scatter",
                                "reducescatter", "broadcast", "alltoall", "all_to_all"})
         if (containsNoCase(n, w)) return true;

@@ -23,4 +23,12 @@ Status readCommunicationJson(const std::filesystem::path& outputDir, std::int64_
 Status readCommunicationAnalysisDb(const std::filesystem::path& analysisDb, std::int64_t rank, CommunicationData& out,
                                    ImportDiagnostics& diag);
 
+// msprof-analyze's cluster outputs, every rank of the cluster at once: cluster_analysis.db
+// (ClusterCommAnalyzerTime / Bandwidth / Matrix) or the cluster_analysis_output folder
+// (cluster_communication.json, cluster_communication_matrix.json). Op type (collective
+// or p2p) comes from the json's grouping, and for the database from the op name
+// (hcom_send / hcom_receive are p2p).
+bool looksLikeClusterAnalysis(const std::filesystem::path& fileOrFolder);
+Status readClusterAnalysis(const std::filesystem::path& fileOrFolder, CommunicationData& out, ImportDiagnostics& diag);
+
 }  // namespace npu::profiler

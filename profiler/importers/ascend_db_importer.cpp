@@ -11,7 +11,7 @@ namespace npu::profiler {
 namespace {
 
 // globalTid = pid << 32 | tid (torch_npu and msprof).
-std::int64_t tidOf(std::int64_t globalTid) { return globalTid & 0xffffffffLL; }
+std::int64_t ascendTidOf(std::int64_t globalTid) { return globalTid & 0xffffffffLL; }
 
 std::string textOr(const SqliteStatement& q, int col, std::string_view fallback) {
     std::string s = q.text(col);
@@ -136,7 +136,7 @@ private:
                 if (tid != thread || track < 0) {
                     thread = tid;
                     track = m_sink.addTrack(m_cpu, -1, TrackKind::host_thread,
-                                            std::string(prefix) + " " + std::to_string(tidOf(tid)),
+                                            std::string(prefix) + " " + std::to_string(ascendTidOf(tid)),
                                             static_cast<int>(m_hostTracks++));
                     depth.clear();
                 }

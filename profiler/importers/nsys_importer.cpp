@@ -12,8 +12,8 @@ namespace npu::profiler {
 namespace {
 
 // Nsight packs ids: globalPid = pid << 24, globalTid = globalPid + tid.
-std::int64_t pidOf(std::int64_t globalId) { return globalId >> 24; }
-std::int64_t tidOf(std::int64_t globalTid) { return globalTid & 0xffffff; }
+std::int64_t nsysPidOf(std::int64_t globalId) { return globalId >> 24; }
+std::int64_t nsysTidOf(std::int64_t globalTid) { return globalTid & 0xffffff; }
 // Correlation ids are unique within a process.
 std::int64_t flowKey(std::int64_t pid, std::int64_t correlation) { return (pid << 32) ^ (correlation & 0xffffffffLL); }
 
@@ -86,7 +86,7 @@ private:
         SqliteStatement q(m_src.handle(), "SELECT s.value FROM ThreadNames t JOIN StringIds s ON s.id = t.nameId "
                                           "WHERE t.globalTid = ? LIMIT 1");
         q.bind(1, globalTid);
-        return q.step() == SQLITE_ROW ? q.text(0) + " " + std::to_string(tidOf(globalTid)) : fallback;
+        return q.step() == SQLITE_ROW ? q.text(0) + " " + std::to_string(nsysTidOf(globalTid)) : fallback;
     }
 
     Status runtimeCalls() {
@@ -106,7 +106,7 @@ private:
             if (q.int64(2) != thread || track < 0) {
                 thread = q.int64(2);
                 track = m_sink.addTrack(m_cpu, -1, TrackKind::host_thread,
-                                        threadName(thread, "Thread " + std::to_string(tidOf(thread))), m_hostTracks++);
+                                        threadName(thread, "Thread " + std::to_string(nsysTidOf(thread))), m_hostTracks++);
                 depth.clear();
             }
             const auto start = q.int64(0), end = std::max(q.int64(0), q.int64(1));
@@ -115,7 +115,7 @@ private:
                                                "{\"correlation\":" + std::to_string(q.int64(4)) + "}");
             ++m_summary.slices;
             ++m_summary.events;
-            m_launches.emplace(flowKey(pidOf(thread), q.int64(4)), slice);
+            m_launches.emplace(flowKey(nsysPidOf(thread), q.int64(4)), slice);
         }
         return rc == SQLITE_DONE ? Status{} : queryError(kRuntime);
     }
@@ -138,7 +138,7 @@ private:
         while ((rc = q.step()) == SQLITE_ROW) {
             if (q.int64(2) != thread || track < 0) {
                 thread = q.int64(2);
-                track = m_sink.addTrack(m_cpu, -1, TrackKind::host_thread, "NVTX " + std::to_string(tidOf(thread)),
+                track = m_sink.addTrack(m_cpu, -1, TrackKind::host_thread, "NVTX " + std::to_string(nsysTidOf(thread)),
                                         m_hostTracks++);
                 depth.clear();
             }
@@ -232,7 +232,7 @@ private:
                                                q.isNull(6) ? "kernel" : q.text(6), q.text(7), q.text(8));
             ++m_summary.slices;
             ++m_summary.events;
-            if (auto it = m_launches.find(flowKey(pidOf(q.int64(4)), q.int64(5))); it != m_launches.end()) {
+            if (auto it = m_launches.find(flowKey(nsysPidOf(q.int64(4)), q.int64(5))); it != m_launches.end()) {
                 m_sink.addFlow(it->second, slice, "ac2g");
                 ++m_summary.flows;
             } else {

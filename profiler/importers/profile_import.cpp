@@ -10,6 +10,7 @@
 #include "profiler/store/profile_db.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <fstream>
 
@@ -126,6 +127,7 @@ std::string_view profileFormatName(ProfileFormat f) {
     case ProfileFormat::ascend_db: return "ascend_db";
     case ProfileFormat::ascend_db_folder: return "ascend_db_folder";
     case ProfileFormat::nsys_sqlite: return "nsys_sqlite";
+    case ProfileFormat::ascend_cluster_analysis: return "ascend_cluster_analysis";
     case ProfileFormat::unknown: return "unknown";
     }
     return "unknown";
@@ -142,6 +144,11 @@ DetectedProfile detectProfile(const std::filesystem::path& path) {
         }
         if (!findRankTraces(path).empty()) {
             d.format = ProfileFormat::trace_folder;
+            return d;
+        }
+        if (looksLikeClusterAnalysis(path)) {
+            d.format = ProfileFormat::ascend_cluster_analysis;
+            d.files = {path};
             return d;
         }
         d.reason = path.string() + ": no Ascend profiler database (ascend_pytorch_profiler_N.db, msprof_N.db) and no "
@@ -161,13 +168,17 @@ DetectedProfile detectProfile(const std::filesystem::path& path) {
         if ((*src)->hasTable("TASK") && (*src)->hasTable("STRING_IDS")) {
             d.format = ProfileFormat::ascend_db;
             d.files = {path};
+        } else if ((*src)->hasTable("ClusterCommAnalyzerTime")) {
+            d.format = ProfileFormat::ascend_cluster_analysis;
+            d.files = {path};
         } else if (looksLikeNsysSource(**src)) {
             d.format = ProfileFormat::nsys_sqlite;
             d.files = {path};
         } else {
             d.reason = path.string() +
-                       ": an SQLite database, but neither an Ascend profiler database (TASK and STRING_IDS tables) "
-                       "nor an Nsight Systems export (StringIds and CUPTI_ACTIVITY_KIND_* or TARGET_INFO_GPU tables)";
+                       ": an SQLite database, but neither an Ascend profiler database (TASK and STRING_IDS tables), "
+                       "an msprof-analyze cluster_analysis.db (ClusterCommAnalyzerTime) nor an Nsight Systems export "
+                       "(StringIds and CUPTI_ACTIVITY_KIND_* or TARGET_INFO_GPU tables)";
         }
         return d;
     }
@@ -197,6 +208,20 @@ Expected<ImportSummary> importProfileInto(const std::filesystem::path& path, Tra
     case ProfileFormat::ascend_db:
     case ProfileFormat::ascend_db_folder: result = importAscendDbs(detected.files, sink, progress); break;
     case ProfileFormat::nsys_sqlite: result = importNsysInto(path, sink, progress); break;
+    case ProfileFormat::ascend_cluster_analysis: {
+        CommunicationData data;
+        ImportDiagnostics diag;
+        if (auto s = readClusterAnalysis(path, data, diag); !s) return s.error();
+        sink.setMeta("source", "ascend_cluster_analysis");
+        sink.setMeta("trace_file", path.string());
+        sink.addCommunication(data);
+        diag.writeTo(sink);
+        ImportSummary summary;
+        summary.events = static_cast<std::int64_t>(data.ops.size() + data.matrix.size());
+        summary.diagnostics = diag.total();
+        result = summary;
+        break;
+    }
     case ProfileFormat::unknown: return makeError(detected.reason);
     }
     if (!result) return result;

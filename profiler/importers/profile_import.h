@@ -5,6 +5,8 @@
 //   a Chrome/Kineto/Ascend trace_view.json (.json, .json.gz)        -> trace importer
 //   ascend_pytorch_profiler_N.db (torch_npu), msprof_N.db (msprof)  -> Ascend database importer
 //   an Nsight Systems `nsys export --type sqlite` file                -> Nsight importer
+//   msprof-analyze's cluster_analysis.db or cluster_analysis_output/  -> a run holding only
+//     the cluster's communication tables (no timeline: the analysis has none)
 //   a folder: ASCEND_PROFILER_OUTPUT, a *_ascend_pt folder or a folder of rank folders
 //     holding Ascend databases -> those databases (the .db is preferred over the text
 //     files beside it, as MindStudio Insight does), several ranks as one cluster run;
@@ -24,7 +26,7 @@
 
 namespace npu::profiler {
 
-enum class ProfileFormat { chrome_trace, trace_folder, ascend_db, ascend_db_folder, nsys_sqlite, unknown };
+enum class ProfileFormat { chrome_trace, trace_folder, ascend_db, ascend_db_folder, nsys_sqlite, ascend_cluster_analysis, unknown };
 std::string_view profileFormatName(ProfileFormat f);
 
 struct DetectedProfile {

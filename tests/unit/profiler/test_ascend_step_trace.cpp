@@ -12,6 +12,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sqlite3.h>
+
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -160,6 +162,24 @@ private slots:
         }
         QVERIFY(found);
         QCOMPARE(report["communication"]["matrix"].size(), size_t(16));  // 8 links from each rank
+
+        // operator_memory.csv: one allocation per data line, per rank; msprof's trailing tab
+        // after the times is counted, not fatal.
+        for (int rank = 0; rank < 2; ++rank) {
+            std::ifstream in(rankOutput(rank) / "operator_memory.csv");
+            std::int64_t lines = -1;  // the header
+            for (std::string line; std::getline(in, line);)
+                if (!line.empty() && line != "\r") ++lines;
+            sqlite3_stmt* st = nullptr;
+            const std::string sql = "SELECT COUNT(*) FROM OP_MEMORY_ALLOC WHERE device = 'rank" + std::to_string(rank) + " NPU:0'";
+            QCOMPARE(sqlite3_prepare_v2(db->handle(), sql.c_str(), -1, &st, nullptr), SQLITE_OK);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            QCOMPARE(sqlite3_column_int64(st, 0), lines);
+            sqlite3_finalize(st);
+        }
+        bool trailingTab = false;
+        for (const auto& d : db->diagnostics()) trailingTab = trailingTab || d.kind == "trailing_tab";
+        QVERIFY(trailingTab);
     }
 };
 

@@ -47,6 +47,7 @@ private slots:
         QCOMPARE(classifyKernel("MEMCPY_ASYNC"), KernelClass::memory);
         QCOMPARE(classifyKernel("dma_copy_h2d"), KernelClass::memory);  // HTA's ^dma
         QCOMPARE(classifyKernel("aclnnMm_MatMulCommon_MemSet"), KernelClass::compute);  // an AI Core kernel
+        QCOMPARE(classifyKernel("aclnnEqTensor_BroadcastToAiCore_BroadcastTo"), KernelClass::compute);
         QVERIFY(isReceiveKernel("hcom_receive_7"));
         QVERIFY(isReceiveKernel("ncclDevKernel_Recv"));
         QVERIFY(!isReceiveKernel("ncclDevKernel_SendRecv"));

@@ -67,6 +67,30 @@ class TestProfilerDbImport : public QObject {
     }
 
 private slots:
+    // Every shared Ascend and Nsight sample of issue 12 imports through the one entry
+    // point (the one `npustudio --batch --import PATH` calls).
+    void everySharedSampleImports_data() {
+        QTest::addColumn<QString>("path");
+        for (const char* rel :
+             {"msinsight/pt_db_level2", "msinsight/pt_db_level2/rank0_ascend_pt",
+              "msinsight/pt_db_level2/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT",
+              "msinsight/pt_db_level2/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db",
+              "msinsight/pt_text_level1", "msinsight/pt_text_level1/rank1_ascend_pt",
+              "msinsight/pt_text_level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json",
+              "msinsight/msprof_db_2024/msprof_0.db", "msinsight/msprof_db_2024", "msinsight/cluster_db_2024/cluster_analysis.db",
+              "msinsight/cluster_analysis_output", "nvfuser/hopper_matmul_64ee035/report1.sqlite",
+              "pipit/perlmutter-cloverleaf-cuda.sqlite", "ascend/trace_view.json"})
+            QTest::newRow(rel) << QString::fromStdString((kData / rel).string());
+    }
+
+    void everySharedSampleImports() {
+        QFETCH(QString, path);
+        const std::filesystem::path in = path.toStdString();
+        if (!std::filesystem::exists(in)) QSKIP("shared sample not present");
+        auto db = importAndOpen(in, "sample.npudb");
+        QVERIFY(db);
+    }
+
     void detectsFormats() {
         if (!std::filesystem::exists(kPtDb)) QSKIP("shared msinsight data not present");
         QCOMPARE(detectProfile(kPtDb).format, ProfileFormat::ascend_db);
@@ -159,6 +183,35 @@ private slots:
         QVERIFY(!communicationMatrix(*db).empty());
     }
 
+    void clusterAnalysisImportsItsCommunication() {
+        const auto clusterDb = kData / "msinsight/cluster_db_2024/cluster_analysis.db";
+        const auto clusterDir = kData / "msinsight/cluster_analysis_output";
+        if (!std::filesystem::exists(clusterDb)) QSKIP("shared msinsight data not present");
+        QCOMPARE(detectProfile(clusterDb).format, ProfileFormat::ascend_cluster_analysis);
+        QCOMPARE(detectProfile(clusterDir).format, ProfileFormat::ascend_cluster_analysis);
+        auto db = importAndOpen(clusterDb, "cluster_db.npudb");
+        QVERIFY(db);
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM COMM_OP"),
+                 sqlCount(clusterDb, "SELECT COUNT(*) FROM ClusterCommAnalyzerTime WHERE hccl_op_name != 'Total Op Info'"));
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM COMM_MATRIX"), sqlCount(clusterDb, "SELECT COUNT(*) FROM ClusterCommAnalyzerMatrix"));
+        QCOMPARE(std::int64_t(communicationByRank(*db).size()),
+                 sqlCount(clusterDb, "SELECT COUNT(DISTINCT rank_id) FROM ClusterCommAnalyzerTime"));
+        auto folder = importAndOpen(clusterDir, "cluster_dir.npudb");
+        QVERIFY(folder);
+        QVERIFY(!communicationByRank(*folder).empty());
+        QVERIFY(!communicationMatrix(*folder).empty());
+    }
+
+    void torchNpuOperatorMemory() {
+        if (!std::filesystem::exists(kPtDb)) QSKIP("shared msinsight data not present");
+        auto db = importAndOpen(kPtDb, "pt_mem.npudb");
+        QVERIFY(db);
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM OP_MEMORY_ALLOC"), sqlCount(kPtDb, "SELECT COUNT(*) FROM OP_MEMORY"));
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM OP_MEMORY_ALLOC WHERE release_ns IS NULL"),
+                 sqlCount(kPtDb, "SELECT COUNT(*) FROM OP_MEMORY WHERE releaseTime IS NULL OR releaseTime = ''"));
+        QCOMPARE(stored(*db, "SELECT SUM(size_bytes) FROM OP_MEMORY_ALLOC"), sqlCount(kPtDb, "SELECT SUM(size) FROM OP_MEMORY"));
+    }
+
     void version1DatabasesAreMigrated() {
         if (!std::filesystem::exists(kMsprofDb)) QSKIP("shared msinsight data not present");
         const auto out = std::filesystem::path(m_dir.path().toStdString()) / "old.npudb";
@@ -166,7 +219,7 @@ private slots:
         // Make it a version-1 file: no communication tables.
         sqlite3* raw = nullptr;
         QCOMPARE(sqlite3_open(out.c_str(), &raw), SQLITE_OK);
-        for (const char* sql : {"DROP TABLE COMM_OP", "DROP TABLE COMM_BANDWIDTH", "DROP TABLE COMM_PACKET", "DROP TABLE COMM_MATRIX",
+        for (const char* sql : {"DROP TABLE COMM_OP", "DROP TABLE COMM_BANDWIDTH", "DROP TABLE COMM_PACKET", "DROP TABLE COMM_MATRIX", "DROP TABLE OP_MEMORY_ALLOC",
                                 "UPDATE META_DATA SET value = '1' WHERE name = 'schema_version'"})
             QCOMPARE(sqlite3_exec(raw, sql, nullptr, nullptr, nullptr), SQLITE_OK);
         sqlite3_close(raw);
