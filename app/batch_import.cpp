@@ -38,7 +38,9 @@ static void printImportSummary(const json& r, std::ostream& out) {
                       d.value("name", std::string()).c_str(), (long long)d.value("kernels", 0LL),
                       d.value("kernel_time_us", 0.0) / 1e3, d.value("idle_us", 0.0) / 1e3,
                       d.value("compute_us", 0.0) / 1e3, d.value("comm_comp_overlap_pct", 0.0),
-                      humanBytes(d.value("peak_allocated_bytes", 0.0)).c_str());
+                      d.contains("peak_allocated_bytes") && d["peak_allocated_bytes"].is_number()
+                          ? humanBytes(d["peak_allocated_bytes"].get<double>()).c_str()
+                          : "—");  // no memory events: not measured
         out << line;
     }
     const json top = r.value("top_kernels", json::array());

@@ -61,8 +61,10 @@ bool MainWindow::openPath(const QString& path) {
     if (path.endsWith(QStringLiteral(".npudb"))) return openDatabase(path);
     if (path.endsWith(QStringLiteral(".json")) && isProjectFile(path)) return openProject(path);
     if (path.endsWith(QStringLiteral(".json")) || path.endsWith(QStringLiteral(".gz"))) return importTrace(path);
+    // Ascend profiler databases and Nsight Systems exports: profiler::detectProfile decides.
+    if (path.endsWith(QStringLiteral(".db")) || path.endsWith(QStringLiteral(".sqlite"))) return importTrace(path);
     fail(QStringLiteral("Cannot open"),
-         QStringLiteral("%1: not a project.json, .npudb, .json or .json.gz file").arg(path));
+         QStringLiteral("%1: not a project.json, .npudb, .json, .json.gz, .db or .sqlite file").arg(path));
     return false;
 }
 
@@ -134,7 +136,7 @@ bool MainWindow::importTrace(const QString& trace) {
         return false;
     }
     if (!profiler::looksLikeTrace(toPath(trace))) {
-        fail(QStringLiteral("Cannot import"), QStringLiteral("%1: not a trace (.json, .json.gz or a folder of them)").arg(trace));
+        fail(QStringLiteral("Cannot import"), QStringLiteral("%1: not a trace (.json, .json.gz), a profiler database (.db, .sqlite) or a folder of them").arg(trace));
         return false;
     }
     const QString target = importTarget(trace);

@@ -19,7 +19,8 @@ namespace npu::app {
 
 namespace {
 const QString kDataFilter = QStringLiteral(
-    "Profiling data (*.npudb *.json *.json.gz *.gz);;Profiling databases (*.npudb);;Traces (*.json *.json.gz);;All files (*)");
+    "Profiling data (*.npudb *.json *.json.gz *.gz *.db *.sqlite);;Profiling databases (*.npudb);;Traces (*.json *.json.gz);;"
+    "Ascend and Nsight Systems databases (*.db *.sqlite);;All files (*)");
 }
 
 void MainWindow::buildMenus() {

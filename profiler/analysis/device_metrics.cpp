@@ -13,8 +13,9 @@ DeviceMetrics computeDeviceMetrics(const std::vector<DeviceKernel>& kernels) {
     all.reserve(kernels.size());
     for (const auto& k : kernels) {
         all.push_back({k.start, k.end});
-        auto& bucket = k.cls == KernelClass::compute ? compute : k.cls == KernelClass::communication ? comm : memory;
-        bucket.push_back({k.start, k.end});
+        if (k.cls == KernelClass::compute) compute.push_back({k.start, k.end});
+        if (k.cls == KernelClass::communication) comm.push_back({k.start, k.end});
+        if (k.cls == KernelClass::memory) memory.push_back({k.start, k.end});
     }
     const auto allMerged = mergeIntervals(std::move(all));
     const auto computeMerged = mergeIntervals(std::move(compute));

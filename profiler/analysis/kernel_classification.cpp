@@ -38,10 +38,18 @@ bool isCommunication(std::string_view n) {
         startsWithNoCase(n, "gloo:"))
         return true;
     if (containsNoCase(n, "c10d")) return true;
+    // HCCL's task-level slices on the NPU hardware streams (Ascend trace_view.json and
+    // the TASK table of the profiler databases): the pieces of a collective.
+    for (std::string_view w : {"notify wait", "notify_wait", "notify record", "notify_record", "write value",
+                               "write_value", "reduce inline", "reduce_inline", "rdma", "sdma"})
+        if (n.size() == w.size() ? startsWithNoCase(n, w) : false) return true;
     // C++ kernel signatures ("void at::native::...<...>") are compute kernels named by
     // their template arguments; words like "Broadcast" there are not collectives, and real
     // collectives on GPUs/NPUs always carry the nccl/hccl/hcom prefix.
     if (n.find('<') != std::string_view::npos || n.find("::") != std::string_view::npos) return false;
+    // Ascend's aclnn kernels are compute ops named by their op: "aclnnEqTensor_BroadcastToAiCore_BroadcastTo"
+    // broadcasts a tensor on one device; HCCL collectives are named hcom_*/Hccl*.
+    if (startsWithNoCase(n, "aclnn")) return false;
     for (std::string_view w : {"allreduce", "all_reduce", "allgather", "all_gather", "reduce_scatter",
                                "reducescatter", "broadcast", "alltoall", "all_to_all"})
         if (containsNoCase(n, w)) return true;
@@ -57,13 +65,25 @@ std::string_view kernelClassName(KernelClass c) {
     case KernelClass::compute: return "compute";
     case KernelClass::communication: return "communication";
     case KernelClass::memory: return "memory";
+    case KernelClass::other: return "other";
     }
     return "compute";
 }
 
+static bool isOtherTask(std::string_view n, std::string_view category) {
+    if (category == "cuda_sync") return true;  // HTA: "Stream Sync", "Context Sync", ... are other
+    for (std::string_view w : {"event_record", "event_wait", "profiling_enable", "profiling_disable", "place_holder"})
+        if (startsWithNoCase(n, w)) return true;
+    return false;
+}
+
 KernelClass classifyKernel(std::string_view name, std::string_view category) {
+    // Ascend database tasks that no op table names (the importers' category): runtime
+    // work, not Computing; copies are memory.
+    if (category == "ascend_runtime") return startsWithNoCase(name, "memcpy") ? KernelClass::memory : KernelClass::other;
+    if (isOtherTask(name, category)) return KernelClass::other;
     if (isCommunication(name) || category == "comm") return KernelClass::communication;
-    if (startsWithNoCase(name, "memcpy") || startsWithNoCase(name, "memset") ||
+    if (startsWithNoCase(name, "dma") || startsWithNoCase(name, "memcpy") || startsWithNoCase(name, "memset") ||
         name.find("Memcpy") != std::string_view::npos || name.find("Memset") != std::string_view::npos ||
         category == "gpu_memcpy" || category == "gpu_memset")
         return KernelClass::memory;
@@ -102,7 +122,7 @@ std::vector<DeviceKernel> loadDeviceKernels(const ProfileDb& db, std::int64_t de
             const auto nameId = static_cast<std::int32_t>(q.int64(2));
             KernelClass cls;
             const std::string& cat = db.string(static_cast<std::int32_t>(catId));
-            if (cat == "comm" || cat == "gpu_memcpy" || cat == "gpu_memset") {
+            if (cat == "comm" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "cuda_sync" || cat == "ascend_runtime") {
                 cls = classifyKernel(db.string(nameId), cat);
             } else if (nameId >= 0 && static_cast<size_t>(nameId) < byName.size() && byName[nameId]) {
                 cls = static_cast<KernelClass>(byName[nameId] - 1);

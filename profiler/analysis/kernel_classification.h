@@ -1,7 +1,11 @@
 #pragma once
-// Which slices are device kernels and what kind: communication, memory copy/set or
-// compute, by the name rules HTA and the Ascend tools use (nccl*/hccl*/hcom_*, c10d,
-// collective names; Memcpy*/Memset* and Chrome's gpu_memcpy/gpu_memset categories).
+// Which slices are device kernels and what kind: communication, memory copy/set,
+// compute or other, by the name rules HTA and the Ascend tools use (nccl*/hccl*/hcom_*,
+// c10d, collective names and HCCL's task-level names such as "Notify Wait"; Memcpy*/
+// Memset*, dma* and Chrome's gpu_memcpy/gpu_memset categories; "other" for
+// synchronisation that is neither: Kineto's cuda_sync category, which HTA classes as
+// other, and the Ascend runtime's EVENT_RECORD/EVENT_WAIT/PROFILING_* tasks, which
+// Ascend's step analysis leaves out of Computing and of the step's extent).
 
 #include "profiler/store/trace_sink.h"
 
@@ -13,8 +17,8 @@ namespace npu::profiler {
 
 class ProfileDb;
 
-enum class KernelClass : std::uint8_t { compute, communication, memory };
-std::string_view kernelClassName(KernelClass c);  // "compute" | "communication" | "memory"
+enum class KernelClass : std::uint8_t { compute, communication, memory, other };
+std::string_view kernelClassName(KernelClass c);  // "compute" | "communication" | "memory" | "other"
 
 KernelClass classifyKernel(std::string_view name, std::string_view category = {});
 // Pipeline-parallel receives: what Ascend counts as Bubble.

@@ -33,12 +33,19 @@ bool wanted(const TrackRow& t, const OpStatOptions& o) {
     return !o.device || t.device == *o.device;
 }
 
-std::int64_t referenceTime(const ProfileDb& db, const OpStatOptions& o, std::int64_t first, std::int64_t last) {
-    if (o.range) return o.range->second - o.range->first;
-    std::int64_t steps = 0;
-    for (const auto& s : db.steps()) steps += s.end_ns - s.start_ns;
-    if (steps > 0) return steps;
-    return last > first ? last - first : 0;
+// The time the rows could have filled: the range, the steps, or first to last slice, on
+// each device that has rows. Summed over devices, so a multi-rank run's shares are of all
+// ranks' time and a kernel that runs on every rank cannot pass 100%.
+std::int64_t referenceTime(const ProfileDb& db, const OpStatOptions& o,
+                           const std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>>& spanByDevice) {
+    std::int64_t perDevice = 0;
+    if (o.range) perDevice = o.range->second - o.range->first;
+    else
+        for (const auto& s : db.steps()) perDevice += s.end_ns - s.start_ns;
+    std::int64_t total = 0;
+    for (const auto& [device, span] : spanByDevice)
+        total += perDevice > 0 ? perDevice : std::max<std::int64_t>(0, span.second - span.first);
+    return total;
 }
 
 }  // namespace
@@ -65,9 +72,10 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
 
     std::vector<Group> groups(strings.size());
     std::vector<std::int32_t> used;
-    std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
+    std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> spanByDevice;  // device -> first start, last end
     for (const auto& t : db.tracks()) {
         if (!wanted(t, options)) continue;
+        std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
         q.reset();
         q.bind(1, t.id);
         if (options.range) {
@@ -94,8 +102,11 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
             g.max = std::max(g.max, d);
             ++g.categoryCounts[category];
         }
+        if (first > last) continue;
+        auto [span, added] = spanByDevice.try_emplace(t.device, first, last);
+        if (!added) span->second = {std::min(span->second.first, first), std::max(span->second.second, last)};
     }
-    out.reference_ns = referenceTime(db, options, first, last);
+    out.reference_ns = referenceTime(db, options, spanByDevice);
     out.rows.reserve(used.size());
     for (const auto key : used) {
         const Group& g = groups[static_cast<size_t>(key)];

@@ -1,10 +1,12 @@
 #include "profiler/analysis/run_report.h"
 
+#include "profiler/analysis/communication_summary.h"
 #include "profiler/analysis/device_metrics.h"
 #include "profiler/analysis/memory_peaks.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/run_comparison.h"
 #include "profiler/analysis/step_breakdown.h"
+#include "profiler/importers/diagnostic_kinds.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
 
@@ -110,8 +112,11 @@ nlohmann::json runReport(const ProfileDb& db, int topKernels) {
                              {"communication_us", us(dm.comm_ns)},
                              {"memory_us", us(dm.memory_ns)},
                              {"comm_comp_overlap_pct", dm.comm_comp_overlap_pct}};
-        dj["peak_allocated_bytes"] = p != peaks.end() && p->second.hasAllocated ? p->second.peak_allocated_bytes : 0.0;
-        dj["peak_reserved_bytes"] = p != peaks.end() && p->second.hasReserved ? p->second.peak_reserved_bytes : 0.0;
+        // No memory events: null ("not measured"), never a peak of 0 B.
+        dj["peak_allocated_bytes"] = p != peaks.end() && p->second.hasAllocated ? nlohmann::json(p->second.peak_allocated_bytes)
+                                                                                  : nlohmann::json(nullptr);
+        dj["peak_reserved_bytes"] = p != peaks.end() && p->second.hasReserved ? nlohmann::json(p->second.peak_reserved_bytes)
+                                                                                : nlohmann::json(nullptr);
         j["devices"].push_back(std::move(dj));
     }
 
@@ -133,10 +138,34 @@ nlohmann::json runReport(const ProfileDb& db, int topKernels) {
                                     {"share", r.share}});
     }
 
+    // Ascend's communication analysis imported with the capture (empty for other sources).
+    nlohmann::json comm = {{"ranks", nlohmann::json::array()}, {"matrix", nlohmann::json::array()}};
+    for (const auto& r : communicationByRank(db))
+        comm["ranks"].push_back({{"rank", r.rank},
+                                 {"ops", r.ops},
+                                 {"elapse_ms", double(r.elapse_ns) / 1e6},
+                                 {"transit_ms", double(r.transit_ns) / 1e6},
+                                 {"wait_ms", double(r.wait_ns) / 1e6},
+                                 {"synchronization_ms", double(r.synchronization_ns) / 1e6},
+                                 {"wait_ratio", r.wait_ratio}});
+    for (const auto& l : communicationMatrix(db))
+        comm["matrix"].push_back({{"src", l.src},
+                                  {"dst", l.dst},
+                                  {"transport", l.transport},
+                                  {"size_mb", l.size_mb},
+                                  {"time_ms", double(l.time_ns) / 1e6},
+                                  {"bandwidth_gbps", l.bandwidth_gbps}});
+    j["communication"] = std::move(comm);
+
     j["diagnostics"] = nlohmann::json::array();
-    for (const auto& d : db.diagnostics())
-        j["diagnostics"].push_back(
-            {{"kind", d.kind}, {"severity", severityName(d.severity)}, {"count", d.count}, {"example", d.example}});
+    for (const auto& d : db.diagnostics()) {
+        const auto* info = findDiagnostic(d.kind);  // null for runs stored before the list existed
+        j["diagnostics"].push_back({{"kind", d.kind},
+                                    {"severity", severityName(d.severity)},
+                                    {"count", d.count},
+                                    {"example", d.example},
+                                    {"description", info ? std::string(info->description) : std::string()}});
+    }
     return j;
 }
 

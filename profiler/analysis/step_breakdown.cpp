@@ -96,6 +96,7 @@ StepBreakdownRow computeStepRow(const std::vector<DeviceKernel>& kernels, const 
     std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
     for (const auto& k : kernels) {
         if (k.start >= step.end_ns) break;  // sorted by start
+        if (k.cls != KernelClass::compute && k.cls != KernelClass::communication) continue;
         const auto s = std::max(k.start, step.start_ns), e = std::min(k.end, step.end_ns);
         if (s >= e) continue;
         first = std::min(first, s);

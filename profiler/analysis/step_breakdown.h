@@ -11,7 +11,10 @@
 //   Stage                          E2E - Bubble
 //   Communication(Not Overlapped and Exclude Receive)  Communication(Not Overlapped) - Bubble
 //   Preparing                      first device kernel start - step start
-// where E2E is first kernel start to last kernel end inside the step. Kernels are
+// where E2E is the first compute or communication kernel's start to the last one's end
+// inside the step (Ascend's Overlap Analysis lanes: copies and runtime tasks such as
+// MEMCPY_ASYNC or EVENT_WAIT neither open nor close a step; checked against
+// step_trace_time.csv of the shared two-rank capture, to 0.1%). Kernels are
 // clipped to the step window. Steps are the host's ProfilerStep#N slices for that rank
 // (the rank's own host threads, else the host linked to it by flows, else the host whose
 // device name shares its first word such as "rank0", else the only host with steps),

@@ -146,7 +146,7 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
         if (rank < 0) rank = rankFromFileName(files[k]);
         if (rank < 0 || ranksSeen.count(rank)) {
             if (rank >= 0)
-                diagnostics.add("duplicate rank", Severity::warning, 1,
+                diagnostics.add(DiagnosticKind::duplicate_rank, 1,
                                 files[k].filename().string() + " claims rank " + std::to_string(rank) + " again; numbered by file order");
             rank = static_cast<int>(k);
             while (ranksSeen.count(rank)) ++rank;

@@ -50,8 +50,7 @@ std::int64_t FlowBinder::run(TraceBuilder& b, TraceSink& sink) {
         // device clocks disagree (Ascend HostToDevice flows end "before" they start).
         if (j - i == 2 && flows[i].ph == 'f' && flows[i + 1].ph == 's') {
             std::swap(flows[i], flows[i + 1]);
-            b.m_diag.add("flow end before its start", Severity::info,
-                         [&] { return describe(flows[i + 1], "flow ends before it starts (clock skew); linked anyway"); });
+            b.m_diag.add(DiagnosticKind::flow_end_before_start, [&] { return describe(flows[i + 1], "flow ends before it starts (clock skew); linked anyway"); });
         }
         std::int64_t from = -1;
         bool open = false;
@@ -61,18 +60,17 @@ std::int64_t FlowBinder::run(TraceBuilder& b, TraceSink& sink) {
             const ImportThread& t = b.m_threads[f.thread];
             const std::int64_t slice = f.enclosing ? enclosingSlice(t, f.ts) : nextSlice(t, f.ts);
             if (slice < 0)
-                b.m_diag.add("flow endpoint without slice", Severity::info,
-                             [&] { return describe(f, "no slice on its thread to bind to"); });
+                b.m_diag.add(DiagnosticKind::flow_endpoint_without_slice, [&] { return describe(f, "no slice on its thread to bind to"); });
             if (f.ph == 's') {
                 if (open)
-                    b.m_diag.add("flow start without end", Severity::info, [&] { return describe(*openRec, "flow start never finished"); });
+                    b.m_diag.add(DiagnosticKind::flow_start_without_end, [&] { return describe(*openRec, "flow start never finished"); });
                 open = true;
                 openRec = &f;
                 from = slice;
                 continue;
             }
             if (!open) {
-                b.m_diag.add("flow end without start", Severity::info, [&] { return describe(f, "flow step or end without a start"); });
+                b.m_diag.add(DiagnosticKind::flow_end_without_start, [&] { return describe(f, "flow step or end without a start"); });
                 continue;
             }
             if (from >= 0 && slice >= 0 && from != slice) {
@@ -83,7 +81,7 @@ std::int64_t FlowBinder::run(TraceBuilder& b, TraceSink& sink) {
             if (f.ph == 'f') open = false;
         }
         if (open)
-            b.m_diag.add("flow start without end", Severity::info, [&] { return describe(*openRec, "flow start never finished"); });
+            b.m_diag.add(DiagnosticKind::flow_start_without_end, [&] { return describe(*openRec, "flow start never finished"); });
         i = j;
     }
     return links;

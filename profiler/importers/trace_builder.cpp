@@ -139,13 +139,14 @@ void TraceBuilder::addSlice(std::uint32_t thread, std::int64_t start, std::int64
     r.cat = m_strings.intern(cat);
     r.args = m_args.append(args);
     t.slices.push_back(r);
-    if (cat == "kernel" || cat.empty()) {
-        if (cat == "kernel") {
+    // mtia_ccp_events: MTIA's device work, the counterpart of CUDA's "kernel".
+    if (cat == "kernel" || cat == "mtia_ccp_events" || cat.empty()) {
+        if (!cat.empty()) {
             m_processes[t.process].gpuEvents = true;
             ++m_kinetoEvents;
         }
         if (isCommName(name)) ++t.commKernels;
-        else if (startsWithNoCase(name, "memcpy") || startsWithNoCase(name, "memset")) ++t.memOps;
+        else if (startsWithNoCase(name, "memcpy") || startsWithNoCase(name, "memset") || startsWithNoCase(name, "dma")) ++t.memOps;
         else ++t.otherKernels;
     } else if (cat == "gpu_memcpy" || cat == "gpu_memset") {
         m_processes[t.process].gpuEvents = true;
@@ -160,8 +161,8 @@ void TraceBuilder::addSlice(std::uint32_t thread, std::int64_t start, std::int64
 void TraceBuilder::add(const RawEvent& ev) {
     ++m_events;
     if (ev.ph.size() != 1) {
-        if (ev.ph.empty()) m_diag.add("event without phase", Severity::warning, [&] { return example(ev, "no \"ph\" field"); });
-        else m_diag.add("unknown phase", Severity::warning, [&] { return example(ev, "phase is not one character"); });
+        if (ev.ph.empty()) m_diag.add(DiagnosticKind::event_without_phase, [&] { return example(ev, "no \"ph\" field"); });
+        else m_diag.add(DiagnosticKind::unknown_phase, [&] { return example(ev, "phase is not one character"); });
         return;
     }
     const char ph = ev.ph[0];
@@ -170,18 +171,17 @@ void TraceBuilder::add(const RawEvent& ev) {
         return;
     }
     if (!ev.hasTs || ev.badTs) {
-        m_diag.add("missing or invalid ts", Severity::warning,
-                   [&] { return example(ev, ev.hasTs ? "\"ts\" is not a number" : "no \"ts\" field"); });
+        m_diag.add(DiagnosticKind::missing_or_invalid_ts, [&] { return example(ev, ev.hasTs ? "\"ts\" is not a number" : "no \"ts\" field"); });
         return;
     }
     switch (ph) {
     case 'X': {
         std::int64_t dur = ev.dur;
         if (!ev.hasDur || ev.badDur) {
-            m_diag.add("complete event without dur", Severity::warning, [&] { return example(ev, "no valid \"dur\"; stored with duration 0"); });
+            m_diag.add(DiagnosticKind::complete_event_without_dur, [&] { return example(ev, "no valid \"dur\"; stored with duration 0"); });
             dur = 0;
         } else if (dur < 0) {
-            m_diag.add("negative duration", Severity::warning, [&] { return example(ev, "\"dur\" < 0; stored with duration 0"); });
+            m_diag.add(DiagnosticKind::negative_duration, [&] { return example(ev, "\"dur\" < 0; stored with duration 0"); });
             dur = 0;
         }
         addSlice(threadOf(ev.pid, ev.tid), ev.ts, dur, ev.name, ev.cat, ev.args);
@@ -196,14 +196,14 @@ void TraceBuilder::add(const RawEvent& ev) {
         const auto thread = threadOf(ev.pid, ev.tid);
         ImportThread& t = m_threads[thread];
         if (t.open.empty()) {
-            m_diag.add("unmatched E", Severity::warning, [&] { return example(ev, "end event without an open B on its thread; ignored"); });
+            m_diag.add(DiagnosticKind::unmatched_end, [&] { return example(ev, "end event without an open B on its thread; ignored"); });
             break;
         }
         ImportSlice r = t.open.back();
         t.open.pop_back();
         r.dur = ev.ts - r.start;
         if (r.dur < 0) {
-            m_diag.add("negative duration", Severity::warning, [&] { return example(ev, "E before its B; stored with duration 0"); });
+            m_diag.add(DiagnosticKind::negative_duration, [&] { return example(ev, "E before its B; stored with duration 0"); });
             r.dur = 0;
         }
         if (r.args.length == 0 && !ev.args.empty()) r.args = m_args.append(ev.args);
@@ -226,11 +226,15 @@ void TraceBuilder::add(const RawEvent& ev) {
     case 'f': addFlow(ev, ph); break;
     case 'b': case 'e': case 'n': case 'S': case 'T': case 'F': case 'p':
     case 'P': case 'O': case 'N': case 'D': case '(': case ')': case 'v': case 'V':
-        m_diag.add(std::string("unsupported phase '") + ph + "'", Severity::info,
-                   [&] { return example(ev, "async, sample, object and memory-dump events are not imported"); });
+        m_diag.add(DiagnosticKind::unsupported_phase,
+                   [&] {
+            std::string why = "phase ' ': async, sample, object and memory-dump events are not imported";
+            why[7] = ph;
+            return example(ev, why);
+        });
         break;
     default:
-        m_diag.add("unknown phase", Severity::warning, [&] { return example(ev, "not a Trace Event Format phase; ignored"); });
+        m_diag.add(DiagnosticKind::unknown_phase, [&] { return example(ev, "not a Trace Event Format phase; ignored"); });
         break;
     }
 }
@@ -242,7 +246,7 @@ void TraceBuilder::addMetadata(const RawEvent& ev) {
     if (!process && !thread) return;  // process_uptime_seconds and friends: nothing to keep
     auto* doc = m_argsParser->parse(ev.args);
     if (!doc) {
-        m_diag.add("metadata without args", Severity::info, [&] { return example(ev, "no \"args\" object"); });
+        m_diag.add(DiagnosticKind::metadata_without_args, [&] { return example(ev, "no \"args\" object"); });
         return;
     }
     std::string_view text;
@@ -278,7 +282,7 @@ void TraceBuilder::addCounter(const RawEvent& ev) {
     auto* doc = m_argsParser->parse(ev.args);
     simdjson::ondemand::object obj;
     if (!doc || doc->get_object().get(obj)) {
-        m_diag.add("counter without values", Severity::warning, [&] { return example(ev, "\"C\" event without an args object"); });
+        m_diag.add(DiagnosticKind::counter_without_values, [&] { return example(ev, "\"C\" event without an args object"); });
         return;
     }
     const auto process = processOf(ev.pid);
@@ -290,7 +294,7 @@ void TraceBuilder::addCounter(const RawEvent& ev) {
         if (field.unescaped_key().get(series) || field.value().get(v)) break;
         const std::string seriesName(series);
         if (!readDouble(v, value)) {
-            m_diag.add("non-numeric counter value", Severity::info, [&] { return example(ev, "series \"" + seriesName + "\" skipped"); });
+            m_diag.add(DiagnosticKind::non_numeric_counter_value, [&] { return example(ev, "series \"" + seriesName + "\" skipped"); });
             continue;
         }
         std::string trackName(ev.name);
@@ -310,7 +314,7 @@ void TraceBuilder::addMemory(const RawEvent& ev) {
     auto* doc = m_argsParser->parse(ev.args);
     simdjson::ondemand::object obj;
     if (!doc || doc->get_object().get(obj)) {
-        m_diag.add("memory event without args", Severity::warning, [&] { return example(ev, "[memory] instant without args"); });
+        m_diag.add(DiagnosticKind::memory_event_without_args, [&] { return example(ev, "[memory] instant without args"); });
         return;
     }
     double allocated = 0, reserved = 0, type = 1, index = 0;
@@ -325,8 +329,7 @@ void TraceBuilder::addMemory(const RawEvent& ev) {
         else if (key.unsafe_is_equal("Device Id")) readDouble(v, index);
     }
     if (!hasAllocated && !hasReserved) {
-        m_diag.add("memory event without totals", Severity::info,
-                   [&] { return example(ev, "no \"Total Allocated\"/\"Total Reserved\""); });
+        m_diag.add(DiagnosticKind::memory_event_without_totals, [&] { return example(ev, "no \"Total Allocated\"/\"Total Reserved\""); });
         return;
     }
     const int deviceType = static_cast<int>(type), deviceIndex = static_cast<int>(index);
@@ -343,7 +346,7 @@ void TraceBuilder::addMemory(const RawEvent& ev) {
 
 void TraceBuilder::addFlow(const RawEvent& ev, char ph) {
     if (!ev.id.present) {
-        m_diag.add("flow event without id", Severity::warning, [&] { return example(ev, "no \"id\", \"id2\" or \"bind_id\""); });
+        m_diag.add(DiagnosticKind::flow_event_without_id, [&] { return example(ev, "no \"id\", \"id2\" or \"bind_id\""); });
         return;
     }
     ImportFlow f;
@@ -366,7 +369,7 @@ void TraceBuilder::finish() {
         for (const auto& s : t.slices) last = std::max(last, s.start + s.dur);
         for (const auto& o : t.open) last = std::max(last, o.start);
         for (auto& o : t.open) {
-            m_diag.add("unmatched B", Severity::warning, [&] {
+            m_diag.add(DiagnosticKind::unmatched_begin, [&] {
                 return "begin event \"" + std::string(m_strings.view(o.name)) + "\" at " + std::to_string(o.start) +
                        " ns never ended; closed at the thread's last timestamp";
             });

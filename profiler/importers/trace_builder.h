@@ -22,7 +22,8 @@
 
 namespace npu::profiler {
 
-enum class TraceDeviceKind : std::uint8_t { cpu, gpu, npu };
+// mtia: Meta's MTIA accelerator (Kineto process "MTIA n"); any device that is not a GPU/NPU.
+enum class TraceDeviceKind : std::uint8_t { cpu, gpu, npu, mtia };
 
 struct ImportSlice {
     std::int64_t start = 0;

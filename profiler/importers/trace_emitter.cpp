@@ -75,8 +75,8 @@ Expected<TraceEmitStats> TraceBuilder::writeTo(TraceSink& sink, const TraceEmitO
             ImportThread& t = m_threads[ti];
             if (t.slices.empty()) continue;
             const auto parentTrack = trackOfProcess(p);
-            const TrackKind kind = threadTrackKind(placement[p], t);
             std::string name(trimmed(m_strings.view(t.name)));
+            const TrackKind kind = threadTrackKind(placement[p], t, name);
             if (name.empty()) name = (placement[p].kind == TraceDeviceKind::cpu ? "thread " : "stream ") + idText(t.tid);
             const auto track = sink.addTrack(processDevice[p], parentTrack, kind, name, t.sortIndex);
 
@@ -97,7 +97,7 @@ Expected<TraceEmitStats> TraceBuilder::writeTo(TraceSink& sink, const TraceEmitO
                 if (!stack.empty()) {
                     const ImportSlice& top = t.slices[stack.back()];
                     if (s.start + s.dur > top.start + top.dur)
-                        m_diag.add("overlapping slices", Severity::info, [&] {
+                        m_diag.add(DiagnosticKind::overlapping_slices, [&] {
                             return "\"" + std::string(m_strings.view(s.name)) + "\" at " + std::to_string(s.start) +
                                    " ns outlasts its enclosing \"" + std::string(m_strings.view(top.name)) +
                                    "\" on " + name + "; drawn nested";

@@ -120,7 +120,7 @@ Expected<std::unique_ptr<TraceBuilder>> readTraceFile(const std::filesystem::pat
     if (options.onBytes && src.fileBytesConsumed() > reported) options.onBytes(src.fileBytesConsumed() - reported);
     if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return makeError("import cancelled");
     if (chunker.unterminatedArray())
-        builder->diagnostics().add("unterminated event array", Severity::info, 1,
+        builder->diagnostics().add(DiagnosticKind::unterminated_event_array, 1,
                                    "the array of events has no closing ']' (allowed by the Trace Event Format)");
     builder->setTopLevel(chunker.topLevel());
     builder->finish();

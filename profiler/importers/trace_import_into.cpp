@@ -1,6 +1,7 @@
 #include "profiler/importers/trace_import_into.h"
 
 #include "profiler/importers/cluster_import.h"
+#include "profiler/importers/profile_import.h"
 #include "profiler/importers/trace_file_reader.h"
 #include "profiler/importers/trace_meta.h"
 
@@ -46,6 +47,11 @@ Expected<ImportSummary> importFile(const std::filesystem::path& file, TraceSink&
 
 Expected<ImportSummary> importTraceInto(const std::filesystem::path& traceOrFolder, TraceSink& sink,
                                         const ImportOptions& options, const Progress& progress) {
+    return importProfileInto(traceOrFolder, sink, options, progress);
+}
+
+Expected<ImportSummary> importChromeTraceInto(const std::filesystem::path& traceOrFolder, TraceSink& sink,
+                                              const ImportOptions& options, const Progress& progress) {
     const auto started = std::chrono::steady_clock::now();
     std::error_code ec;
     if (!std::filesystem::exists(traceOrFolder, ec))

@@ -7,7 +7,11 @@
 
 namespace npu::profiler {
 
+// Any format importProfileInto detects (profile_import.h); kept under the name callers use.
 Expected<ImportSummary> importTraceInto(const std::filesystem::path& traceOrFolder, TraceSink& sink,
                                         const ImportOptions& options = {}, const Progress& progress = {});
+// Chrome Trace Event Format only: one file, or a folder of per-rank trace files.
+Expected<ImportSummary> importChromeTraceInto(const std::filesystem::path& traceOrFolder, TraceSink& sink,
+                                              const ImportOptions& options = {}, const Progress& progress = {});
 
 }  // namespace npu::profiler

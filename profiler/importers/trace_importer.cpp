@@ -6,29 +6,23 @@
 #include "profiler/importers/trace_file_reader.h"
 #include "profiler/importers/trace_import_into.h"
 #include "profiler/store/profile_db.h"
+#include "profiler/importers/profile_import.h"
 
 namespace npu::profiler {
 
 Expected<ImportSummary> importTrace(const std::filesystem::path& traceOrFolder, const std::filesystem::path& outDb,
                                     const ImportOptions& options, const Progress& progress) {
     if (looksLikeMemorySnapshot(traceOrFolder)) return importMemorySnapshot(traceOrFolder, outDb, progress);
-    // The writer builds a temporary file and renames it on commit: a failed or
-    // cancelled import leaves nothing at outDb.
-    auto writer = ProfileDbWriter::create(outDb);
-    if (!writer) return writer.error();
-    auto summary = importTraceInto(traceOrFolder, **writer, options, progress);
-    if (!summary) return summary;
-    progress(1.0, "building indexes");
-    if (auto s = (*writer)->commit(); !s) return s.error();
-    summary->db = outDb;
-    return summary;
+    return importProfile(traceOrFolder, outDb, options, progress);
 }
 
 bool looksLikeTrace(const std::filesystem::path& path) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return !findRankTraces(path).empty();
+    if (std::filesystem::is_directory(path, ec)) return detectProfile(path).format != ProfileFormat::unknown;
     const std::string name = path.filename().string();
-    return name.ends_with(".json") || name.ends_with(".json.gz");
+    for (const char* ext : {".json", ".json.gz", ".db", ".sqlite", ".sqlite3"})
+        if (name.ends_with(ext)) return true;
+    return false;
 }
 
 }  // namespace npu::profiler

@@ -30,10 +30,12 @@ struct ImportOptions {
     int threads = 0;   // folder imports: files parsed in parallel; 0 = hardware concurrency
 };
 
+// Any format importProfile detects (profile_import.h): traces, Ascend profiler databases
+// and folders, Nsight Systems SQLite exports. Kept under the name app/ uses.
 Expected<ImportSummary> importTrace(const std::filesystem::path& traceOrFolder, const std::filesystem::path& outDb,
                                     const ImportOptions& options = {}, const Progress& progress = {});
 
-// True for the inputs importTrace accepts (.json, .json.gz, or a folder holding them).
+// True for the inputs importTrace accepts (see detectProfile).
 bool looksLikeTrace(const std::filesystem::path& path);
 
 }  // namespace npu::profiler

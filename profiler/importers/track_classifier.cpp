@@ -33,6 +33,11 @@ TraceProcessPlacement placeProcess(std::string_view name, std::string_view label
         p.index = trailingNumber(labels, pidIndex);
         return p;
     }
+    if (labels.starts_with("MTIA") || name.starts_with("MTIA")) {  // Kineto on MTIA: "MTIA n"
+        p.kind = TraceDeviceKind::mtia;
+        p.index = trailingNumber(labels.starts_with("MTIA") ? labels : name, pidIndex);
+        return p;
+    }
     bool ascendDevice = labels.starts_with("NPU");
     for (auto n : kAscendDeviceProcesses) ascendDevice = ascendDevice || name == n;
     if (ascendDevice) {
@@ -50,10 +55,10 @@ TraceProcessPlacement placeProcess(std::string_view name, std::string_view label
     return p;
 }
 
-TrackKind threadTrackKind(const TraceProcessPlacement& placement, const ImportThread& t) {
+TrackKind threadTrackKind(const TraceProcessPlacement& placement, const ImportThread& t, std::string_view threadName) {
     if (placement.kind == TraceDeviceKind::cpu) return TrackKind::host_thread;
     if (placement.analysisLanes) return TrackKind::other;
-    if (placement.commOnly) return TrackKind::comm;
+    if (placement.commOnly) return threadName.starts_with("Plane") ? TrackKind::other : TrackKind::comm;
     // A stream is what most of its kernels are (NCCL streams also carry a few copies).
     if (t.commKernels > 0 && t.commKernels >= t.otherKernels) return TrackKind::comm;
     if (t.otherKernels > 0) return TrackKind::compute;
@@ -66,6 +71,7 @@ std::string_view deviceKindName(TraceDeviceKind kind) {
     case TraceDeviceKind::cpu: return "cpu";
     case TraceDeviceKind::gpu: return "gpu";
     case TraceDeviceKind::npu: return "npu";
+    case TraceDeviceKind::mtia: return "mtia";
     }
     return "cpu";
 }
@@ -75,6 +81,7 @@ std::string deviceName(TraceDeviceKind kind, int index) {
     case TraceDeviceKind::cpu: return "CPU";
     case TraceDeviceKind::gpu: return "GPU " + std::to_string(index);
     case TraceDeviceKind::npu: return "NPU " + std::to_string(index);
+    case TraceDeviceKind::mtia: return "MTIA " + std::to_string(index);
     }
     return "CPU";
 }

@@ -19,7 +19,11 @@ struct TraceProcessPlacement {
 };
 
 TraceProcessPlacement placeProcess(std::string_view name, std::string_view labels, bool gpuEvents, const TraceEventId& pid);
-TrackKind threadTrackKind(const TraceProcessPlacement& placement, const ImportThread& thread);
+// `threadName` tells HCCL's op lanes ("Group 0 Communication") from its "Plane N" lanes,
+// which repeat the HCCL tasks already on the NPU hardware streams (same stream and task
+// ids): the planes are shown but not counted as device work a second time.
+TrackKind threadTrackKind(const TraceProcessPlacement& placement, const ImportThread& thread,
+                          std::string_view threadName = {});
 std::string_view deviceKindName(TraceDeviceKind kind);
 std::string deviceName(TraceDeviceKind kind, int index);
 

@@ -33,6 +33,24 @@ CREATE TABLE RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BLOB);
 )sql";
 }
 
+// Version 3. Small tables (one row per op and rank): names kept as text.
+std::string_view npudbCommTablesSql() {
+    return R"sql(
+CREATE TABLE IF NOT EXISTS COMM_OP(rank INTEGER, step TEXT, type TEXT, op TEXT, group_name TEXT, start_ns INTEGER,
+                     elapse_ns INTEGER, transit_ns INTEGER, wait_ns INTEGER, synchronization_ns INTEGER,
+                     idle_ns INTEGER, wait_ratio REAL, synchronization_ratio REAL);
+CREATE TABLE IF NOT EXISTS COMM_BANDWIDTH(rank INTEGER, step TEXT, type TEXT, op TEXT, transport TEXT, size_mb REAL,
+                     time_ns INTEGER, bandwidth_gbps REAL, large_packet_ratio REAL);
+CREATE TABLE IF NOT EXISTS COMM_PACKET(rank INTEGER, step TEXT, type TEXT, op TEXT, transport TEXT, packet_size_mb REAL,
+                     count INTEGER, time_ns INTEGER);
+CREATE TABLE IF NOT EXISTS COMM_MATRIX(step TEXT, type TEXT, group_op TEXT, op TEXT, src_rank INTEGER,
+                     dst_rank INTEGER, transport TEXT, size_mb REAL, time_ns INTEGER, bandwidth_gbps REAL);
+CREATE TABLE IF NOT EXISTS OP_MEMORY_ALLOC(device TEXT, op TEXT, size_bytes INTEGER, alloc_ns INTEGER,
+                     release_ns INTEGER, active_release_ns INTEGER, duration_ns INTEGER, stream INTEGER,
+                     alloc_total_allocated_mb REAL, alloc_total_reserved_mb REAL);
+)sql";
+}
+
 std::string_view npudbTaskIndexSql() {
     return "CREATE INDEX TASK_TRACK_START ON TASK(track_id, start_ns, depth, dur_ns, name_id, category_id);";
 }
@@ -87,23 +105,29 @@ Status migrateNpudb(const std::filesystem::path& file, int fromVersion) {
                          ", newer than this NPU Studio reads (version " + std::to_string(kSchemaVersion) +
                          "); open it with a newer NPU Studio");
     if (fromVersion < 1) return makeError(file.string() + ": unknown .npudb schema version " + std::to_string(fromVersion));
-    // One step per version, in order, in one transaction (see docs/npudb-schema.md).
+    // One transaction: each step brings the file one version up; a failure leaves it as it was.
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(file.string().c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+    if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+        const std::string why = db ? sqlite3_errmsg(db) : "out of memory";
         sqlite3_close(db);
-        return makeError(file.string() + ": cannot open read-write to upgrade its .npudb schema from version " +
-                         std::to_string(fromVersion));
+        return makeError(file.string() + ": cannot upgrade .npudb schema version " + std::to_string(fromVersion) +
+                         " to " + std::to_string(kSchemaVersion) + " (" + why + "; is the file writable?)");
     }
-    std::string sql = "BEGIN;";
-    if (fromVersion < 2)  // 2: graph passes and the graph a simulated run ran
-        sql += R"sql(
+    Status s = execSql(db, "BEGIN", "upgrading " + file.string());
+    if (s && fromVersion < 2)  // 2: graph passes and the graph a simulated run ran
+        s = execSql(db, R"sql(
 CREATE TABLE PASS_STATS(id INTEGER PRIMARY KEY, name TEXT, level INTEGER, nodes_before INTEGER, nodes_after INTEGER,
                         kernels_before INTEGER, kernels_after INTEGER, bytes_before REAL, bytes_after REAL,
                         flops_before REAL, flops_after REAL, ms REAL);
-CREATE TABLE RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BLOB);)sql";
-    sql += "UPDATE META_DATA SET value = '" + std::to_string(kSchemaVersion) + "' WHERE name = 'schema_version'; COMMIT;";
-    Status s = execSql(db, sql, "upgrading " + file.string() + " to .npudb schema version " + std::to_string(kSchemaVersion));
-    if (!s) sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+CREATE TABLE RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BLOB);)sql",
+                    "upgrading " + file.string() + " to version 2");
+    if (s && fromVersion < 3) s = execSql(db, npudbCommTablesSql(), "upgrading " + file.string() + " to version 3");
+    if (s)
+        s = execSql(db, "INSERT OR REPLACE INTO META_DATA(name, value) VALUES('schema_version', '" +
+                            std::to_string(kSchemaVersion) + "')",
+                    "upgrading " + file.string());
+    if (s) s = execSql(db, "COMMIT", "upgrading " + file.string());
+    else sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);  // keep the first error
     sqlite3_close(db);
     return s;
 }

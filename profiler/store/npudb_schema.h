@@ -14,6 +14,8 @@ namespace npu::profiler {
 
 // Tables only; the indexes are separate so the writer chooses when to build them.
 std::string_view npudbTablesSql();
+// The communication tables added by version 2 (also run by the writer).
+std::string_view npudbCommTablesSql();
 // The covering (track, start) index of TASK.
 std::string_view npudbTaskIndexSql();
 // COUNTER(track_id, ts_ns): the writer keeps it live (samples arrive per track in time order).
@@ -28,8 +30,7 @@ Status execSql(sqlite3* db, std::string_view sql, std::string_view what);
 Expected<int> readSchemaVersion(sqlite3* db, const std::filesystem::path& file);
 
 // Upgrades the database at `file` in place from `fromVersion` to kSchemaVersion, one
-// version step at a time inside one transaction. Version 1 is the first schema, so
-// today this only checks its arguments; each future version adds one step here.
+// version step at a time inside one transaction: 1 -> 2 adds the communication tables.
 Status migrateNpudb(const std::filesystem::path& file, int fromVersion);
 
 }  // namespace npu::profiler

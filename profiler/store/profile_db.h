@@ -18,7 +18,9 @@ struct sqlite3;
 
 namespace npu::profiler {
 
-inline constexpr int kSchemaVersion = 2;  // 2: PASS_STATS, RUN_GRAPH
+// 2: PASS_STATS, RUN_GRAPH (graph passes and the graph a simulated run ran);
+// 3: communication tables COMM_OP, COMM_BANDWIDTH, COMM_PACKET, COMM_MATRIX; OP_MEMORY_ALLOC.
+inline constexpr int kSchemaVersion = 3;
 
 class ProfileDbWriter final : public TraceSink {
 public:
@@ -38,6 +40,8 @@ public:
     void addStep(std::int64_t start_ns, std::int64_t end_ns) override;
     void addDiagnostic(std::string_view kind, Severity severity, std::int64_t count,
                        std::string_view example) override;
+    void addCommunication(const CommunicationData& data) override;
+    void addOpAllocation(const OpAllocationRecord& row) override;
 
     // Builds indexes, commits the transaction, closes and renames into place.
     Status commit();

@@ -88,7 +88,7 @@ struct ProfileDbWriter::Impl {
     std::string firstError;
 
     SqliteStatement insString, insDevice, insTrack, insTask, insTaskBatch, insArgs, insFlow, insFlowBatch, insCounter,
-        insCounterBatch, insOpInfo, insStep;
+        insCounterBatch, insOpInfo, insStep, insOpAlloc;
 
     std::unordered_map<std::string, std::int32_t, TextHash, std::equal_to<>> strings;
     std::unordered_map<ArgsKey, std::int64_t, ArgsKeyHash> args;
@@ -293,6 +293,7 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
         !s)
         return s.error();
     if (auto s = execSql(d.db, npudbTablesSql(), "creating tables in " + target.string()); !s) return s.error();
+    if (auto s = execSql(d.db, npudbCommTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, "BEGIN", "starting the transaction"); !s) return s.error();
     if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + target.string()); !s) return s.error();
     // Importers write each counter track's samples sorted, so this index also only appends.
@@ -412,6 +413,84 @@ void ProfileDbWriter::addDiagnostic(std::string_view kind, Severity severity, st
 
 sqlite3* ProfileDbWriter::handle() const { return m_impl->db; }
 
+void ProfileDbWriter::addCommunication(const CommunicationData& c) {
+    Impl& d = *m_impl;
+    SqliteStatement op(d.db, "INSERT INTO COMM_OP VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    for (const auto& r : c.ops) {
+        op.bind(1, r.rank);
+        op.bind(2, std::string_view(r.step));
+        op.bind(3, std::string_view(r.type));
+        op.bind(4, std::string_view(r.op));
+        op.bind(5, std::string_view(r.group));
+        op.bind(6, r.start_ns);
+        op.bind(7, r.elapse_ns);
+        op.bind(8, r.transit_ns);
+        op.bind(9, r.wait_ns);
+        op.bind(10, r.synchronization_ns);
+        op.bind(11, r.idle_ns);
+        op.bind(12, r.wait_ratio);
+        op.bind(13, r.synchronization_ratio);
+        d.check(op.exec(), "COMM_OP");
+    }
+    SqliteStatement bw(d.db, "INSERT INTO COMM_BANDWIDTH VALUES(?,?,?,?,?,?,?,?,?)");
+    for (const auto& r : c.bandwidth) {
+        bw.bind(1, r.rank);
+        bw.bind(2, std::string_view(r.step));
+        bw.bind(3, std::string_view(r.type));
+        bw.bind(4, std::string_view(r.op));
+        bw.bind(5, std::string_view(r.transport));
+        bw.bind(6, r.size_mb);
+        bw.bind(7, r.time_ns);
+        bw.bind(8, r.bandwidth_gbps);
+        bw.bind(9, r.large_packet_ratio);
+        d.check(bw.exec(), "COMM_BANDWIDTH");
+    }
+    SqliteStatement pk(d.db, "INSERT INTO COMM_PACKET VALUES(?,?,?,?,?,?,?,?)");
+    for (const auto& r : c.packets) {
+        pk.bind(1, r.rank);
+        pk.bind(2, std::string_view(r.step));
+        pk.bind(3, std::string_view(r.type));
+        pk.bind(4, std::string_view(r.op));
+        pk.bind(5, std::string_view(r.transport));
+        pk.bind(6, r.packet_size_mb);
+        pk.bind(7, r.count);
+        pk.bind(8, r.time_ns);
+        d.check(pk.exec(), "COMM_PACKET");
+    }
+    SqliteStatement mx(d.db, "INSERT INTO COMM_MATRIX VALUES(?,?,?,?,?,?,?,?,?,?)");
+    for (const auto& r : c.matrix) {
+        mx.bind(1, std::string_view(r.step));
+        mx.bind(2, std::string_view(r.type));
+        mx.bind(3, std::string_view(r.group_op));
+        mx.bind(4, std::string_view(r.op));
+        mx.bind(5, r.src_rank);
+        mx.bind(6, r.dst_rank);
+        mx.bind(7, std::string_view(r.transport));
+        mx.bind(8, r.size_mb);
+        mx.bind(9, r.time_ns);
+        mx.bind(10, r.bandwidth_gbps);
+        d.check(mx.exec(), "COMM_MATRIX");
+    }
+}
+
+void ProfileDbWriter::addOpAllocation(const OpAllocationRecord& r) {
+    Impl& d = *m_impl;
+    if (!d.insOpAlloc.valid()) d.insOpAlloc.prepare(d.db, "INSERT INTO OP_MEMORY_ALLOC VALUES(?,?,?,?,?,?,?,?,?,?)");
+    auto& q = d.insOpAlloc;
+    q.bind(1, std::string_view(r.device));
+    q.bind(2, std::string_view(r.op));
+    q.bind(3, r.size_bytes);
+    q.bind(4, r.alloc_ns);
+    auto optional = [&](int i, std::int64_t v) { v < 0 ? q.bindNull(i) : q.bind(i, v); };
+    optional(5, r.release_ns);
+    optional(6, r.active_release_ns);
+    optional(7, r.duration_ns);
+    q.bind(8, r.stream);
+    q.bind(9, r.alloc_total_allocated_mb);
+    q.bind(10, r.alloc_total_reserved_mb);
+    d.check(q.exec(), "OP_MEMORY_ALLOC");
+}
+
 Status ProfileDbWriter::commit() {
     Impl& d = *m_impl;
     if (d.committed || !d.db) return makeError("profiling database " + d.target.string() + " was already committed");
@@ -446,6 +525,7 @@ Status ProfileDbWriter::commit() {
     // Release the prepared statements before closing: sqlite3_close refuses otherwise.
     d.insString = {}; d.insDevice = {}; d.insTrack = {}; d.insTask = {}; d.insTaskBatch = {}; d.insArgs = {};
     d.insFlow = {}; d.insFlowBatch = {}; d.insCounter = {}; d.insCounterBatch = {}; d.insOpInfo = {}; d.insStep = {};
+    d.insOpAlloc = {};
 
     if (!d.taskIndexLive)
         if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + d.target.string()); !s) return s;

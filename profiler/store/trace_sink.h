@@ -3,6 +3,8 @@
 // flows. ProfileDbWriter implements it on SQLite; tests can implement it in memory.
 // Times are integer nanoseconds; ids returned are the rows' ids.
 
+#include "profiler/store/comm_records.h"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -37,6 +39,11 @@ public:
     virtual void addStep(std::int64_t start_ns, std::int64_t end_ns) = 0;
     virtual void addDiagnostic(std::string_view kind, Severity severity, std::int64_t count,
                                std::string_view example) = 0;
+    // Communication analysis tables (Ascend's own per-op, bandwidth and matrix figures);
+    // sinks that do not store them ignore them.
+    virtual void addCommunication(const CommunicationData& data) { (void)data; }
+    // Ascend's per-operator allocation table, one row at a time (streamed).
+    virtual void addOpAllocation(const OpAllocationRecord& row) { (void)row; }
 };
 
 }  // namespace npu::profiler

@@ -1,5 +1,6 @@
 #include "views/tables/diagnostics_view.h"
 
+#include "profiler/importers/diagnostic_kinds.h"
 #include "profiler/store/profile_db.h"
 #include "views/tables/record_table_model.h"
 
@@ -42,7 +43,10 @@ void DiagnosticsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
             static const QString names[] = {QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error")};
             const int sev = std::clamp(int(d.severity), 0, 2);
             const QString example = QString::fromStdString(d.example);
-            rows.push_back({RecordCell(names[sev], sev), RecordCell(QString::fromStdString(d.kind)),
+            const auto* info = profiler::findDiagnostic(d.kind);  // the list's meaning as the kind's tooltip
+            const QString kind = QString::fromStdString(d.kind);
+            rows.push_back({RecordCell(names[sev], sev),
+                            RecordCell(kind, {}, info ? QString::fromUtf8(info->description.data(), qsizetype(info->description.size())) : kind),
                             RecordCell(QString::number(d.count), qlonglong(d.count)), RecordCell(example, {}, example)});
             total += d.count;
         }

@@ -36,6 +36,18 @@ private slots:
         QCOMPARE(classifyKernel("sm90_xmma_gemm_bf16"), KernelClass::compute);
         QCOMPARE(classifyKernel("ascend_layernorm"), KernelClass::compute);  // "send" inside a word
         QCOMPARE(classifyKernel("void cutlass::Kernel<EpilogueWithBroadcast>(Params)"), KernelClass::compute);
+        // HCCL's task-level slices on the NPU hardware streams are communication; the
+        // runtime's event and profiling tasks and Kineto's cuda_sync are neither (HTA: other).
+        QCOMPARE(classifyKernel("Notify Wait"), KernelClass::communication);
+        QCOMPARE(classifyKernel("SDMA"), KernelClass::communication);
+        QCOMPARE(classifyKernel("Write Value"), KernelClass::communication);
+        QCOMPARE(classifyKernel("EVENT_WAIT"), KernelClass::other);
+        QCOMPARE(classifyKernel("PROFILING_ENABLE"), KernelClass::other);
+        QCOMPARE(classifyKernel("Stream Sync", "cuda_sync"), KernelClass::other);
+        QCOMPARE(classifyKernel("MEMCPY_ASYNC"), KernelClass::memory);
+        QCOMPARE(classifyKernel("dma_copy_h2d"), KernelClass::memory);  // HTA's ^dma
+        QCOMPARE(classifyKernel("aclnnMm_MatMulCommon_MemSet"), KernelClass::compute);  // an AI Core kernel
+        QCOMPARE(classifyKernel("aclnnEqTensor_BroadcastToAiCore_BroadcastTo"), KernelClass::compute);
         QVERIFY(isReceiveKernel("hcom_receive_7"));
         QVERIFY(isReceiveKernel("ncclDevKernel_Recv"));
         QVERIFY(!isReceiveKernel("ncclDevKernel_SendRecv"));
@@ -83,8 +95,10 @@ private slots:
         QCOMPARE(s1.communication_ns, us(200));
         QCOMPARE(s1.overlapped_ns, us(100));
         QCOMPARE(s1.comm_not_overlapped_ns, us(100));
-        QCOMPARE(s1.free_ns, us(550 - 250 - 100));  // idle 150 + memcpy 50
-        QCOMPARE(s1.stage_ns, us(550));
+        // E2E is first to last compute/communication kernel (Ascend's definition): the
+        // memcpy at [500,550) after the all-reduce neither opens nor closes the step.
+        QCOMPARE(s1.free_ns, us(400 - 250 - 100));
+        QCOMPARE(s1.stage_ns, us(400));
         QCOMPARE(s1.bubble_ns, 0);
         QCOMPARE(s1.preparing_ns, 0);
         QCOMPARE(rows[2].type, std::string("stage"));

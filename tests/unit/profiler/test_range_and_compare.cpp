@@ -75,7 +75,7 @@ private slots:
         QCOMPARE(g0["non_compute_us"].get<double>(), 250.0);
         QCOMPARE(g0["peak_allocated_bytes"].get<double>(), 50.0);
         QCOMPARE(g0["peak_reserved_bytes"].get<double>(), 128.0);
-        QCOMPARE(r["devices"][1]["peak_allocated_bytes"].get<double>(), 0.0);
+        QVERIFY(r["devices"][1]["peak_allocated_bytes"].is_null());  // gpu1 has no memory events: not a peak of 0 B
         QCOMPARE(r["top_kernels"][0]["name"].get<std::string>(), std::string("sm90_gemm"));
         QCOMPARE(r["diagnostics"][0]["count"].get<int>(), 2);
         QCOMPARE(r["diagnostics"][0]["severity"].get<std::string>(), std::string("warning"));

@@ -185,20 +185,20 @@ private slots:
         auto r = importTraceInto(fixture("odd_events.json"), sink);
         QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
         QCOMPARE(r->events, std::int64_t(14));
-        QCOMPARE(sink.count("unmatched E"), std::int64_t(2));
-        QCOMPARE(sink.count("unmatched B"), std::int64_t(1));
-        QCOMPARE(sink.count("flow end without start"), std::int64_t(1));
-        QCOMPARE(sink.count("flow start without end"), std::int64_t(1));
-        QCOMPARE(sink.count("negative duration"), std::int64_t(1));
-        QCOMPARE(sink.count("unknown phase"), std::int64_t(1));
-        QCOMPARE(sink.count("missing or invalid ts"), std::int64_t(1));
-        QCOMPARE(sink.count("complete event without dur"), std::int64_t(1));
-        QCOMPARE(sink.count("unsupported phase 'b'"), std::int64_t(1));
-        QCOMPARE(sink.count("event without phase"), std::int64_t(1));
-        QCOMPARE(sink.count("unterminated event array"), std::int64_t(1));
-        QCOMPARE(sink.diagnostics["unmatched E"].severity, Severity::warning);
-        QVERIFY(sink.diagnostics["unknown phase"].example.find("byte ") != std::string::npos);
-        QVERIFY(sink.diagnostics["unknown phase"].example.find("strange") != std::string::npos);
+        QCOMPARE(sink.count("unmatched_end"), std::int64_t(2));
+        QCOMPARE(sink.count("unmatched_begin"), std::int64_t(1));
+        QCOMPARE(sink.count("flow_end_without_start"), std::int64_t(1));
+        QCOMPARE(sink.count("flow_start_without_end"), std::int64_t(1));
+        QCOMPARE(sink.count("negative_duration"), std::int64_t(1));
+        QCOMPARE(sink.count("unknown_phase"), std::int64_t(1));
+        QCOMPARE(sink.count("missing_or_invalid_ts"), std::int64_t(1));
+        QCOMPARE(sink.count("complete_event_without_dur"), std::int64_t(1));
+        QCOMPARE(sink.count("unsupported_phase"), std::int64_t(1));
+        QCOMPARE(sink.count("event_without_phase"), std::int64_t(1));
+        QCOMPARE(sink.count("unterminated_event_array"), std::int64_t(1));
+        QCOMPARE(sink.diagnostics["unmatched_end"].severity, Severity::warning);
+        QVERIFY(sink.diagnostics["unknown_phase"].example.find("byte ") != std::string::npos);
+        QVERIFY(sink.diagnostics["unknown_phase"].example.find("strange") != std::string::npos);
         // ok, late, backwards (0 ns), no-dur, tail, and the B closed at the thread's end.
         QCOMPARE(r->slices, std::int64_t(6));
         QCOMPARE(sliceNamed(sink, "never-ends")->dur, std::int64_t(51000));  // closed at the end of "tail", 81 us
@@ -245,8 +245,8 @@ private slots:
         QCOMPARE(sink.meta["ranks"], std::string("2"));
         QCOMPARE(sink.meta["world_size"], std::string("2"));
         QCOMPARE(sink.steps.size(), size_t(1));  // the first rank's
-        QCOMPARE(sink.count("unmatched E"), std::int64_t(1));
-        QVERIFY(sink.diagnostics["unmatched E"].example.starts_with("rank-1.json: "));
+        QCOMPARE(sink.count("unmatched_end"), std::int64_t(1));
+        QVERIFY(sink.diagnostics["unmatched_end"].example.starts_with("rank-1.json: "));
         QCOMPARE(sink.slicesWithCategory("kernel"), std::int64_t(4));
     }
 

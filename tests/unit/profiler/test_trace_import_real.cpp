@@ -92,8 +92,8 @@ private slots:
         }
         QVERIFY(allocatedOnGpu);
         // ac2g ends on CPU threads with no start in the file (a Kineto habit), counted not fatal.
-        QCOMPARE(diagnostic(*db, "flow end without start"), std::int64_t(276));
-        QCOMPARE(diagnostic(*db, "flow start without end"), std::int64_t(2));
+        QCOMPARE(diagnostic(*db, "flow_end_without_start"), std::int64_t(276));
+        QCOMPARE(diagnostic(*db, "flow_start_without_end"), std::int64_t(2));
         // Depth: cpu ops nest under their parents.
         QVERIFY(scalar(*db, "SELECT MAX(depth) FROM TASK") >= 3);
     }

@@ -1,0 +1,367 @@
+#include "profiler/importers/ascend_comm_importer.h"
+
+#include "profiler/importers/sqlite_source.h"
+#include "profiler/store/sqlite_statement.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+
+namespace npu::profiler {
+namespace {
+
+using nlohmann::json;
+
+std::int64_t msToNs(double ms) { return static_cast<std::int64_t>(std::llround(ms * 1e6)); }
+
+double jsonNumber(const json& j, const char* key) {
+    const auto it = j.find(key);
+    if (it == j.end()) return 0;
+    if (it->is_number()) return it->get<double>();
+    if (it->is_string()) {  // msprof writes some numbers as text, at times with a trailing tab
+        try {
+            return std::stod(it->get<std::string>());
+        } catch (const std::exception&) {
+        }
+    }
+    return 0;
+}
+
+// "hcom_allReduce__586_0_1@17522688603477080586" -> op, group
+std::pair<std::string, std::string> splitOpKey(const std::string& key) {
+    const auto at = key.rfind('@');
+    return at == std::string::npos ? std::pair{key, std::string()} : std::pair{key.substr(0, at), key.substr(at + 1)};
+}
+
+Expected<json> readJson(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) return makeError(file.string() + ": cannot open");
+    try {
+        return json::parse(in);
+    } catch (const json::parse_error& e) {
+        return makeError(file.string() + ": byte " + std::to_string(e.byte) + ": not valid JSON (" + e.what() + ")");
+    }
+}
+
+}  // namespace
+
+Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank, CommunicationData& out,
+                             ImportDiagnostics& diag) {
+    std::error_code ec;
+    if (const auto file = dir / "communication.json"; std::filesystem::exists(file, ec)) {
+        auto doc = readJson(file);
+        if (!doc) return doc.error();
+        if (!doc->is_object()) return makeError(file.string() + ": expected an object of steps");
+        for (const auto& [step, byType] : doc->items()) {
+            if (!byType.is_object()) continue;
+            for (const auto& [type, ops] : byType.items()) {
+                if (!ops.is_object()) continue;
+                for (const auto& [key, op] : ops.items()) {
+                    if (key == "Total Op Info" || !op.is_object()) continue;
+                    const auto [name, group] = splitOpKey(key);
+                    const json time = op.value("Communication Time Info", json::object());
+                    CommOpRecord r;
+                    r.rank = rank;
+                    r.step = step;
+                    r.type = type;
+                    r.op = name;
+                    r.group = group;
+                    r.start_ns = static_cast<std::int64_t>(std::llround(jsonNumber(time, "Start Timestamp(us)") * 1e3));
+                    r.elapse_ns = msToNs(jsonNumber(time, "Elapse Time(ms)"));
+                    r.transit_ns = msToNs(jsonNumber(time, "Transit Time(ms)"));
+                    r.wait_ns = msToNs(jsonNumber(time, "Wait Time(ms)"));
+                    r.synchronization_ns = msToNs(jsonNumber(time, "Synchronization Time(ms)"));
+                    r.idle_ns = msToNs(jsonNumber(time, "Idle Time(ms)"));
+                    r.wait_ratio = jsonNumber(time, "Wait Time Ratio");
+                    r.synchronization_ratio = jsonNumber(time, "Synchronization Time Ratio");
+                    out.ops.push_back(std::move(r));
+                    for (const auto& [transport, bw] : op.value("Communication Bandwidth Info", json::object()).items()) {
+                        if (!bw.is_object()) continue;
+                        CommBandwidthRecord b;
+                        b.rank = rank;
+                        b.step = step;
+                        b.type = type;
+                        b.op = name;
+                        b.transport = transport;
+                        b.size_mb = jsonNumber(bw, "Transit Size(MB)");
+                        b.time_ns = msToNs(jsonNumber(bw, "Transit Time(ms)"));
+                        b.bandwidth_gbps = jsonNumber(bw, "Bandwidth(GB/s)");
+                        b.large_packet_ratio = jsonNumber(bw, "Large Packet Ratio");
+                        out.bandwidth.push_back(b);
+                        for (const auto& [size, bucket] : bw.value("Size Distribution", json::object()).items()) {
+                            CommPacketRecord p;
+                            p.rank = rank;
+                            p.step = step;
+                            p.type = type;
+                            p.op = name;
+                            p.transport = transport;
+                            try {
+                                p.packet_size_mb = std::stod(size);
+                            } catch (const std::exception&) {
+                                diag.add(DiagnosticKind::unreadable_number, [&] {
+                                    return file.filename().string() + ": packet size \"" + size + "\" of " + name;
+                                });
+                                continue;
+                            }
+                            if (bucket.is_array() && bucket.size() >= 2 && bucket[0].is_number() && bucket[1].is_number()) {
+                                p.count = bucket[0].get<std::int64_t>();
+                                p.time_ns = msToNs(bucket[1].get<double>());
+                            }
+                            out.packets.push_back(std::move(p));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if (const auto file = dir / "communication_matrix.json"; std::filesystem::exists(file, ec)) {
+        auto doc = readJson(file);
+        if (!doc) return doc.error();
+        if (!doc->is_object()) return makeError(file.string() + ": expected an object of steps");
+        for (const auto& [step, byType] : doc->items()) {
+            if (!byType.is_object()) continue;
+            for (const auto& [type, groups] : byType.items()) {
+                if (!groups.is_object()) continue;
+                for (const auto& [groupOp, links] : groups.items()) {
+                    if (!links.is_object()) continue;
+                    for (const auto& [pair, link] : links.items()) {
+                        const auto dash = pair.find('-');
+                        CommMatrixRecord m;
+                        try {
+                            m.src_rank = std::stoll(pair.substr(0, dash));
+                            m.dst_rank = std::stoll(pair.substr(dash + 1));
+                        } catch (const std::exception&) {
+                            diag.add(DiagnosticKind::unreadable_number, [&] {
+                                return file.filename().string() + ": link \"" + pair + "\" is not \"src-dst\"";
+                            });
+                            continue;
+                        }
+                        m.step = step;
+                        m.type = type;
+                        m.group_op = groupOp;
+                        m.op = link.value("Op Name", std::string());
+                        m.transport = link.value("Transport Type", std::string());
+                        m.size_mb = jsonNumber(link, "Transit Size(MB)");
+                        m.time_ns = msToNs(jsonNumber(link, "Transit Time(ms)"));
+                        m.bandwidth_gbps = jsonNumber(link, "Bandwidth(GB/s)");
+                        out.matrix.push_back(std::move(m));
+                    }
+                }
+            }
+        }
+    }
+    return {};
+}
+
+Status readCommunicationAnalysisDb(const std::filesystem::path& file, std::int64_t rank, CommunicationData& out,
+                                   ImportDiagnostics& diag) {
+    auto src = SqliteSource::open(file);
+    if (!src) return src.error();
+    sqlite3* db = (*src)->handle();
+    if ((*src)->hasTable("CommAnalyzerTime")) {
+        SqliteStatement q(db, "SELECT step, type, hccl_op_name, group_name, start_timestamp, elapse_time, transit_time, "
+                              "wait_time, synchronization_time, idle_time FROM CommAnalyzerTime");
+        while (q.valid() && q.step() == SQLITE_ROW) {
+            if (q.text(2) == "Total Op Info") continue;
+            CommOpRecord r;
+            r.rank = rank;
+            r.step = q.text(0);
+            r.type = q.text(1);
+            r.op = q.text(2);
+            r.group = q.text(3);
+            r.start_ns = static_cast<std::int64_t>(std::llround(q.real(4) * 1e3));
+            r.elapse_ns = msToNs(q.real(5));
+            r.transit_ns = msToNs(q.real(6));
+            r.wait_ns = msToNs(q.real(7));
+            r.synchronization_ns = msToNs(q.real(8));
+            r.idle_ns = msToNs(q.real(9));
+            // Ascend's ratios: wait / (wait + transit), synchronization / (synchronization + transit).
+            const double w = q.real(7), s = q.real(8), t = q.real(6);
+            r.wait_ratio = w + t > 0 ? w / (w + t) : 0;
+            r.synchronization_ratio = s + t > 0 ? s / (s + t) : 0;
+            out.ops.push_back(std::move(r));
+        }
+    } else {
+        diag.add(DiagnosticKind::missing_table, [&] { return file.filename().string() + ": no CommAnalyzerTime"; });
+    }
+    if ((*src)->hasTable("CommAnalyzerBandwidth")) {
+        // One row per (op, transport, packet size): the bandwidth figures repeat on each.
+        SqliteStatement q(db, "SELECT step, type, hccl_op_name, transport_type, transit_size, transit_time, bandwidth, "
+                              "large_packet_ratio, package_size, count, total_duration FROM CommAnalyzerBandwidth");
+        std::string lastKey;
+        while (q.valid() && q.step() == SQLITE_ROW) {
+            if (q.text(2) == "Total Op Info") continue;
+            const std::string key = q.text(0) + "|" + q.text(2) + "|" + q.text(3);
+            if (key != lastKey) {
+                lastKey = key;
+                out.bandwidth.push_back({rank, q.text(0), q.text(1), q.text(2), q.text(3), q.real(4), msToNs(q.real(5)),
+                                         q.real(6), q.real(7)});
+            }
+            if (q.int64(9) > 0)
+                out.packets.push_back({rank, q.text(0), q.text(1), q.text(2), q.text(3), q.real(8), q.int64(9), msToNs(q.real(10))});
+        }
+    }
+    if ((*src)->hasTable("CommAnalyzerMatrix")) {
+        SqliteStatement q(db, "SELECT step, type, hccl_op_name, op_name, src_rank, dst_rank, transport_type, transit_size, "
+                              "transit_time, bandwidth FROM CommAnalyzerMatrix");
+        while (q.valid() && q.step() == SQLITE_ROW)
+            out.matrix.push_back({q.text(0), q.text(1), q.text(2), q.text(3), q.int64(4), q.int64(5), q.text(6), q.real(7),
+                                  msToNs(q.real(8)), q.real(9)});
+    }
+    return {};
+}
+
+namespace {
+
+std::string opTypeOf(const std::string& op) {
+    return op.find("send") != std::string::npos || op.find("receive") != std::string::npos ? "p2p" : "collective";
+}
+
+CommOpRecord opFromTimeInfo(const json& time, std::int64_t rank, const std::string& step, const std::string& type,
+                            const std::string& key) {
+    const auto [name, group] = splitOpKey(key);
+    CommOpRecord r;
+    r.rank = rank;
+    r.step = step;
+    r.type = type;
+    r.op = name;
+    r.group = group;
+    r.start_ns = static_cast<std::int64_t>(std::llround(jsonNumber(time, "Start Timestamp(us)") * 1e3));
+    r.elapse_ns = msToNs(jsonNumber(time, "Elapse Time(ms)"));
+    r.transit_ns = msToNs(jsonNumber(time, "Transit Time(ms)"));
+    r.wait_ns = msToNs(jsonNumber(time, "Wait Time(ms)"));
+    r.synchronization_ns = msToNs(jsonNumber(time, "Synchronization Time(ms)"));
+    r.idle_ns = msToNs(jsonNumber(time, "Idle Time(ms)"));
+    r.wait_ratio = jsonNumber(time, "Wait Time Ratio");
+    r.synchronization_ratio = jsonNumber(time, "Synchronization Time Ratio");
+    return r;
+}
+
+Status readClusterJson(const std::filesystem::path& dir, CommunicationData& out, ImportDiagnostics& diag) {
+    std::error_code ec;
+    if (const auto file = dir / "cluster_communication.json"; std::filesystem::exists(file, ec)) {
+        auto doc = readJson(file);
+        if (!doc) return doc.error();
+        // type -> step -> op@group -> rank -> {Communication Time Info, Communication Bandwidth Info}
+        for (const auto& [type, steps] : doc->items())
+            for (const auto& [step, ops] : steps.items())
+                for (const auto& [key, ranks] : ops.items()) {
+                    if (key == "Total Op Info" || !ranks.is_object()) continue;
+                    for (const auto& [rankText, info] : ranks.items()) {
+                        std::int64_t rank = 0;
+                        try {
+                            rank = std::stoll(rankText);
+                        } catch (const std::exception&) {
+                            diag.add(DiagnosticKind::unreadable_number,
+                                     [&] { return file.filename().string() + ": rank \"" + rankText + "\" of " + key; });
+                            continue;
+                        }
+                        out.ops.push_back(opFromTimeInfo(info.value("Communication Time Info", json::object()), rank, step, type, key));
+                        for (const auto& [transport, bw] : info.value("Communication Bandwidth Info", json::object()).items())
+                            if (bw.is_object())
+                                out.bandwidth.push_back({rank, step, type, out.ops.back().op, transport, jsonNumber(bw, "Transit Size(MB)"),
+                                                         msToNs(jsonNumber(bw, "Transit Time(ms)")), jsonNumber(bw, "Bandwidth(GB/s)"),
+                                                         jsonNumber(bw, "Large Packet Ratio")});
+                    }
+                }
+    }
+    if (const auto file = dir / "cluster_communication_matrix.json"; std::filesystem::exists(file, ec)) {
+        auto doc = readJson(file);
+        if (!doc) return doc.error();
+        for (const auto& [type, steps] : doc->items())
+            for (const auto& [step, ops] : steps.items())
+                for (const auto& [key, links] : ops.items()) {
+                    if (key == "Total Op Info" || !links.is_object()) continue;
+                    for (const auto& [pair, link] : links.items()) {
+                        const auto dash = pair.find('-');
+                        CommMatrixRecord m;
+                        try {
+                            m.src_rank = std::stoll(pair.substr(0, dash));
+                            m.dst_rank = std::stoll(pair.substr(dash + 1));
+                        } catch (const std::exception&) {
+                            continue;
+                        }
+                        m.step = step;
+                        m.type = type;
+                        m.group_op = key;
+                        m.op = splitOpKey(key).first;
+                        m.transport = link.value("Transport Type", std::string());
+                        m.size_mb = jsonNumber(link, "Transit Size(MB)");
+                        m.time_ns = msToNs(jsonNumber(link, "Transit Time(ms)"));
+                        m.bandwidth_gbps = jsonNumber(link, "Bandwidth(GB/s)");
+                        out.matrix.push_back(std::move(m));
+                    }
+                }
+    }
+    return {};
+}
+
+}  // namespace
+
+bool looksLikeClusterAnalysis(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return std::filesystem::exists(path / "cluster_communication.json", ec) ||
+               std::filesystem::exists(path / "cluster_communication_matrix.json", ec);
+    auto src = SqliteSource::open(path);
+    return src && (*src)->hasTable("ClusterCommAnalyzerTime");
+}
+
+Status readClusterAnalysis(const std::filesystem::path& path, CommunicationData& out, ImportDiagnostics& diag) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) return readClusterJson(path, out, diag);
+    auto src = SqliteSource::open(path);
+    if (!src) return src.error();
+    sqlite3* db = (*src)->handle();
+    SqliteStatement t(db, "SELECT step, rank_id, hccl_op_name, group_name, start_timestamp, elapsed_time, transit_time, "
+                          "wait_time, synchronization_time, idle_time, wait_time_ratio, synchronization_time_ratio "
+                          "FROM ClusterCommAnalyzerTime");
+    if (!t.valid()) return makeError(path.string() + ": reading ClusterCommAnalyzerTime: " + sqlite3_errmsg(db));
+    while (t.step() == SQLITE_ROW) {
+        if (t.text(2) == "Total Op Info") continue;
+        CommOpRecord r;
+        r.step = t.text(0);
+        r.rank = t.int64(1);
+        r.op = t.text(2);
+        r.type = opTypeOf(r.op);
+        r.group = t.text(3);
+        r.start_ns = static_cast<std::int64_t>(std::llround(t.real(4) * 1e3));
+        r.elapse_ns = msToNs(t.real(5));
+        r.transit_ns = msToNs(t.real(6));
+        r.wait_ns = msToNs(t.real(7));
+        r.synchronization_ns = msToNs(t.real(8));
+        r.idle_ns = msToNs(t.real(9));
+        r.wait_ratio = t.real(10);
+        r.synchronization_ratio = t.real(11);
+        out.ops.push_back(std::move(r));
+    }
+    if ((*src)->hasTable("ClusterCommAnalyzerBandwidth")) {
+        SqliteStatement q(db, "SELECT step, rank_id, hccl_op_name, band_type, transit_size, transit_time, bandwidth, "
+                              "large_packet_ratio, package_size, count, total_duration FROM ClusterCommAnalyzerBandwidth");
+        std::string lastKey;
+        while (q.valid() && q.step() == SQLITE_ROW) {
+            if (q.text(2) == "Total Op Info") continue;
+            const std::string key = q.text(0) + "|" + q.text(1) + "|" + q.text(2) + "|" + q.text(3);
+            const std::string op = q.text(2);
+            if (key != lastKey) {
+                lastKey = key;
+                out.bandwidth.push_back({q.int64(1), q.text(0), opTypeOf(op), op, q.text(3), q.real(4), msToNs(q.real(5)),
+                                         q.real(6), q.real(7)});
+            }
+            if (q.int64(9) > 0)
+                out.packets.push_back({q.int64(1), q.text(0), opTypeOf(op), op, q.text(3), q.real(8), q.int64(9), msToNs(q.real(10))});
+        }
+    }
+    if ((*src)->hasTable("ClusterCommAnalyzerMatrix")) {
+        SqliteStatement q(db, "SELECT step, hccl_op_name, op_name, src_rank, dst_rank, transport_type, transit_size, "
+                              "transit_time, bandwidth FROM ClusterCommAnalyzerMatrix");
+        while (q.valid() && q.step() == SQLITE_ROW)
+            out.matrix.push_back({q.text(0), opTypeOf(q.text(2)), q.text(1), q.text(2), q.int64(3), q.int64(4), q.text(5),
+                                  q.real(6), msToNs(q.real(7)), q.real(8)});
+    }
+    (void)diag;
+    return {};
+}
+
+}  // namespace npu::profiler

@@ -1,0 +1,187 @@
+// The step breakdown of the shared two-rank Ascend text capture held against Ascend's own
+// analysis of it: each rank's step_trace_time.csv (written by torch_npu beside the
+// trace), every column to 0.1%. Imported once as the two-rank folder (cluster) and once
+// as rank 0's trace_view.json alone. Also: top-kernel shares over both ranks stay <= 100%.
+
+#include "profiler/analysis/op_statistics.h"
+#include "profiler/analysis/run_report.h"
+#include "profiler/analysis/step_breakdown.h"
+#include "profiler/importers/trace_importer.h"
+#include "profiler/store/profile_db.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sqlite3.h>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace npu::profiler;
+
+namespace {
+
+const std::filesystem::path kSet = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party/msinsight/pt_text_level1";
+
+std::filesystem::path rankOutput(int rank) {
+    return kSet / ("rank" + std::to_string(rank) + "_ascend_pt") / "ASCEND_PROFILER_OUTPUT";
+}
+
+std::vector<std::string> splitCsv(const std::string& line) {
+    std::vector<std::string> out;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, ',')) {
+        while (!cell.empty() && (cell.back() == '\r' || cell.back() == '\t' || cell.back() == ' ')) cell.pop_back();
+        if (cell.starts_with("\xEF\xBB\xBF")) cell.erase(0, 3);  // UTF-8 BOM
+        out.push_back(cell);
+    }
+    return out;
+}
+
+// step_trace_time.csv: a header and one row per step, times in microseconds.
+std::map<std::string, double> expectedRow(int rank) {
+    std::ifstream in(rankOutput(rank) / "step_trace_time.csv");
+    std::string header, row;
+    std::getline(in, header);
+    std::getline(in, row);
+    const auto names = splitCsv(header), values = splitCsv(row);
+    std::map<std::string, double> out;
+    for (size_t i = 0; i < names.size() && i < values.size(); ++i) out[names[i]] = std::stod(values[i]);
+    if (out.size() < 10) qWarning("step_trace_time.csv of rank %d: %zu columns", rank, out.size());
+    return out;
+}
+
+void compareRow(const StepBreakdownRow& r, const std::map<std::string, double>& want, const std::string& label) {
+    if (!want.count("Step")) QFAIL("step_trace_time.csv has no Step column");
+    QCOMPARE(r.step, "ProfilerStep#" + std::to_string(static_cast<int>(want.at("Step"))));
+    const std::map<std::string, std::int64_t> got = {
+        {"Computing", r.computing_ns},
+        {"Communication(Not Overlapped)", r.comm_not_overlapped_ns},
+        {"Overlapped", r.overlapped_ns},
+        {"Communication", r.communication_ns},
+        {"Free", r.free_ns},
+        {"Stage", r.stage_ns},
+        {"Bubble", r.bubble_ns},
+        {"Communication(Not Overlapped and Exclude Receive)", r.comm_not_overlapped_exclude_receive_ns},
+        {"Preparing", r.preparing_ns}};
+    for (const auto& [column, ns] : got) {
+        if (!want.count(column)) QFAIL(qPrintable(QStringLiteral("step_trace_time.csv has no column ") + QString::fromStdString(column)));
+        const double expectedUs = want.at(column), us = double(ns) / 1000.0;
+        // 0.1% of the value; columns that are 0 in the csv must be 0 to 1 ns.
+        const double tolerance = std::max(1e-3 * std::abs(expectedUs), 1e-3);
+        if (std::abs(us - expectedUs) > tolerance)
+            QFAIL(qPrintable(QStringLiteral("%1 %2: %3 us, step_trace_time.csv says %4 us")
+                                 .arg(QString::fromStdString(label), QString::fromStdString(column))
+                                 .arg(us, 0, 'f', 3)
+                                 .arg(expectedUs, 0, 'f', 3)));
+    }
+}
+
+}  // namespace
+
+class TestAscendStepTrace : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    std::unique_ptr<ProfileDb> importAndOpen(const std::filesystem::path& in, const char* name) {
+        const auto out = std::filesystem::path(m_dir.path().toStdString()) / name;
+        auto r = importTrace(in, out);
+        if (!r) {
+            qWarning("%s", r.message().c_str());
+            return nullptr;
+        }
+        auto db = ProfileDb::open(out);
+        return db ? std::move(db.value()) : nullptr;
+    }
+
+private slots:
+    void initTestCase() {
+        if (!std::filesystem::exists(rankOutput(0) / "step_trace_time.csv"))
+            QSKIP("shared data third_party/msinsight/pt_text_level1 not present");
+    }
+
+    void singleRankEqualsStepTraceTime() {
+        auto db = importAndOpen(rankOutput(0) / "trace_view.json", "rank0.npudb");
+        QVERIFY(db);
+        const auto rows = computeStepBreakdown(*db);
+        QCOMPARE(rows.size(), size_t(1));
+        compareRow(rows[0], expectedRow(0), "rank 0");
+    }
+
+    void clusterEqualsEachRanksStepTraceTime() {
+        auto db = importAndOpen(kSet, "cluster.npudb");
+        QVERIFY(db);
+        const auto rows = computeStepBreakdown(*db);
+        int matched = 0;
+        for (int rank = 0; rank < 2; ++rank) {
+            const std::string prefix = "rank" + std::to_string(rank) + " ";
+            for (const auto& r : rows) {
+                if (r.type != "rank" || !r.deviceName.starts_with(prefix)) continue;
+                compareRow(r, expectedRow(rank), r.deviceName);
+                ++matched;
+            }
+        }
+        QCOMPARE(matched, 2);
+
+        // Kernel shares are of both ranks' time: none passes 100%, and they sum to at
+        // most the devices' busy fraction.
+        const auto stats = computeOpStatistics(*db);
+        QVERIFY(!stats.rows.empty());
+        for (const auto& r : stats.rows) QVERIFY2(r.share <= 1.0, r.key.c_str());
+
+        // communication.ranks[] equals the "Total Op Info" Ascend writes into each rank's
+        // communication.json (its own sums over the rank's ops).
+        const auto report = runReport(*db);
+        const auto& ranks = report["communication"]["ranks"];
+        QCOMPARE(ranks.size(), size_t(2));
+        for (int rank = 0; rank < 2; ++rank) {
+            std::ifstream in(rankOutput(rank) / "communication.json");
+            const auto doc = nlohmann::json::parse(in);
+            const auto& total = doc["step50"]["collective"]["Total Op Info"]["Communication Time Info"];
+            const auto& mine = ranks[static_cast<size_t>(rank)];
+            QCOMPARE(mine["rank"].get<int>(), rank);
+            QCOMPARE(mine["ops"].get<int>(), 4);
+            for (const auto& [key, theirs] : {std::pair{"elapse_ms", "Elapse Time(ms)"}, {"transit_ms", "Transit Time(ms)"},
+                                              {"wait_ms", "Wait Time(ms)"}, {"synchronization_ms", "Synchronization Time(ms)"}})
+                QVERIFY2(std::abs(mine[key].get<double>() - total[theirs].get<double>()) < 1e-5, key);
+            QVERIFY(std::abs(mine["wait_ratio"].get<double>() - total["Wait Time Ratio"].get<double>()) < 1e-3);
+        }
+        // The matrix: rank 0 -> 1 over HCCS, from the allreduce-total entry of rank 0's file.
+        bool found = false;
+        for (const auto& l : report["communication"]["matrix"]) {
+            if (l["src"] != 0 || l["dst"] != 1) continue;
+            found = true;
+            QCOMPARE(l["transport"].get<std::string>(), std::string("HCCS"));
+            QVERIFY(std::abs(l["size_mb"].get<double>() - 61.210624) < 1e-6);
+            QVERIFY(std::abs(l["time_ms"].get<double>() - 3.88393759375) < 1e-6);
+            QVERIFY(std::abs(l["bandwidth_gbps"].get<double>() - 15.7599) < 1e-3);  // the file's Bandwidth(GB/s)
+        }
+        QVERIFY(found);
+        QCOMPARE(report["communication"]["matrix"].size(), size_t(16));  // 8 links from each rank
+
+        // operator_memory.csv: one allocation per data line, per rank; msprof's trailing tab
+        // after the times is counted, not fatal.
+        for (int rank = 0; rank < 2; ++rank) {
+            std::ifstream in(rankOutput(rank) / "operator_memory.csv");
+            std::int64_t lines = -1;  // the header
+            for (std::string line; std::getline(in, line);)
+                if (!line.empty() && line != "\r") ++lines;
+            sqlite3_stmt* st = nullptr;
+            const std::string sql = "SELECT COUNT(*) FROM OP_MEMORY_ALLOC WHERE device = 'rank" + std::to_string(rank) + " NPU:0'";
+            QCOMPARE(sqlite3_prepare_v2(db->handle(), sql.c_str(), -1, &st, nullptr), SQLITE_OK);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            QCOMPARE(sqlite3_column_int64(st, 0), lines);
+            sqlite3_finalize(st);
+        }
+        bool trailingTab = false;
+        for (const auto& d : db->diagnostics()) trailingTab = trailingTab || d.kind == "trailing_tab";
+        QVERIFY(trailingTab);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAscendStepTrace)
+#include "test_ascend_step_trace.moc"

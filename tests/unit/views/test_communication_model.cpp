@@ -1,0 +1,65 @@
+// The communication table model (checked by QAbstractItemModelTester) and the view over
+// the shared two-rank Ascend text capture.
+
+#include "profiler/importers/profile_import.h"
+#include "profiler/store/profile_db.h"
+#include "views/tables/communication_model.h"
+#include "views/tables/communication_view.h"
+#include "views/tables/record_table_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace npu;
+using npu::views::CommunicationModel;
+
+class TestCommunicationModel : public QObject {
+    Q_OBJECT
+private slots:
+    void modelIsConsistent() {
+        CommunicationModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        profiler::CommOpRecord a;
+        a.rank = 1;
+        a.step = "step50";
+        a.type = "collective";
+        a.op = "hcom_allReduce__586_0_1";
+        a.elapse_ns = 79'089'520;
+        a.wait_ns = 5'646'633;
+        a.transit_ns = 239'185;
+        a.wait_ratio = 0.9594;
+        profiler::CommOpRecord b = a;
+        b.rank = 0;
+        b.elapse_ns = 2'281'105;
+        model.setOps({a, b});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.columnCount(), int(CommunicationModel::ColumnCount));
+        QCOMPARE(model.data(model.index(0, CommunicationModel::Rank), Qt::DisplayRole).toLongLong(), 1LL);
+        QCOMPARE(model.data(model.index(0, CommunicationModel::Elapse), CommunicationModel::SortRole).toLongLong(),
+                 79'089'520LL);
+        QCOMPARE(model.data(model.index(0, CommunicationModel::Elapse), Qt::DisplayRole).toString(), QStringLiteral("79.1 ms"));
+        QVERIFY(model.data(model.index(0, CommunicationModel::WaitRatio), Qt::DisplayRole).toString().startsWith(QStringLiteral("95.9")));
+        QVERIFY(!model.headerData(CommunicationModel::WaitRatio, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+        model.setOps({});
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void viewOverTheTwoRankCapture() {
+        const auto set = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party/msinsight/pt_text_level1";
+        if (!std::filesystem::exists(set)) QSKIP("shared data third_party/msinsight/pt_text_level1 not present");
+        QTemporaryDir dir;
+        const auto out = std::filesystem::path(dir.path().toStdString()) / "two.npudb";
+        QVERIFY(profiler::importProfile(set, out).ok());
+        auto db = profiler::ProfileDb::open(out);
+        QVERIFY(db.ok());
+        views::CommunicationView view;
+        view.setDatabase(std::shared_ptr<const profiler::ProfileDb>(std::move(db).value()));
+        QCOMPARE(view.opsModel()->rowCount(), 8);      // 4 all-reduces on each rank
+        QCOMPARE(view.matrixModel()->rowCount(), 16);  // 8 links from each rank
+        QAbstractItemModelTester tester(view.opsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    }
+};
+
+QTEST_MAIN(TestCommunicationModel)
+#include "test_communication_model.moc"
