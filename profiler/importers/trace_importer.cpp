@@ -1,5 +1,6 @@
 #include "profiler/importers/trace_importer.h"
 
+#include "profiler/analysis/kernel_category_sink.h"
 #include "profiler/importers/cluster_import.h"
 #include "profiler/importers/trace_file_reader.h"
 #include "profiler/importers/trace_import_into.h"
@@ -13,7 +14,8 @@ Expected<ImportSummary> importTrace(const std::filesystem::path& traceOrFolder, 
     // cancelled import leaves nothing at outDb.
     auto writer = ProfileDbWriter::create(outDb);
     if (!writer) return writer.error();
-    auto summary = importTraceInto(traceOrFolder, **writer, options, progress);
+    KernelCategorySink categorised(**writer);  // measured kernels grouped like simulated ops
+    auto summary = importTraceInto(traceOrFolder, categorised, options, progress);
     if (!summary) return summary;
     progress(1.0, "building indexes");
     if (auto s = (*writer)->commit(); !s) return s.error();
