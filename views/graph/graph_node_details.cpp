@@ -1,6 +1,7 @@
 #include "views/graph/graph_node_details.h"
 
 #include "engine/frontends/onnx/onnx_op_costs.h"
+#include "engine/ir/op_registry.h"
 #include <QLocale>
 
 #include <QStringList>
@@ -72,8 +73,13 @@ QString nodeDetailsHtml(const Graph& graph, const DisplayItem& item) {
     html += QStringLiteral("</p>");
     if (n.opaque)
         html += QStringLiteral("<p style='color:#c00'><b>Unsupported op</b>: kept as an opaque node, costed by its bytes only.</p>");
-    html += QStringLiteral("<p>FLOPs %1 &nbsp; MACs %2<br>bytes read %3, written %4%5</p>")
-                .arg(count(c.flops), count(c.macs), count(c.bytesRead), count(c.bytesWritten),
+    // The ONNX cost table knows MACs of ONNX op names only; for the registry's own ops
+    // (Linear, attention, ...) its macs() is the figure.
+    const auto macs = c.macs > 0 ? c.macs : static_cast<std::int64_t>(engine::macs(graph, n));
+    const auto dtype = dtypeName(n.dtype);
+    html += QStringLiteral("<p>runs in <b>%1</b><br>FLOPs %2 &nbsp; MACs %3<br>bytes read %4, written %5%6</p>")
+                .arg(QString::fromUtf8(dtype.data(), static_cast<int>(dtype.size())), count(c.flops), count(macs),
+                     count(c.bytesRead), count(c.bytesWritten),
                      c.shapeOnly ? QStringLiteral("<br><i>shape-only: no run-time cost</i>") : QString());
     html += QStringLiteral("<h4>Inputs</h4><table>");
     for (int t : n.inputs) html += tensorRow(graph, t);
