@@ -22,11 +22,7 @@ std::vector<KernelLaunch> loadKernelLaunches(const ProfileDb& db) {
                       "FROM FLOW f JOIN TASK a ON a.id = f.from_task JOIN TASK b ON b.id = f.to_task "
                       "WHERE f.kind_id = ?");
     q.bind(1, static_cast<std::int64_t>(ac2g - strings.begin()));
-    // The runtime call's enclosing cpu_op: the deepest cpu_op on its track covering it.
-    const auto cpuOp = std::find(strings.begin(), strings.end(), std::string("cpu_op"));
-    SqliteStatement parent(db.handle(),
-                           "SELECT name_id FROM TASK WHERE track_id = ?1 AND category_id = ?2 AND start_ns <= ?3 "
-                           "AND start_ns + dur_ns >= ?4 AND depth < ?5 ORDER BY depth DESC LIMIT 1");
+    std::unordered_map<std::int64_t, std::vector<size_t>> byHostTrack;  // launches per host track
     while (q.step() == SQLITE_ROW) {
         const auto fromTrack = q.int64(1), toTrack = q.int64(7);
         if (kindOf[fromTrack] != TrackKind::host_thread || !isDeviceTrack(kindOf[toTrack])) continue;
@@ -40,16 +36,37 @@ std::vector<KernelLaunch> loadKernelLaunches(const ProfileDb& db) {
         l.kernelStart = q.int64(8);
         l.kernelEnd = l.kernelStart + std::max<std::int64_t>(0, q.int64(9));
         l.kernelName = static_cast<std::int32_t>(q.int64(10));
-        if (cpuOp != strings.end()) {
-            parent.reset();
-            parent.bind(1, fromTrack);
-            parent.bind(2, static_cast<std::int64_t>(cpuOp - strings.begin()));
-            parent.bind(3, l.launchStart);
-            parent.bind(4, l.launchEnd);
-            parent.bind(5, q.int64(4));
-            if (parent.step() == SQLITE_ROW) l.opName = static_cast<std::int32_t>(parent.int64(0));
-        }
+        byHostTrack[fromTrack].push_back(out.size());
         out.push_back(l);
+    }
+    // The runtime call's op: the innermost cpu_op open at the call's start on its thread.
+    // One sweep per thread over its ops (by start, longest first) and its launches, with
+    // a stack of the open ops.
+    const auto cpuOp = std::find(strings.begin(), strings.end(), std::string("cpu_op"));
+    if (cpuOp != strings.end()) {
+        SqliteStatement ops(db.handle(),
+                            "SELECT start_ns, dur_ns, name_id FROM TASK WHERE track_id = ? AND category_id = ? "
+                            "ORDER BY start_ns, dur_ns DESC");
+        for (auto& [track, indices] : byHostTrack) {
+            std::sort(indices.begin(), indices.end(),
+                      [&](size_t a, size_t b) { return out[a].launchStart < out[b].launchStart; });
+            ops.reset();
+            ops.bind(1, track);
+            ops.bind(2, static_cast<std::int64_t>(cpuOp - strings.begin()));
+            std::vector<std::pair<std::int64_t, std::int32_t>> open;  // end, name
+            bool more = ops.step() == SQLITE_ROW;
+            for (const size_t i : indices) {
+                KernelLaunch& l = out[i];
+                while (more && ops.int64(0) <= l.launchStart) {
+                    const std::int64_t start = ops.int64(0);
+                    while (!open.empty() && open.back().first <= start) open.pop_back();
+                    open.emplace_back(start + std::max<std::int64_t>(0, ops.int64(1)), static_cast<std::int32_t>(ops.int64(2)));
+                    more = ops.step() == SQLITE_ROW;
+                }
+                while (!open.empty() && open.back().first < l.launchEnd) open.pop_back();
+                if (!open.empty()) l.opName = open.back().second;
+            }
+        }
     }
     std::sort(out.begin(), out.end(), [](const KernelLaunch& a, const KernelLaunch& b) {
         return a.kernelStart != b.kernelStart ? a.kernelStart < b.kernelStart : a.kernelSlice < b.kernelSlice;
