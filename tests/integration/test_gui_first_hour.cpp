@@ -10,13 +10,18 @@
 #include "views/dialogs/new_project_dialog.h"
 #include "views/graph/graph_view.h"
 #include "views/log/output_panel.h"
+#include "views/charts/memory_chart.h"
 #include "views/project/project_explorer.h"
+#include "views/query/query_panel.h"
+#include "views/tables/host_analysis_view.h"
 #include "views/project/project_tree_model.h"
 #include "views/summary/summary_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/timeline/timeline_view.h"
+#include "views/timeline/timeline_widget.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QMenu>
@@ -24,6 +29,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -90,8 +96,10 @@ private slots:
         d.setName(QStringLiteral("p"));
         d.applyPreset(QStringLiteral("llama-small"));
         QTRY_VERIFY(d.okEnabled());
-        auto* heads = d.findChildren<QSpinBox*>().at(3);  // hidden, ffn, layers, heads, ...
-        QCOMPARE(heads->toolTip(), QStringLiteral("Attention heads"));
+        QSpinBox* heads = nullptr;
+        for (QSpinBox* s : d.findChildren<QSpinBox*>())
+            if (s->toolTip() == QStringLiteral("Attention heads")) heads = s;
+        QVERIFY(heads);
         heads->setValue(15);
         QTRY_VERIFY(!d.okEnabled());
         QVERIFY2(d.errorText().contains(QStringLiteral("heads")), qPrintable(d.errorText()));
@@ -163,9 +171,12 @@ private slots:
         w.setShowDialogs(false);
         w.resize(1200, 800);
         w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openDatabase(db));
         w.tabs()->setCurrentWidget(w.operators());
         QTableView* table = w.operators()->table();
+        QTRY_VERIFY(table->isVisible());
+        QTest::qWait(100);
         const QModelIndex first = w.operators()->proxy()->index(0, 0);
         QVERIFY(first.isValid());
         table->scrollTo(first);
@@ -212,6 +223,47 @@ private slots:
             keys.insert(key);
         }
         QVERIFY(openFolder);
+    }
+
+    // Not a check: with NPU_SCREENSHOT_DIR, NPU_SCREENSHOT_MEASURED (an imported .npudb)
+    // and NPU_SCREENSHOT_SIM (a simulated one) set, saves the Compare view of the two, the
+    // Operators tab with the CPU ops of the measured run, its Host tab and the Query tab
+    // with an example query, as DIR/gui-*.png (run under Xvfb to look at them).
+    void screenshots() {
+        const QString dir = qEnvironmentVariable("NPU_SCREENSHOT_DIR");
+        const QString measured = qEnvironmentVariable("NPU_SCREENSHOT_MEASURED");
+        const QString sim = qEnvironmentVariable("NPU_SCREENSHOT_SIM");
+        if (dir.isEmpty() || measured.isEmpty() || sim.isEmpty()) QSKIP("set NPU_SCREENSHOT_DIR, _MEASURED and _SIM");
+        MainWindow w;
+        w.setShowDialogs(false);
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.compareRuns(measured, sim));
+        QTest::qWait(1500);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-compare.png")));
+        QVERIFY(w.openDatabase(measured));
+        w.tabs()->setCurrentWidget(w.operators());
+        QComboBox* device = w.operators()->deviceCombo();
+        for (int i = 0; i < device->count(); ++i)
+            if (device->itemText(i).compare(QStringLiteral("CPU"), Qt::CaseInsensitive) == 0) device->setCurrentIndex(i);
+        QTest::qWait(500);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-operators-cpu.png")));
+        w.tabs()->setCurrentWidget(w.hostView());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.hostView()->isComputing(), 60000);
+        QTest::qWait(500);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-host.png")));
+        w.tabs()->setCurrentWidget(w.queryPanel());
+        QSignalSpy done(w.queryPanel(), &npu::views::QueryPanel::finished);
+        w.queryPanel()->examples()->setCurrentIndex(w.queryPanel()->examples()->findText(QStringLiteral("top_kernels")));
+        w.queryPanel()->setQuery(w.queryPanel()->examples()->currentData().toString());
+        w.queryPanel()->run();
+        QVERIFY(done.wait(30000));
+        QTest::qWait(300);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-query.png")));
+        w.tabs()->setCurrentWidget(w.memory());
+        QTest::qWait(500);
+        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-memory.png")));
     }
 };
 

@@ -16,6 +16,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QWidget>
 #include <QtConcurrent/QtConcurrentRun>
 
 // The examples' resource lives in this static library: register it once before use.
@@ -154,11 +155,15 @@ void QueryPanel::onFinished() {
             const QString text = QString::fromStdString(v);
             bool isNumber = false;
             const double d = text.toDouble(&isNumber);
-            cells.push_back(isNumber ? RecordCell(text, d) : RecordCell(text));
+            cells.push_back(isNumber ? RecordCell(text, d) : RecordCell(text, text, text));
         }
         rows.push_back(std::move(cells));
     }
     m_results->setRows(std::move(rows));
+    // Columns fit their contents (long kernel names within reason); hover for the rest.
+    m_table->resizeColumnsToContents();
+    for (int c = 0; c < m_results->columnCount(); ++c)
+        if (m_table->columnWidth(c) > 520) m_table->setColumnWidth(c, 520);
     m_export->setEnabled(true);
     m_status->setText(m_last.truncated() ? QStringLiteral("%1 rows (first %2 shown) in %3 s")
                                                .arg(m_last.totalRows)

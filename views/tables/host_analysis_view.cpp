@@ -15,6 +15,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <tuple>
+
 namespace npu::views {
 
 namespace {
@@ -69,11 +71,11 @@ HostAnalysisView::HostAnalysisView(QWidget* parent) : QWidget(parent) {
     m_queuePlot->setMinimumHeight(140);
 
     auto* ops = table(m_cpuOps, this, 3);
-    ops->setColumnWidth(0, 320);
     auto* launches = table(m_opKernels, this, 2);
-    launches->setColumnWidth(0, 260);
     auto* streams = table(m_streams, this, 1);
-    streams->setColumnWidth(0, 220);
+    // A reset model resets the header: the name column gets its room back each time.
+    for (auto [model, view, width] : {std::tuple{m_cpuOps, ops, 300}, {m_opKernels, launches, 240}, {m_streams, streams, 200}})
+        connect(model, &QAbstractItemModel::modelReset, view, [view, width] { view->setColumnWidth(0, width); });
     connect(ops, &QTableView::doubleClicked, this, [this, ops](const QModelIndex& i) {
         emit opActivated(ops->model()->index(i.row(), 0).data(RecordTableModel::SortRole).toString());
     });
