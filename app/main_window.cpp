@@ -8,7 +8,9 @@
 #include "views/project/project_explorer.h"
 #include "views/project/project_tree_model.h"
 #include "views/summary/summary_view.h"
+#include "views/query/query_panel.h"
 #include "views/tables/diagnostics_view.h"
+#include "views/tables/host_analysis_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
@@ -74,16 +76,42 @@ void MainWindow::buildCentral() {
     m_operators = new views::OpStatsView(this);
     m_memory = new views::MemoryChart(this);
     m_diagnostics = new views::DiagnosticsView(this);
+    m_host = new views::HostAnalysisView(this);
+    m_query = new views::QueryPanel(this);
 
     m_tabs->addTab(m_summary, QStringLiteral("Summary"));
     m_tabs->addTab(m_timelineView, QStringLiteral("Timeline"));
     m_tabs->addTab(m_operators, QStringLiteral("Operators"));
+    m_tabs->addTab(m_host, QStringLiteral("Host"));
     m_tabs->addTab(m_memory, QStringLiteral("Memory"));
     m_tabs->addTab(m_diagnostics, QStringLiteral("Diagnostics"));
     buildGraphTab();  // main_window_graph.cpp
+    m_tabs->addTab(m_query, QStringLiteral("Query"));
     // The Compare tab is added next to these.
     setCentralWidget(m_tabs);
 
+    // Drill-down from the tables to the timeline (MindStudio Insight's links).
+    connect(m_operators, &views::OpStatsView::rowActivated, this, [this](const QString& key, profiler::OpGrouping g) {
+        m_tabs->setCurrentWidget(m_timelineView);
+        const int n = m_timelineView->showSlicesWithKey(key, g == profiler::OpGrouping::byCategory);
+        if (n == 0) m_timelineView->search(key);  // op types: simulated slices are named by node
+        m_statusText->setText(QStringLiteral("%1: %2 slices · Enter / Shift+Enter in the find bar step through them")
+                                  .arg(key)
+                                  .arg(n > 0 ? n : m_timelineView->matchCount()));
+    });
+    connect(m_host, &views::HostAnalysisView::opActivated, this, [this](const QString& op) {
+        m_tabs->setCurrentWidget(m_timelineView);
+        m_timelineView->showSlicesWithKey(op, false);
+    });
+    connect(m_memory, &views::MemoryChart::timeActivated, this, [this](qint64 t_ns) {
+        m_tabs->setCurrentWidget(m_timelineView);
+        views::TimelineWidget* t = timeline();
+        const auto view = t->viewRange();
+        const qint64 half = std::max<qint64>(1000, (view.second - view.first) / 20);
+        const qint64 at = t_ns - t->timeOffset();
+        t->setViewRange(at - half, at + half);
+        t->setSelectedRange(at, at + 1);
+    });
     connect(timeline(), &views::TimelineWidget::loadProgress, this, [this](int done, int total) {
         m_statusText->setText(QStringLiteral("Loading timeline: %1 of %2 tracks").arg(done).arg(total));
     });
@@ -100,6 +128,23 @@ void MainWindow::buildDocks() {
     explorerDock->setWidget(m_explorer);
     addDockWidget(Qt::LeftDockWidgetArea, explorerDock);
     connect(m_explorer, &views::ProjectExplorer::runActivated, this, [this](const QString& path) { openDatabase(path); });
+    // In-place edits of the project tree: checked by the model, saved here (atomically),
+    // then a re-simulation is offered since the shown run no longer matches the project.
+    connect(m_explorer->model(), &views::ProjectTreeModel::editRejected, this,
+            [this](const QString& message) { fail(QStringLiteral("Invalid value"), message); });
+    connect(m_explorer->model(), &views::ProjectTreeModel::projectEdited, this, [this](const engine::Project& edited) {
+        m_project = edited;
+        if (!saveProject()) return;
+        m_statusText->setText(QStringLiteral("Project changed: Run > Simulate (F5) to re-simulate"));
+        if (!m_showDialogs || m_jobs->busy()) return;
+        auto* ask = new QMessageBox(QMessageBox::Question, QStringLiteral("Project changed"),
+                                    QStringLiteral("Simulate the changed project now?"), QMessageBox::Yes | QMessageBox::No, this);
+        ask->setAttribute(Qt::WA_DeleteOnClose);
+        connect(ask, &QMessageBox::buttonClicked, this, [this, ask](QAbstractButton* b) {
+            if (ask->standardButton(b) == QMessageBox::Yes) simulate();
+        });
+        ask->open();
+    });
 
     m_output = new views::OutputPanel(this);
     auto* outputDock = new QDockWidget(QStringLiteral("Output"), this);
@@ -160,6 +205,10 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     const int diagIndex = m_tabs->indexOf(m_diagnostics);
     const bool imported = m_db && m_db->meta("source") != "simulated";
     m_tabs->setTabVisible(diagIndex, imported || !m_db);
+    // Host-side analysis needs a measured host (CPU ops, runtime calls, ac2g flows).
+    m_host->setDatabase(imported ? m_db->path() : std::filesystem::path());
+    m_tabs->setTabVisible(m_tabs->indexOf(m_host), imported);
+    m_query->setDatabase(m_db ? m_db->path() : std::filesystem::path());
     if (m_tabs->currentWidget() == m_summary || m_tabs->currentWidget() == m_diagnostics || !m_tabs->currentWidget())
         m_tabs->setCurrentWidget(m_timelineView);
     updateActions();

@@ -1,7 +1,7 @@
 #pragma once
 // The NPU Studio main window (MindStudio-style IDE shell): Project explorer on the
-// left, the run's views as central tabs (Summary, Timeline, Operators, Memory,
-// Diagnostics, Compare), the Output log at the bottom, progress and Cancel in the status
+// left, the run's views as central tabs (Summary, Timeline, Operators, Host, Memory,
+// Diagnostics, Graph, Query, Compare), the Output log at the bottom, progress and Cancel in the status
 // bar. Long work runs through a JobRunner off the GUI thread. Menus are built in
 // main_window_menus.cpp, file handling in main_window_files.cpp.
 
@@ -28,6 +28,8 @@ namespace npu::views {
 class CompareView;
 class DiagnosticsView;
 class GraphView;
+class HostAnalysisView;
+class QueryPanel;
 class MemoryChart;
 class OpStatsView;
 class OutputPanel;
@@ -76,6 +78,8 @@ public:
     views::CompareView* compareView() const { return m_compare; }
     QTabWidget* tabs() const { return m_tabs; }
     views::GraphView* graphView() const { return m_graphView; }
+    views::HostAnalysisView* hostView() const { return m_host; }
+    views::QueryPanel* queryPanel() const { return m_query; }
     // Shows a converted model (.npuom) in the Graph tab (main_window_graph.cpp).
     bool showGraphFile(const QString& npuomPath);
     QStringList recentFiles() const;
@@ -103,6 +107,7 @@ private:
     void newProject();
     void openProjectDialog();
     void openDataDialog();
+    void openFolderDialog();
     void compareDialog();
     void exportChrome();
     void exportCsv();
@@ -130,8 +135,11 @@ private:
     views::MemoryChart* m_memory = nullptr;
     views::DiagnosticsView* m_diagnostics = nullptr;
     views::CompareView* m_compare = nullptr;
+    views::HostAnalysisView* m_host = nullptr;
+    views::QueryPanel* m_query = nullptr;
     views::GraphView* m_graphView = nullptr;
     QString m_graphSource;  // what the Graph tab shows (project model key or .npuom path)
+    bool m_graphFromFile = false;  // a converted model, kept over tab switches
     views::ProjectExplorer* m_explorer = nullptr;
     views::OutputPanel* m_output = nullptr;
     QLabel* m_statusText = nullptr;

@@ -11,6 +11,7 @@
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
 #include "views/compare/compare_view.h"
+#include "views/graph/graph_view.h"
 #include "views/project/project_explorer.h"
 #include "views/project/project_tree_model.h"
 #include "views/tables/op_stats_model.h"
@@ -74,8 +75,18 @@ bool MainWindow::openProject(const QString& file, bool simulateIfNoRuns) {
         fail(QStringLiteral("Cannot open project"), QString::fromStdString(loaded.message()));
         return false;
     }
+    const bool otherProject = !m_project || m_project->file != loaded->file;
     m_project = std::move(loaded).value();
     m_explorer->model()->setProject(*m_project);
+    if (otherProject) {
+        // Nothing of the previous project stays on screen (title, views, graph), also
+        // when this one's simulation then fails.
+        showDatabase(nullptr);
+        m_graphFromFile = false;
+        m_graphSource.clear();
+        m_graphView->setGraph(nullptr);
+        if (m_tabs->currentWidget() == m_graphView) showProjectGraph();
+    }
     info(QStringLiteral("Opened project %1 (%2)").arg(QString::fromStdString(m_project->name), file));
     addRecent(QFileInfo(file).absoluteFilePath());
     updateActions();

@@ -1,11 +1,13 @@
 // MainWindow's model-conversion wiring: File > Convert Model (the wizard) and the Graph
 // tab, which shows the last converted model or, when a project is open, the project's
-// forward graph (built off the GUI thread when the tab is first shown).
+// forward graph after mixed precision (built off the GUI thread when the tab is first
+// shown).
 
 #include "app/main_window.h"
 
 #include "engine/frontends/model_loader.h"
 #include "engine/npuom/offline_model.h"
+#include "engine/passes/mixed_precision_pass.h"
 #include "views/dialogs/convert_wizard.h"
 #include "views/graph/graph_view.h"
 #include "views/log/output_panel.h"
@@ -26,7 +28,8 @@ void MainWindow::buildGraphTab() {
 }
 
 void MainWindow::showProjectGraph() {
-    if (!m_project) return;
+    // A converted model stays in the Graph tab until another project is opened.
+    if (!m_project || m_graphFromFile) return;
     const engine::Project project = *m_project;
     const QString key = QString::fromStdString(project.file.string() + "|" + engine::projectToJson(project)["model"].dump());
     if (key == m_graphSource) return;
@@ -46,7 +49,11 @@ void MainWindow::showProjectGraph() {
     watcher->setFuture(QtConcurrent::run([project]() -> std::shared_ptr<engine::Graph> {
         engine::ZooShape shape{project.training.batch, project.training.seq};
         auto g = engine::loadModelGraph(project.model, project.folder(), shape);
-        return g ? std::make_shared<engine::Graph>(std::move(g).value()) : nullptr;
+        if (!g) return nullptr;
+        // Each op shows the dtype it runs in under the project's precision policy.
+        if (auto precision = engine::parsePrecision(project.training.precision))
+            (void)engine::MixedPrecisionPass(*precision).run(*g);
+        return std::make_shared<engine::Graph>(std::move(g).value());
     }));
 }
 
@@ -57,6 +64,7 @@ bool MainWindow::showGraphFile(const QString& npuomPath) {
         return false;
     }
     m_graphSource = npuomPath;
+    m_graphFromFile = true;
     m_graphView->setGraph(std::make_shared<const engine::Graph>(std::move(loaded->graph)));
     m_tabs->setCurrentWidget(m_graphView);
     return true;
@@ -75,6 +83,7 @@ void MainWindow::convertModelDialog() {
                  .arg(result->report.unsupportedNodeCount()));
         for (const auto& w : result->report.warnings) warn(QString::fromStdString(w));
         m_graphSource = path;
+        m_graphFromFile = true;
         m_graphView->setGraph(std::make_shared<const engine::Graph>(result->graph));
         m_tabs->setCurrentWidget(m_graphView);
     });

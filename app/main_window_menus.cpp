@@ -30,13 +30,16 @@ void MainWindow::buildMenus() {
     file->addAction(QStringLiteral("Open Profiling &Data…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
                     &MainWindow::openDataDialog)
         ->setToolTip(QStringLiteral("A .npudb run, or a Chrome/Kineto/Ascend trace (.json, .json.gz) to import"));
+    file->addAction(QStringLiteral("Open &Folder…"), this, &MainWindow::openFolderDialog)
+        ->setToolTip(QStringLiteral("A folder of traces (one per rank, or a profiler's output folder) to import"));
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     file->addAction(QStringLiteral("&Convert Model…"), this, &MainWindow::convertModelDialog);
     file->addSeparator();
     m_saveAction = file->addAction(QStringLiteral("&Save Project"), QKeySequence::Save, this, [this] { saveProject(); });
     // Model conversion (File > Convert Model…) is added here by the ONNX front end.
     file->addSeparator();
-    file->addAction(QStringLiteral("Compare &Runs…"), this, &MainWindow::compareDialog);
+    // P: R is Open Recent's.
+    file->addAction(QStringLiteral("Com&pare Runs…"), this, &MainWindow::compareDialog);
     QMenu* exportMenu = file->addMenu(QStringLiteral("&Export"));
     m_exportChromeAction = exportMenu->addAction(QStringLiteral("&Chrome Trace (Perfetto)…"), this, &MainWindow::exportChrome);
     m_exportCsvAction = exportMenu->addAction(QStringLiteral("Operator Statistics &CSV…"), this, &MainWindow::exportCsv);
@@ -102,6 +105,11 @@ void MainWindow::openProjectDialog() {
 void MainWindow::openDataDialog() {
     const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Open Profiling Data"), QString(), kDataFilter);
     if (!file.isEmpty()) openPath(file);
+}
+
+void MainWindow::openFolderDialog() {
+    const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open Folder of Traces"));
+    if (!dir.isEmpty()) openPath(dir);  // a folder is imported (importTrace)
 }
 
 void MainWindow::compareDialog() {

@@ -44,14 +44,17 @@ JobResult importToDatabase(const std::filesystem::path& trace, const std::filesy
     if (!summary) return {JobResult::Outcome::failed, qs(summary.message()), {}, {}};
     JobResult out;
     out.dbPath = QString::fromStdString(dbPath.string());
-    out.message = QStringLiteral("imported %1 events (%2 slices, %3 counters, %4 flows, %5 devices) in %6 s; %7 diagnostics")
+    // Slices as the database counts them (instants are zero-length slices), so this line
+    // and "Opened …: N slices" agree.
+    out.message = QStringLiteral("imported %1 events (%2 slices of which %8 instants, %3 counters, %4 flows, %5 devices) in %6 s; %7 diagnostics")
                       .arg(summary->events)
-                      .arg(summary->slices)
+                      .arg(summary->slices + summary->instants)
                       .arg(summary->counters)
                       .arg(summary->flows)
                       .arg(summary->devices)
                       .arg(summary->seconds, 0, 'f', 2)
-                      .arg(summary->diagnostics);
+                      .arg(summary->diagnostics)
+                      .arg(summary->instants);
     return out;
 }
 

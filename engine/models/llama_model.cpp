@@ -19,8 +19,11 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     const auto kvHeads = cfg.positiveInt("kv_heads", heads);
     const auto vocab = cfg.positiveInt("vocab");
     const bool tied = cfg.boolean("tie_embeddings", false);
-    cfg.positiveInt("max_seq", 1);  // accepted for symmetry with gpt/bert; rotary needs no table
+    // Rotary needs no position table, but a model trained up to max_seq is not run longer.
+    const auto maxSeq = cfg.positiveInt("max_seq", 0);
     if (auto s = cfg.finish(); !s) return s.error();
+    if (maxSeq > 0 && shape.seq > maxSeq)
+        return makeError("training.seq: " + std::to_string(shape.seq) + " exceeds model.config.max_seq " + std::to_string(maxSeq));
     if (hidden % heads != 0) return makeError("model.config.heads: " + std::to_string(heads) + " does not divide hidden " + std::to_string(hidden));
     if (heads % kvHeads != 0) return makeError("model.config.kv_heads: " + std::to_string(kvHeads) + " does not divide heads " + std::to_string(heads));
     const auto headDim = hidden / heads;

@@ -1,5 +1,7 @@
 #include "profiler/importers/profile_import.h"
 
+#include "profiler/analysis/kernel_category_sink.h"
+
 #include "profiler/importers/ascend_comm_importer.h"
 #include "profiler/importers/ascend_db_importer.h"
 #include "profiler/importers/ascend_memory_csv.h"
@@ -237,7 +239,8 @@ Expected<ImportSummary> importProfile(const std::filesystem::path& path, const s
     // cancelled import leaves nothing at outDb.
     auto writer = ProfileDbWriter::create(outDb);
     if (!writer) return writer.error();
-    auto summary = importProfileInto(path, **writer, options, progress);
+    KernelCategorySink categorised(**writer);  // measured kernels grouped like simulated ops
+    auto summary = importProfileInto(path, categorised, options, progress);
     if (!summary) return summary;
     progress(1.0, "building indexes");
     if (auto s = (*writer)->commit(); !s) return s.error();

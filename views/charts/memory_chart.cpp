@@ -3,9 +3,13 @@
 #include "views/charts/memory_chart.h"
 
 #include "profiler/analysis/counter_reducer.h"
+#include "profiler/analysis/counter_value.h"
 #include "views/common/units.h"
 
+#include <QComboBox>
+#include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -45,10 +49,28 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
 
     m_info = new QLabel(this);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_info->setWordWrap(true);
+    m_device = new QComboBox(this);
+    m_device->setToolTip(QStringLiteral("The device whose memory counters are drawn"));
+    m_readout = new QLabel(this);
+    m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* toPeak = new QPushButton(QStringLiteral("Peak in Timeline"), this);
+    toPeak->setToolTip(QStringLiteral("Show the instant of the peak in the Timeline tab"));
+    connect(toPeak, &QPushButton::clicked, this, [this] {
+        if (m_peakTs >= 0) emit timeActivated(m_peakTs);
+    });
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_device);
+    bar->addWidget(m_info, 1);
+    bar->addWidget(toPeak);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_info);
+    layout->addLayout(bar);
     layout->addWidget(m_plot, 1);
+    layout->addWidget(m_readout);
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { showDevice(); });
+    m_plot->setMouseTracking(true);  // hover, not only drags, reaches the readout
+    connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
 
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
         if (!m_reducing) reduceVisible();
@@ -68,34 +90,63 @@ int MemoryChart::pointCount() const {
 }
 
 void MemoryChart::rebuild() {
+    m_all.clear();
+    if (m_db) {
+        for (const auto& track : m_db->tracks()) {
+            if (track.kind != profiler::TrackKind::counter) continue;
+            Series s;
+            s.name = QString::fromStdString(track.name);
+            s.device = track.device;
+            s.samples = m_db->counter(track.id);
+            if (!s.samples.ts_ns.empty()) m_all.push_back(std::move(s));
+        }
+    }
+    // One entry per device with counters; the default is the one with the highest peak
+    // (the accelerator, not the host's few bytes).
+    const QSignalBlocker block(m_device);
+    m_device->clear();
+    double best = -1;
+    int bestIndex = 0;
+    if (m_db)
+        for (const auto& d : m_db->devices()) {
+            double peak = -1;
+            for (const Series& s : m_all)
+                if (s.device == d.id) peak = std::max(peak, profiler::counterPeak(s.samples).value);
+            if (peak < 0) continue;
+            m_device->addItem(QString::fromStdString(d.name), QVariant::fromValue<qlonglong>(d.id));
+            if (peak > best) {
+                best = peak;
+                bestIndex = m_device->count() - 1;
+            }
+        }
+    m_device->setCurrentIndex(bestIndex);
+    m_device->setVisible(m_device->count() > 1);
+    showDevice();
+}
+
+void MemoryChart::showDevice() {
     m_plot->clearGraphs();
     m_plot->clearItems();
     m_capacityLine = nullptr;
+    m_cursorLine = nullptr;
     m_peakMarker = nullptr;
     m_peakLabel = nullptr;
     m_series.clear();
     m_capacity = 0;
     m_peakValue = 0;
+    m_peakTs = -1;
+    m_readout->clear();
     if (!m_db) {
         m_info->setText(QStringLiteral("No run open."));
         m_plot->replot();
         return;
     }
-
-    const auto devices = m_db->devices();
-    auto deviceName = [&](std::int64_t id) {
-        for (const auto& d : devices)
-            if (d.id == id) return QString::fromStdString(d.name);
-        return QString();
-    };
-    for (const auto& track : m_db->tracks()) {
-        if (track.kind != profiler::TrackKind::counter) continue;
-        Series s;
-        s.name = devices.size() > 1 ? deviceName(track.device) + QStringLiteral(" · ") + QString::fromStdString(track.name)
-                                    : QString::fromStdString(track.name);
-        s.samples = m_db->counter(track.id);
-        if (!s.samples.ts_ns.empty()) m_series.push_back(std::move(s));
-    }
+    const QVariant device = m_device->currentData();
+    bool hostDevice = false;
+    for (const auto& d : m_db->devices())
+        if (device.isValid() && d.id == device.toLongLong()) hostDevice = d.kind == "cpu";
+    for (const Series& s : m_all)
+        if (!device.isValid() || s.device == device.toLongLong()) m_series.push_back(s);
     if (m_series.empty()) {
         m_info->setText(QStringLiteral("This run has no memory counter tracks."));
         m_plot->replot();
@@ -105,15 +156,13 @@ void MemoryChart::rebuild() {
     m_t0 = m_series.front().samples.ts_ns.front();
     m_t1 = m_series.front().samples.ts_ns.back();
     profiler::CounterPeak peak;
-    QString peakSeries;
+    QStringList peaks;
     for (const Series& s : m_series) {
         m_t0 = std::min(m_t0, s.samples.ts_ns.front());
         m_t1 = std::max(m_t1, s.samples.ts_ns.back());
         const profiler::CounterPeak p = profiler::counterPeak(s.samples);
-        if (p.valid && (!peak.valid || p.value > peak.value)) {
-            peak = p;
-            peakSeries = s.name;
-        }
+        if (p.valid) peaks << QStringLiteral("%1 %2").arg(s.name, formatBytes(p.value));
+        if (p.valid && (!peak.valid || p.value > peak.value)) peak = p;
     }
     const auto range = m_db->timeRange();
     if (range.second > range.first) {
@@ -121,8 +170,10 @@ void MemoryChart::rebuild() {
         m_t1 = std::max(m_t1, range.second);
     }
     if (m_t1 <= m_t0) m_t1 = m_t0 + 1;
-    m_capacity = capacityFromMeta(*m_db);
+    // The recorded capacity is the accelerator's; a host's counters are not held to it.
+    m_capacity = hostDevice ? 0 : capacityFromMeta(*m_db);
     m_peakValue = peak.value;
+    m_peakTs = peak.valid ? peak.ts_ns : -1;
 
     const TimeUnit tu = timeUnitFor(double(m_t1 - m_t0));
     // The capacity line joins the y range only when the peak comes near it: a 9 GB curve
@@ -168,19 +219,57 @@ void MemoryChart::rebuild() {
         m_peakLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         m_peakLabel->setText(QStringLiteral("peak %1 at %2").arg(formatBytes(peak.value), formatDuration(double(peak.ts_ns - m_t0))));
     }
+    m_cursorLine = new QCPItemStraightLine(m_plot);
+    m_cursorLine->setPen(QPen(QColor(90, 90, 90), 1, Qt::DotLine));
+    m_cursorLine->setVisible(false);
 
     // One series names itself in the info line; the legend would only cover the capacity label.
     m_plot->legend->setVisible(m_series.size() > 1);
-    QString info = QStringLiteral("Peak %1").arg(formatBytes(m_peakValue));
-    if (!peakSeries.isEmpty() && m_series.size() > 1) info += QStringLiteral(" (%1)").arg(peakSeries);
+    // Every series' peak, named: an imported trace has allocated and reserved, and users
+    // read the allocated one.
+    QString info = QStringLiteral("Peak ") + peaks.join(QStringLiteral(" · "));
     if (m_capacity > 0)
-        info += QStringLiteral(" of %1 capacity (%2)").arg(formatBytes(m_capacity), formatPercent(m_peakValue / m_capacity));
+        info += QStringLiteral(" · highest %1 of %2 capacity").arg(formatPercent(m_peakValue / m_capacity), formatBytes(m_capacity));
     info += QStringLiteral(" · %1 counter track(s)").arg(m_series.size());
     m_info->setText(info);
 
+    // The axis always holds the capacity line when it is drawn.
     const double top = (showCapacity ? std::max(m_peakValue, m_capacity) : m_peakValue * 1.1) / m_byteDiv;
     m_plot->yAxis->setRange(0, top * 1.08 + 1e-9);
     resetZoom();
+}
+
+QString MemoryChart::headline() const { return m_info->text(); }
+
+QStringList MemoryChart::seriesNames() const {
+    QStringList out;
+    for (const Series& s : m_series) out << s.name;
+    return out;
+}
+
+QString MemoryChart::readout() const { return m_readout->text(); }
+
+QString MemoryChart::readoutAt(double x) {
+    if (m_series.empty()) return {};
+    const std::int64_t t = m_t0 + std::int64_t(x * m_timeDiv);
+    QStringList parts;
+    for (const Series& s : m_series)
+        if (const auto v = profiler::counterValueAt(s.samples, t)) parts << QStringLiteral("%1 %2").arg(s.name, formatBytes(*v));
+    const QString text = QStringLiteral("at %1: ").arg(formatDuration(double(t - m_t0))) +
+                         (parts.isEmpty() ? QStringLiteral("no sample yet") : parts.join(QStringLiteral(" · ")));
+    m_readout->setText(text);
+    if (m_cursorLine) {
+        m_cursorLine->point1->setCoords(x, 0);
+        m_cursorLine->point2->setCoords(x, 1);
+        m_cursorLine->setVisible(true);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+    return text;
+}
+
+void MemoryChart::onMouseMove(QMouseEvent* event) {
+    if (m_series.empty() || !m_plot->axisRect()->rect().contains(event->pos())) return;
+    readoutAt(m_plot->xAxis->pixelToCoord(event->position().x()));
 }
 
 void MemoryChart::resetZoom() {

@@ -1,7 +1,9 @@
 #pragma once
 // The Memory tab: the run's memory counter tracks (live bytes for a simulated run,
-// allocated/reserved for an imported one) as step lines over time, with the device
-// capacity as a line and the peak marked. Series are reduced in the profiler (fixed
+// allocated/reserved for an imported one) as step lines over time, one device at a time
+// (a host's few bytes would flatten a GPU's gigabytes), with the device capacity as a
+// line, the peak marked, every series' peak named in the headline and the values at the
+// cursor in a readout. Series are reduced in the profiler (fixed
 // buckets, max per bucket) to about one point per pixel of the visible range, again
 // after every zoom or pan, so the chart stays fast and never hides a peak.
 
@@ -17,7 +19,9 @@ class QCPItemStraightLine;
 class QCPItemTracer;
 class QCPItemText;
 class QCPRange;
+class QComboBox;
 class QLabel;
+class QMouseEvent;
 
 namespace npu::views {
 
@@ -33,22 +37,40 @@ public:
     int pointCount() const;  // points currently handed to QCustomPlot, all series
     double capacityBytes() const { return m_capacity; }
     double peakBytes() const { return m_peakValue; }
+    QString headline() const;
+    // The device whose series are drawn, and the devices that have memory counters.
+    QComboBox* deviceCombo() const { return m_device; }
+    QStringList seriesNames() const;
+    // What the readout shows for the cursor at plot x (axis units); also set on hover.
+    QString readoutAt(double x);
+    QString readout() const;
 
 public slots:
     void resetZoom();
 
+signals:
+    // "Peak in Timeline": a database time (ns) to show in the timeline.
+    void timeActivated(qint64 t_ns);
+
 private:
     struct Series {
         QString name;
+        std::int64_t device = 0;
         profiler::CounterSeries samples;
     };
     void rebuild();
+    void showDevice();
     void reduceVisible();
+    void onMouseMove(QMouseEvent* event);
 
     std::shared_ptr<const profiler::ProfileDb> m_db;
-    std::vector<Series> m_series;
+    std::vector<Series> m_all;     // every counter track of the run
+    std::vector<Series> m_series;  // the shown device's
     QCustomPlot* m_plot;
     QLabel* m_info;
+    QLabel* m_readout;
+    QComboBox* m_device;
+    QCPItemStraightLine* m_cursorLine = nullptr;
     QCPItemStraightLine* m_capacityLine = nullptr;
     QCPItemTracer* m_peakMarker = nullptr;
     QCPItemText* m_peakLabel = nullptr;
@@ -57,6 +79,7 @@ private:
     double m_byteDiv = 1 << 30;        // bytes per axis unit
     double m_capacity = 0;
     double m_peakValue = 0;
+    std::int64_t m_peakTs = -1;
     bool m_reducing = false;
 };
 

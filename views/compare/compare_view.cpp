@@ -3,6 +3,7 @@
 #include "profiler/analysis/run_comparison.h"
 #include "profiler/store/profile_db.h"
 #include "views/common/units.h"
+#include "views/tables/descending_first_sort.h"
 #include "views/tables/record_table_model.h"
 #include "views/timeline/timeline_widget.h"
 
@@ -26,6 +27,7 @@ QTableView* makeTable(RecordTableModel* model, QWidget* parent) {
     auto* table = new QTableView(parent);
     table->setModel(proxy);
     table->setSortingEnabled(true);
+    sortNumbersDescendingFirst(table, RecordTableModel::SortRole);
     table->verticalHeader()->setVisible(false);
     table->verticalHeader()->setDefaultSectionSize(22);
     table->setAlternatingRowColors(true);
@@ -134,6 +136,11 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     };
     connect(m_timelineA, &TimelineWidget::viewRangeChanged, this, sync(m_timelineB));
     connect(m_timelineB, &TimelineWidget::viewRangeChanged, this, sync(m_timelineA));
+    // Large runs load in the background and refit when done: put them back on one axis.
+    for (TimelineWidget* t : {m_timelineA, m_timelineB})
+        connect(t, &TimelineWidget::loadingFinished, this, [this] {
+            if (!m_timelineA->isLoading() && !m_timelineB->isLoading()) applySharedAxis();
+        });
 }
 
 CompareView::~CompareView() = default;
@@ -157,6 +164,12 @@ void CompareView::setRuns(std::shared_ptr<const profiler::ProfileDb> a, std::sha
                          .arg(name(*m_a).toHtmlEscaped(), name(*m_b).toHtmlEscaped()));
     m_titleA->setText(QStringLiteral("A: ") + name(*m_a));
     m_titleB->setText(QStringLiteral("B: ") + name(*m_b));
+    // Simulated op names and measured kernel names never match: a simulated run against a
+    // measured one compares by category (imports file kernels under the simulator's).
+    if ((m_a->meta("source") == "simulated") != (m_b->meta("source") == "simulated")) {
+        const QSignalBlocker block(m_grouping);
+        m_grouping->setCurrentIndex(1);
+    }
     fillDeltas();
     fillSteps(*m_stepsA, m_comparison->stepsA);
     fillSteps(*m_stepsB, m_comparison->stepsB);
@@ -165,11 +178,19 @@ void CompareView::setRuns(std::shared_ptr<const profiler::ProfileDb> a, std::sha
     m_timelineB->setDatabase(m_b);
     m_timelineA->setTimeOffset(m_comparison->stepStartA_ns);
     m_timelineB->setTimeOffset(m_comparison->stepStartB_ns);
+    applySharedAxis();
+}
+
+void CompareView::applySharedAxis() {
+    // Each timeline clamps navigation to its own trace: without the union as bounds the
+    // shorter run would stretch its own extent over the full width.
     const auto ra = m_timelineA->fullRange(), rb = m_timelineB->fullRange();
-    m_syncing = true;
     const qint64 t0 = std::min(ra.first, rb.first), t1 = std::max(ra.second, rb.second);
-    m_timelineA->setViewRange(t0, t1);
-    m_timelineB->setViewRange(t0, t1);
+    m_syncing = true;
+    for (TimelineWidget* t : {m_timelineA, m_timelineB}) {
+        t->setNavigationBounds(t0, t1);
+        t->setViewRange(t0, t1);
+    }
     m_syncing = false;
 }
 

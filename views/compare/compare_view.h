@@ -37,6 +37,7 @@ public:
 
 private:
     void fillDeltas();
+    void applySharedAxis();
 
     std::shared_ptr<const profiler::ProfileDb> m_a, m_b;
     std::unique_ptr<profiler::RunComparison> m_comparison;

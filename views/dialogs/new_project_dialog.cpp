@@ -1,6 +1,7 @@
 #include "views/dialogs/new_project_dialog.h"
 
 #include "engine/pipeline/simulation_pipeline.h"
+#include "views/project/project_validation.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -14,6 +15,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStackedWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <filesystem>
@@ -137,6 +139,7 @@ NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
     form->addRow(QStringLiteral("Sequence length"), m_seq);
     form->addRow(QStringLiteral("Precision"), m_precision);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    m_ok = buttons->button(QDialogButtonBox::Ok);
     connect(buttons, &QDialogButtonBox::accepted, this, &NewProjectDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &NewProjectDialog::reject);
     auto* layout = new QVBoxLayout(this);
@@ -148,6 +151,26 @@ NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
     connect(m_preset, &QComboBox::currentIndexChanged, this,
             [this] { if (!m_preset->currentData().toString().isEmpty()) applyPreset(m_preset->currentData().toString()); });
     applyPreset(QStringLiteral("llama-small"));
+
+    // Inline validation: every edit re-checks (debounced), OK is off while it fails.
+    m_check = new QTimer(this);
+    m_check->setSingleShot(true);
+    m_check->setInterval(150);
+    connect(m_check, &QTimer::timeout, this, &NewProjectDialog::updateValidation);
+    for (QSpinBox* s : {m_hidden, m_ffn, m_layers, m_heads, m_kvHeads, m_vocab, m_maxSeq, m_depth, m_classes, m_image,
+                        m_batch, m_seq})
+        connect(s, &QSpinBox::valueChanged, m_check, qOverload<>(&QTimer::start));
+    for (QComboBox* c : {m_family, m_device, m_precision})
+        connect(c, &QComboBox::currentTextChanged, m_check, qOverload<>(&QTimer::start));
+    for (QLineEdit* e : {m_name, m_location}) connect(e, &QLineEdit::textChanged, m_check, qOverload<>(&QTimer::start));
+    updateValidation();
+}
+
+void NewProjectDialog::updateValidation() {
+    m_check->stop();
+    const Status st = validate();
+    m_error->setText(st ? QString() : QString::fromStdString(st.message()));
+    m_ok->setEnabled(st.ok());
 }
 
 void NewProjectDialog::familyChanged() {
@@ -156,7 +179,6 @@ void NewProjectDialog::familyChanged() {
     const bool llama = f == QStringLiteral("llama");
     m_kvHeads->setEnabled(llama);
     m_ffn->setEnabled(llama);
-    m_maxSeq->setEnabled(!llama);
     m_seq->setEnabled(f != QStringLiteral("resnet"));
 }
 
@@ -198,14 +220,12 @@ engine::Project NewProjectDialog::project() const {
     } else {
         p.model.config = {{"hidden", m_hidden->value()}, {"layers", m_layers->value()}, {"heads", m_heads->value()},
                           {"vocab", m_vocab->value()}};
+        p.model.config["max_seq"] = m_maxSeq->value();
         if (family == QStringLiteral("llama")) {
             p.model.config["ffn"] = m_ffn->value();
             p.model.config["kv_heads"] = m_kvHeads->value();
             p.model.config["tie_embeddings"] = false;
-        } else {
-            // GPT and BERT use the usual 4x hidden MLP; the format has no ffn key for them.
-            p.model.config["max_seq"] = m_maxSeq->value();
-        }
+        }  // GPT and BERT use the usual 4x hidden MLP; the format has no ffn key for them.
     }
     p.device = m_device->currentText().trimmed().toStdString();
     p.training.batch = m_batch->value();
@@ -219,7 +239,7 @@ QString NewProjectDialog::projectFile() const {
     return QDir(m_location->text().trimmed()).filePath(m_name->text().trimmed() + QStringLiteral("/project.json"));
 }
 
-Status NewProjectDialog::writeProject() const {
+Status NewProjectDialog::validate() const {
     const QString name = m_name->text().trimmed();
     if (name.isEmpty() || name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\\')))
         return makeError("name: expected a folder name without slashes");
@@ -227,14 +247,24 @@ Status NewProjectDialog::writeProject() const {
     const engine::Project p = project();
     if (QFileInfo::exists(projectFile()))
         return makeError(projectFile().toStdString() + ": a project already exists there");
-    // Validate through the same parser that will load it, so the dialog cannot write a
-    // project the engine rejects.
-    if (auto check = engine::parseProject(engine::projectToJson(p), p.file.string()); !check) return check.error();
+    // The checks a load and a simulation make: the project parser, then the model builder
+    // (heads dividing hidden, sequence within max_seq, ...), so OK cannot write a project
+    // whose simulation then fails on its model.
+    if (auto check = validateProject(p); !check) return check.error();
+    return {};
+}
+
+Status NewProjectDialog::writeProject() const {
+    if (Status st = validate(); !st) return st;
+    const engine::Project p = project();
     std::error_code ec;
     std::filesystem::create_directories(p.folder(), ec);
     if (ec) return makeError(p.folder().string() + ": cannot create the folder: " + ec.message());
     return engine::saveProject(p, p.file);
 }
+
+QString NewProjectDialog::errorText() const { return m_error->text(); }
+bool NewProjectDialog::okEnabled() const { return m_ok->isEnabled(); }
 
 void NewProjectDialog::accept() {
     if (Status st = writeProject(); !st) {

@@ -10,6 +10,8 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
+class QTimer;
 class QLineEdit;
 class QSpinBox;
 class QStackedWidget;
@@ -31,13 +33,19 @@ public:
 
     engine::Project project() const;  // from the current fields
     QString projectFile() const;      // <location>/<name>/project.json
+    // What a load and a simulation would reject (the project parser, then the model
+    // builder); shown inline under the form while the user edits, with OK disabled.
+    Status validate() const;
     // Creates the folder and writes project.json; what accept() does.
     Status writeProject() const;
+    QString errorText() const;
+    bool okEnabled() const;
 
     void accept() override;
 
 private:
     void familyChanged();
+    void updateValidation();
 
     QLineEdit* m_name;
     QLineEdit* m_location;
@@ -51,6 +59,8 @@ private:
     QSpinBox* m_seq;
     QComboBox* m_precision;
     QLabel* m_error;
+    QPushButton* m_ok = nullptr;
+    QTimer* m_check = nullptr;
 };
 
 }  // namespace npu::views

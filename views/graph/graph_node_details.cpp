@@ -72,9 +72,12 @@ QString nodeDetailsHtml(const Graph& graph, const DisplayItem& item) {
     html += QStringLiteral("</p>");
     if (n.opaque)
         html += QStringLiteral("<p style='color:#c00'><b>Unsupported op</b>: kept as an opaque node, costed by its bytes only.</p>");
-    html += QStringLiteral("<p>FLOPs %1 &nbsp; MACs %2<br>bytes read %3, written %4%5</p>")
-                .arg(count(static_cast<std::int64_t>(c.flops)), count(static_cast<std::int64_t>(c.macs)),
-                     count(static_cast<std::int64_t>(c.bytesRead)), count(static_cast<std::int64_t>(c.bytesWritten)),
+    // The registry's cost carries exact MACs for every op (Linear, attention, fused ops).
+    const auto dtype = dtypeName(n.dtype);
+    html += QStringLiteral("<p>runs in <b>%1</b><br>FLOPs %2 &nbsp; MACs %3<br>bytes read %4, written %5%6</p>")
+                .arg(QString::fromUtf8(dtype.data(), static_cast<int>(dtype.size())), count(static_cast<std::int64_t>(c.flops)),
+                     count(static_cast<std::int64_t>(c.macs)), count(static_cast<std::int64_t>(c.bytesRead)),
+                     count(static_cast<std::int64_t>(c.bytesWritten)),
                      OpRegistry::instance().isShapeOnly(n) ? QStringLiteral("<br><i>shape-only: no run-time cost</i>") : QString());
     html += QStringLiteral("<h4>Inputs</h4><table>");
     for (int t : n.inputs) html += tensorRow(graph, t);

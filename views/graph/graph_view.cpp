@@ -44,6 +44,11 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), m_scene(new QGraphicsSc
     split->addWidget(m_details);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
+    // Stretch factors only share out later resizes; the first sizes come from size hints,
+    // where the text browser's wins and the canvas starts a few dozen pixels wide.
+    split->setSizes({900, 300});
+    split->setCollapsible(0, false);
+    m_canvas->setMinimumWidth(200);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
@@ -61,7 +66,15 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), m_scene(new QGraphicsSc
     connect(&m_watcher, &QFutureWatcher<Laid>::finished, this, &GraphView::onLayoutDone);
 }
 
-GraphView::~GraphView() { m_watcher.waitForFinished(); }
+GraphView::~GraphView() {
+    // ~QWidget deletes the children after this body, when this is no longer a GraphView:
+    // the scene's clear() then emits selectionChanged into onSelectionChanged of a
+    // destroyed object (ASan: use after destruction). Cut the children's connections first.
+    disconnect(m_scene, nullptr, this, nullptr);
+    disconnect(m_canvas, nullptr, this, nullptr);
+    disconnect(&m_watcher, nullptr, this, nullptr);
+    m_watcher.waitForFinished();
+}
 
 void GraphView::setGraph(std::shared_ptr<const engine::Graph> graph) {
     m_graph = std::move(graph);
@@ -70,6 +83,15 @@ void GraphView::setGraph(std::shared_ptr<const engine::Graph> graph) {
     if (m_graph && m_graph->nodes().size() > 400)
         for (const auto& b : graphBlocks(*m_graph)) m_options.collapsedBlocks.insert(b);
     m_current = -1;
+    if (!m_graph) {  // cleared: nothing of the previous model stays on screen
+        ++m_generation;
+        m_scene->clear();
+        m_items.clear();
+        m_display = {};
+        m_details->clear();
+        m_status->clear();
+        return;
+    }
     relayout();
 }
 

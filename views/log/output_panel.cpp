@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QFontDatabase>
+#include <QScrollBar>
 
 namespace npu::views {
 
@@ -26,6 +27,11 @@ void OutputPanel::log(Level level, const QString& message) {
     }
     appendHtml(QStringLiteral("<span style=\"color:#808080\">%1</span> <span style=\"color:%2\">%3%4</span>")
                    .arg(time, color, tag, message.toHtmlEscaped()));
+    // The newest line is what matters (an error at the end must not go unseen), even when
+    // the view was not at the bottom or is not laid out yet.
+    moveCursor(QTextCursor::End);
+    ensureCursorVisible();
+    verticalScrollBar()->setValue(verticalScrollBar()->maximum());
 }
 
 }  // namespace npu::views

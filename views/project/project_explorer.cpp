@@ -14,7 +14,8 @@ ProjectExplorer::ProjectExplorer(QWidget* parent) : QWidget(parent) {
     m_tree->setModel(m_model);
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
-    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Project values edit in place (double-click, F2); other items are not editable.
+    m_tree->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_tree->header()->resizeSection(0, 170);
     m_tree->setTextElideMode(Qt::ElideMiddle);

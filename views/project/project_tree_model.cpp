@@ -1,7 +1,11 @@
 #include "views/project/project_tree_model.h"
 
+#include "views/project/project_validation.h"
+
 #include <QDir>
 #include <QFileInfo>
+
+#include <functional>
 
 namespace npu::views {
 
@@ -36,21 +40,52 @@ QList<QStandardItem*> row(const QString& key, const QString& value, const QStrin
     return {k, v};
 }
 
-void addJson(QStandardItem* parent, const json& obj) {
+QList<QStandardItem*> editableRow(const QString& key, const json& value, const std::string& path) {
+    auto r = row(key, scalarText(value));
+    r.back()->setEditable(true);
+    r.back()->setData(QString::fromStdString(path), ProjectTreeModel::KeyPathRole);
+    r.back()->setToolTip(scalarText(value) + QStringLiteral("\nDouble-click to edit (checked, then saved)"));
+    return r;
+}
+
+void addJson(QStandardItem* parent, const json& obj, const std::string& path) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         const QString key = QString::fromStdString(it.key());
+        const std::string child = path + "/" + it.key();
         if (it->is_object()) {
             auto r = row(key, QString());
-            addJson(r.front(), *it);
+            addJson(r.front(), *it, child);
             if (r.front()->rowCount() > 0) parent->appendRow(r);
             else qDeleteAll(r);
         } else if (it->is_array() && !isScalarArray(*it)) {
             auto r = row(key, QStringLiteral("%1 items").arg(it->size()));
             parent->appendRow(r);
-        } else {
+        } else if (it->is_array()) {
             parent->appendRow(row(key, scalarText(*it)));
+        } else {
+            parent->appendRow(editableRow(key, *it, child));
         }
     }
+}
+
+// The text a user typed, as a value of the type the key had.
+json typedValue(const QString& text, const json& old) {
+    const QString t = text.trimmed();
+    bool ok = false;
+    if (old.is_number_integer()) {
+        const qlonglong v = t.toLongLong(&ok);
+        if (ok) return v;
+    } else if (old.is_number()) {
+        const double v = t.toDouble(&ok);
+        if (ok) return v;
+    } else if (old.is_boolean()) {
+        if (t == QStringLiteral("true") || t == QStringLiteral("false")) return t == QStringLiteral("true");
+    } else if (!old.is_string()) {
+        return json::parse(t.toStdString(), nullptr, false);
+    }
+    if (old.is_string()) return t.toStdString();
+    // A number or flag that did not parse: handed on as text so the parser names the key.
+    return t.toStdString();
 }
 
 QString modelSummary(const engine::ModelSource& m) {
@@ -106,6 +141,47 @@ QModelIndex ProjectTreeModel::findRun(const QString& dbPath) const {
     return hits.isEmpty() ? QModelIndex() : hits.front();
 }
 
+QModelIndex ProjectTreeModel::findKey(const QString& keyPath) const {
+    const QModelIndexList hits = match(index(0, 0), KeyPathRole, keyPath, 1, Qt::MatchExactly | Qt::MatchRecursive);
+    if (!hits.isEmpty()) return hits.front();
+    // match() walks column 0; the key paths sit on the value column.
+    std::function<QModelIndex(const QModelIndex&)> walk = [&](const QModelIndex& parent) -> QModelIndex {
+        for (int r = 0; r < rowCount(parent); ++r) {
+            const QModelIndex v = index(r, 1, parent);
+            if (v.data(KeyPathRole).toString() == keyPath) return v;
+            if (const QModelIndex found = walk(index(r, 0, parent)); found.isValid()) return found;
+        }
+        return {};
+    };
+    return walk({});
+}
+
+bool ProjectTreeModel::setData(const QModelIndex& index, const QVariant& value, int role) {
+    const QString path = index.data(KeyPathRole).toString();
+    if (role != Qt::EditRole || path.isEmpty() || !m_hasProject) return QStandardItemModel::setData(index, value, role);
+    json doc = engine::projectToJson(m_project);
+    const json::json_pointer pointer(path.toStdString());
+    const json old = doc.contains(pointer) ? doc.at(pointer) : json();
+    const json now = typedValue(value.toString(), old);
+    if (now == old) return false;
+    doc[pointer] = now;
+    auto parsed = engine::parseProject(doc, m_project.file.string());
+    Expected<engine::Project> checked = parsed ? [&] {
+        parsed->file = m_project.file;
+        return validateProject(*parsed);
+    }() : Expected<engine::Project>(parsed.error());
+    if (!checked) {
+        emit editRejected(QString::fromStdString(checked.message()));
+        return false;
+    }
+    m_project = std::move(checked).value();
+    // Rebuilt after the editor has let go of the item.
+    QMetaObject::invokeMethod(this, [this] { rebuild(); }, Qt::QueuedConnection);
+    QStandardItemModel::setData(index, scalarText(now), role);
+    emit projectEdited(m_project);
+    return true;
+}
+
 void ProjectTreeModel::rebuild() {
     clear();
     setHorizontalHeaderLabels({QStringLiteral("Item"), QStringLiteral("Value")});
@@ -116,15 +192,15 @@ void ProjectTreeModel::rebuild() {
         json doc = engine::projectToJson(m_project);
 
         auto model = row(QStringLiteral("Model"), modelSummary(m_project.model));
-        if (doc.contains("model")) addJson(model.front(), doc["model"]);
+        if (doc.contains("model")) addJson(model.front(), doc["model"], "/model");
         root->appendRow(model);
-        root->appendRow(row(QStringLiteral("Device"), QString::fromStdString(m_project.device)));
+        root->appendRow(editableRow(QStringLiteral("Device"), json(m_project.device), "/device"));
         for (const char* section : {"training", "optimizations", "parallel", "communication"}) {
             if (!doc.contains(section) || !doc[section].is_object() || doc[section].empty()) continue;
             QString title = QString::fromLatin1(section);
             title[0] = title[0].toUpper();
             auto r = row(title, QString());
-            addJson(r.front(), doc[section]);
+            addJson(r.front(), doc[section], std::string("/") + section);
             root->appendRow(r);
         }
 

@@ -1,7 +1,11 @@
 #pragma once
 // The Project explorer's model: the open project's model, device and configuration keys
 // (straight from its project.json, so every key the format knows shows up), its runs,
-// and the runs opened without a project. Two columns: key and value.
+// and the runs opened without a project. Two columns: key and value. Scalar values of the
+// project (device, model config, training, ...) are editable in place: an edit is checked
+// with validateProject (the loader's and the model builder's checks) and either becomes
+// the project (projectEdited, for the window to save and offer a re-simulation) or is
+// refused (editRejected with the reason) and the old value stays.
 
 #include "engine/project/project.h"
 
@@ -14,6 +18,8 @@ class ProjectTreeModel : public QStandardItemModel {
 public:
     // Absolute path of a run's .npudb on run items; invalid on other items.
     static constexpr int RunPathRole = Qt::UserRole + 10;
+    // JSON pointer into project.json ("/training/batch") on editable value items.
+    static constexpr int KeyPathRole = Qt::UserRole + 12;
 
     explicit ProjectTreeModel(QObject* parent = nullptr);
 
@@ -24,6 +30,14 @@ public:
 
     QModelIndex runsIndex() const;  // the project's "Runs" item, invalid without project
     QModelIndex findRun(const QString& dbPath) const;
+    // The value item of a key path ("/training/batch"), invalid when not shown.
+    QModelIndex findKey(const QString& keyPath) const;
+
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+signals:
+    void projectEdited(const engine::Project& project);
+    void editRejected(const QString& message);
 
 private:
     void rebuild();

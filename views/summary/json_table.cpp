@@ -38,7 +38,9 @@ RecordCell jsonCell(const std::string& key, const json& v) {
         if (endsWith(key, "_bytes")) return {formatBytes(d), d, QStringLiteral("%1 bytes").arg(qlonglong(d))};
         if (endsWith(key, "_pct")) return {QString::number(d, 'f', 1), d};
         if (key.find("flops") != std::string::npos && d >= 1e4) return {formatFlops(d), d, QString::number(d, 'g', 12)};
-        if (v.is_number_integer() || (d == std::floor(d) && std::abs(d) < 1e15)) return {QString::number(qlonglong(d)), d};
+        if (v.is_number_unsigned()) return {QString::number(v.get<qulonglong>()), d};
+        if (v.is_number_integer()) return {QString::number(v.get<qlonglong>()), d};  // exact, whatever its size
+        if (d == std::floor(d) && std::abs(d) < 1e15) return {QString::number(qlonglong(d)), d};
         return {QString::number(d, 'g', 6), d};
     }
     if (v.is_string()) return {QString::fromStdString(v.get<std::string>())};

@@ -1,5 +1,7 @@
 #include "views/summary/summary_view.h"
 
+#include <charconv>
+
 #include "profiler/store/profile_db.h"
 #include "views/common/units.h"
 #include "views/summary/json_table.h"
@@ -71,6 +73,27 @@ QTableView* SummaryView::addTable(QVBoxLayout* layout, const QString& title, Rec
     return table;
 }
 
+namespace {
+// The figures a training engineer reads first, as figures rather than a JSON row.
+QString keyFigures(const nlohmann::json& s) {
+    if (!s.is_object()) return {};
+    auto num = [&](const char* k) { return s.contains(k) && s[k].is_number() ? s[k].get<double>() : -1.0; };
+    QStringList parts;
+    if (num("step_time_ms") > 0) parts << QStringLiteral("step <b>%1</b>").arg(formatDuration(num("step_time_ms") * 1e6));
+    if (num("samples_per_s") > 0) parts << QStringLiteral("<b>%1</b> samples/s").arg(num("samples_per_s"), 0, 'f', 1);
+    if (num("tokens_per_s") > 0) parts << QStringLiteral("<b>%1</b> tokens/s").arg(formatCount(num("tokens_per_s")));
+    if (num("mfu") >= 0) parts << QStringLiteral("MFU <b>%1</b>").arg(formatPercent(num("mfu")));
+    if (num("peak_bytes") > 0) {
+        QString peak = QStringLiteral("peak memory <b>%1</b>").arg(formatBytes(num("peak_bytes")));
+        if (num("capacity_bytes") > 0) peak += QStringLiteral(" of %1").arg(formatBytes(num("capacity_bytes")));
+        parts << peak;
+    }
+    return parts.isEmpty() ? QString() : QStringLiteral("<br>") + parts.join(QStringLiteral(" · "));
+}
+}  // namespace
+
+QString SummaryView::headlineText() const { return m_headline->text(); }
+
 void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_devices->setHeaders({});
     m_steps->setHeaders({});
@@ -80,14 +103,29 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
         return;
     }
     // META_DATA values are text; numbers become numbers so *_bytes, *_ms ... get units.
+    // Integers stay integers (a ns timestamp keeps all its digits, not 1.79086e+18).
     nlohmann::json meta = nlohmann::json::object();
+    nlohmann::json summary;
     for (const auto& [k, v] : db->allMeta()) {
         if (k == "max_dur_ns") continue;  // the store's query cache, not a property of the run
+        if (k == "summary") {  // the simulator's summary: its figures get rows of their own
+            summary = nlohmann::json::parse(v, nullptr, false);
+            if (summary.is_object()) continue;
+        }
+        std::int64_t i = 0;
+        const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), i);
         char* end = nullptr;
         const double d = v.empty() ? 0 : std::strtod(v.c_str(), &end);
-        if (!v.empty() && end && *end == '\0') meta[k] = d;
+        if (!v.empty() && ec == std::errc() && ptr == v.data() + v.size()) meta[k] = i;
+        else if (!v.empty() && end && *end == '\0') meta[k] = d;
         else meta[k] = v;
     }
+    if (summary.is_object())
+        for (auto it = summary.begin(); it != summary.end(); ++it) {
+            if (it->is_structured() || meta.contains(it.key())) continue;
+            if (it.key() == "mfu" && it->is_number()) meta["mfu_pct"] = 100.0 * it->get<double>();
+            else meta[it.key()] = *it;
+        }
     fillFromJsonObject(*m_meta, meta);
     const auto range = db->timeRange();
     m_headline->setText(QStringLiteral("<b>%1</b> · %2 · %3 slices on %4 device(s) · %5 step(s) · span %6")
@@ -96,7 +134,8 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
                             .arg(db->sliceCount())
                             .arg(db->devices().size())
                             .arg(db->steps().size())
-                            .arg(formatDuration(double(range.second - range.first))));
+                            .arg(formatDuration(double(range.second - range.first))) +
+                        keyFigures(summary));
     // Steps as recorded, until the profiler's breakdown replaces them (setReport).
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : db->steps())

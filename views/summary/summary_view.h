@@ -34,6 +34,9 @@ public:
     void setReport(const nlohmann::json& report);
 
     RecordTableModel* metaModel() const { return m_meta; }
+    // The headline: run, source, slices, span, and for a simulated run its key figures
+    // (step time, samples/s, tokens/s, MFU, peak memory of capacity).
+    QString headlineText() const;
     RecordTableModel* deviceModel() const { return m_devices; }
     RecordTableModel* stepModel() const { return m_steps; }
 

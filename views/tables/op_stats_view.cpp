@@ -2,14 +2,18 @@
 
 #include "profiler/store/profile_db.h"
 #include "views/common/units.h"
+#include "views/tables/descending_first_sort.h"
 #include "views/tables/op_stats_model.h"
 #include "views/tables/share_bar_delegate.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -47,6 +51,7 @@ OpStatsView::OpStatsView(QWidget* parent) : QWidget(parent) {
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(OpStatsModel::Total, Qt::DescendingOrder);
+    sortNumbersDescendingFirst(m_table, OpStatsModel::SortRole);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->setVisible(false);
@@ -67,11 +72,35 @@ OpStatsView::OpStatsView(QWidget* parent) : QWidget(parent) {
 
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] { recompute(); });
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
-    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-        const QModelIndex key = m_proxy->index(index.row(), OpStatsModel::Key);
-        emit rowActivated(key.data(OpStatsModel::SortRole).toString(), m_model->grouping());
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_proxy->setFilterFixedString(text);
+        updateInfo();
     });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        emit rowActivated(keyAt(index), m_model->grouping());
+    });
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_table->indexAt(pos);
+        if (!index.isValid()) return;
+        QMenu* menu = contextMenuFor(index);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(m_table->viewport()->mapToGlobal(pos));
+    });
+}
+
+QString OpStatsView::keyAt(const QModelIndex& proxyIndex) const {
+    return m_proxy->index(proxyIndex.row(), OpStatsModel::Key).data(OpStatsModel::SortRole).toString();
+}
+
+QMenu* OpStatsView::contextMenuFor(const QModelIndex& proxyIndex) {
+    const QString key = keyAt(proxyIndex);
+    const auto grouping = m_model->grouping();
+    auto* menu = new QMenu(this);
+    menu->addAction(QStringLiteral("Show in Timeline"), this, [this, key, grouping] { emit rowActivated(key, grouping); });
+    menu->addAction(QStringLiteral("Filter to This"), this, [this, key] { m_filter->setText(key); });
+    menu->addAction(QStringLiteral("Copy Name"), this, [key] { QApplication::clipboard()->setText(key); });
+    return menu;
 }
 
 void OpStatsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
@@ -79,10 +108,16 @@ void OpStatsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     {
         const QSignalBlocker block(m_device);
         m_device->clear();
-        m_device->addItem(QStringLiteral("All devices"), QVariant());
+        // Device kernels by default (what profilers rank); a CPU device lists its host
+        // ops, and the last entry both.
+        m_device->addItem(QStringLiteral("All device kernels"), QVariant());
+        bool hasHost = false;
         if (m_db)
-            for (const auto& d : m_db->devices())
+            for (const auto& d : m_db->devices()) {
                 m_device->addItem(QString::fromStdString(d.name), QVariant::fromValue<qlonglong>(d.id));
+                hasHost = hasHost || d.kind == "cpu";
+            }
+        if (hasHost) m_device->addItem(QStringLiteral("All devices, kernels and CPU ops"), QVariant::fromValue<qlonglong>(kEverything));
         m_device->setVisible(m_device->count() > 2);
     }
     // Simulated op names are unique per layer; their op types are what adds up.
@@ -114,12 +149,30 @@ void OpStatsView::recompute() {
     }
     profiler::OpStatOptions options;
     options.grouping = grouping;
-    if (m_device->currentData().isValid()) options.device = m_device->currentData().toLongLong();
+    if (m_device->currentData().isValid()) {
+        const qlonglong device = m_device->currentData().toLongLong();
+        options.kernelsOnly = false;
+        if (device != kEverything) {
+            options.device = device;
+            for (const auto& d : m_db->devices())
+                if (d.id == device) options.kernelsOnly = d.kind != "cpu";
+        }
+    }
     if (m_range) options.range = std::pair<std::int64_t, std::int64_t>(m_range->first, m_range->second);
     m_model->setStatistics(profiler::computeOpStatistics(*m_db, options), grouping);
-    QString info = QStringLiteral("%1 rows · reference %2")
-                       .arg(m_model->rowCount())
-                       .arg(formatDuration(double(m_model->statistics().reference_ns)));
+    updateInfo();
+}
+
+void OpStatsView::updateInfo() {
+    if (!m_db) {
+        m_info->clear();
+        return;
+    }
+    // The rows the table shows: the filter counts.
+    QString info = m_proxy->rowCount() == m_model->rowCount()
+                       ? QStringLiteral("%1 rows").arg(m_model->rowCount())
+                       : QStringLiteral("%1 of %2 rows").arg(m_proxy->rowCount()).arg(m_model->rowCount());
+    info += QStringLiteral(" · reference %1").arg(formatDuration(double(m_model->statistics().reference_ns)));
     if (m_range) info = QStringLiteral("range %1 · ").arg(formatDuration(double(m_range->second - m_range->first))) + info;
     m_info->setText(info);
     m_info->setToolTip(QStringLiteral("Shares are relative to the step time when the run has steps, else the busy span"));

@@ -1,6 +1,6 @@
 #pragma once
 // The Operators tab: operator statistics of a run, grouped by name, op type or category,
-// for all devices or one, filterable by name, sorted by total time (descending) by
+// for all devices (kernels, or kernels and CPU ops) or one, filterable by name, sorted by total time (descending) by
 // default, with the share drawn as a bar.
 
 #include "profiler/analysis/op_statistics.h"
@@ -16,6 +16,8 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTableView;
 class QLabel;
+class QMenu;
+class QModelIndex;
 
 namespace npu::profiler {
 class ProfileDb;
@@ -40,6 +42,12 @@ public:
     OpStatsModel* model() const { return m_model; }
     QSortFilterProxyModel* proxy() const { return m_proxy; }
     QTableView* table() const { return m_table; }
+    QLabel* infoLabel() const { return m_info; }
+    QComboBox* deviceCombo() const { return m_device; }
+    // The row's context menu (Show in Timeline, Filter to This, Copy Name); the caller owns it.
+    QMenu* contextMenuFor(const QModelIndex& proxyIndex);
+    // Device combo data of the "kernels and CPU ops of every device" entry.
+    static constexpr qlonglong kEverything = -2;
 
 signals:
     // The key of a double-clicked row (a name, op type or category), e.g. to search the timeline.
@@ -47,6 +55,8 @@ signals:
 
 private:
     void recompute();
+    void updateInfo();
+    QString keyAt(const QModelIndex& proxyIndex) const;
 
     std::shared_ptr<const profiler::ProfileDb> m_db;
     std::optional<std::pair<qint64, qint64>> m_range;

@@ -14,6 +14,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace npu::views {
 
 namespace {
@@ -28,6 +30,9 @@ QStandardItem* addRow(QStandardItem* parent, const QString& field, const QString
     auto* val = new QStandardItem(value);
     key->setEditable(false);
     val->setEditable(false);
+    // Long values are elided in the column: the tooltip has them whole.
+    key->setToolTip(field);
+    val->setToolTip(value);
     if (jump >= 0) {
         key->setData(jump, kJumpRole);
         val->setData(jump, kJumpRole);
@@ -35,7 +40,7 @@ QStandardItem* addRow(QStandardItem* parent, const QString& field, const QString
         f.setUnderline(true);
         val->setFont(f);
         val->setForeground(QColor(20, 70, 190));
-        val->setToolTip(QObject::tr("Double-click to select this slice"));
+        val->setToolTip(value + QObject::tr("\nClick to select this slice"));
     }
     parent->appendRow({key, val});
     return key;
@@ -45,7 +50,13 @@ QString jsonScalar(const QJsonValue& v)
 {
     switch (v.type()) {
     case QJsonValue::Bool: return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-    case QJsonValue::Double: return QString::number(v.toDouble(), 'g', 15);
+    case QJsonValue::Double: {
+        // Integers (timestamps in ns, ids) print whole, not as 1.79086e+18.
+        const double d = v.toDouble();
+        if (d == std::floor(d) && std::abs(d) < 9.2e18)
+            return QString::number(static_cast<qint64>(d));
+        return QString::number(d, 'g', 15);
+    }
     case QJsonValue::String: return v.toString();
     case QJsonValue::Null: return QStringLiteral("null");
     default: return {};
@@ -92,13 +103,17 @@ TimelineDetailsPanel::TimelineDetailsPanel(QWidget* parent) : QWidget(parent)
     m_view->setModel(m_model);
     m_view->setUniformRowHeights(true);
     m_view->setAlternatingRowColors(true);
-    m_view->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // The field column fits its contents up to 45 % of the width, so the values keep
+    // room on a small screen (1024 px wide); both elide in the middle, tooltips hold all.
+    m_view->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_view->header()->setStretchLastSection(true);
+    m_view->setTextElideMode(Qt::ElideMiddle);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
     connect(m_view, &QTreeView::activated, this, &TimelineDetailsPanel::activate);
-    connect(m_view, &QTreeView::doubleClicked, this, &TimelineDetailsPanel::activate);
+    // One click follows a link (flows, parents), like a link anywhere else.
+    connect(m_view, &QTreeView::clicked, this, &TimelineDetailsPanel::activate);
 }
 
 void TimelineDetailsPanel::setSource(std::shared_ptr<const profiler::ProfileDb> db, const TimelineData* data)
@@ -139,7 +154,9 @@ void TimelineDetailsPanel::showSlice(qint64 id)
         QStandardItem* op = section(m_model, tr("Operator (simulated)"));
         addRow(op, tr("Op type"), q(d.opType));
         addRow(op, tr("Dtype"), q(d.dtype));
-        addRow(op, tr("FLOPs"), formatFlops(d.flops) + QStringLiteral(" (%1)").arg(d.flops, 0, 'g', 12));
+        // A cast or a copy does no arithmetic: "0", not "0FLOP (0)".
+        addRow(op, tr("FLOPs"), d.flops > 0 ? formatFlops(d.flops) + QStringLiteral(" (%1)").arg(d.flops, 0, 'f', 0)
+                                            : QStringLiteral("0"));
         addRow(op, tr("Bytes"), formatCounterValue(d.bytes, true));
         if (const double rate = d.achievedFlopsPerSecond(); rate > 0)
             addRow(op, tr("Achieved rate"), formatFlops(rate) + QStringLiteral("/s"));
@@ -178,6 +195,21 @@ void TimelineDetailsPanel::showSlice(qint64 id)
         }
     }
     m_view->expandAll();
+    fitFieldColumn();
+}
+
+void TimelineDetailsPanel::fitFieldColumn()
+{
+    m_view->resizeColumnToContents(0);
+    const int cap = std::max(60, m_view->viewport()->width() * 45 / 100);
+    if (m_view->columnWidth(0) > cap)
+        m_view->setColumnWidth(0, cap);
+}
+
+void TimelineDetailsPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    fitFieldColumn();
 }
 
 }  // namespace npu::views

@@ -1,7 +1,7 @@
 #pragma once
 // Details of the selected slice: its fields, the simulator's op info (op type, dtype,
 // FLOPs, bytes) when the run is simulated, every argument from its args JSON, its flows
-// and its parent chain. Flow and parent rows are links: activating one emits
+// and its parent chain. Flow and parent rows are links: a click on one emits
 // jumpRequested with the other slice's id.
 
 #include <QWidget>
@@ -31,12 +31,17 @@ public:
     qint64 shownSlice() const { return m_shown; }
 
     QStandardItemModel* model() const { return m_model; }
+    QTreeView* view() const { return m_view; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 signals:
     void jumpRequested(qint64 sliceId);
 
 private:
     void activate(const QModelIndex& index);
+    void fitFieldColumn();
 
     std::shared_ptr<const profiler::ProfileDb> m_db;
     const TimelineData* m_data = nullptr;

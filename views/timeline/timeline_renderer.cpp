@@ -1,5 +1,7 @@
 #include "views/timeline/timeline_renderer.h"
 
+#include "views/timeline/slice_label.h"
+
 #include "views/timeline/counter_format.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/timeline_palette.h"
@@ -208,11 +210,8 @@ void TimelineRenderer::paintSliceTrack(QPainter& p, const TimelineFrame& f, int 
             p.setPen(Qt::NoPen);
         }
         if (w >= kLabelMinPx) {
-            // Scoped op names ("layers.3.mlp.mul") differ at the end, kernel names at the start.
-            const QString& name = nameOf(tr.slices.nameId[item.slice]);
-            const bool scoped = name.contains(QLatin1Char('.')) && !name.contains(QLatin1Char(' '));
-            const QString text = fm.elidedText(name, scoped ? Qt::ElideLeft : Qt::ElideRight, static_cast<int>(w) - 6);
-            if (!text.isEmpty() && text != QStringLiteral("…")) {
+            const QString text = sliceLabel(nameOf(tr.slices.nameId[item.slice]), fm, static_cast<int>(w) - 6);
+            if (!text.isEmpty()) {
                 p.setPen(textColorOn(c));
                 p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignVCenter | Qt::AlignLeft, text);
                 p.setPen(Qt::NoPen);

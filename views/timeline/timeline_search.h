@@ -14,4 +14,9 @@ namespace npu::views {
 // Matches ordered by start time (ties by track), the order next/previous walks.
 std::vector<SliceRef> searchSlices(const TimelineData& data, const QString& needle);
 
+// Slices whose name (or, with byCategory, category) is exactly `key`: an operator row's
+// slices, for the drill-down from a table to the timeline. Same order.
+enum class SliceKey { name, category };
+std::vector<SliceRef> slicesWithKey(const TimelineData& data, const std::string& key, SliceKey by);
+
 }  // namespace npu::views

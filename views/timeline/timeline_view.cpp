@@ -86,13 +86,40 @@ void TimelineView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     m_timeline->setDatabase(db);
     m_details->setSource(db, m_timeline->data());
     m_rangeStats->clear();
+    // A new run starts without the previous run's query and its "no matches".
+    {
+        const QSignalBlocker block(m_search);
+        m_search->setQuery(QString());
+    }
     m_search->setMatchInfo(-1, 0);
+    m_search->hide();
+    m_timeline->setHighlightedMatches({});
 }
 
 void TimelineView::showSearch()
 {
     m_search->show();
     m_search->focusQuery();
+}
+
+int TimelineView::showSlicesWithKey(const QString& key, bool byCategory)
+{
+    const TimelineData* data = m_timeline->data();
+    if (!data)
+        return 0;
+    {
+        const QSignalBlocker block(m_search);
+        m_search->setQuery(key);
+    }
+    m_matches = slicesWithKey(*data, key.toStdString(), byCategory ? SliceKey::category : SliceKey::name);
+    m_timeline->setHighlightedMatches(m_matches);
+    m_search->show();
+    m_search->setMatchInfo(-1, matchCount());
+    if (!m_matches.empty()) {
+        goToMatch(0);
+        m_timeline->fitSelection();
+    }
+    return matchCount();
 }
 
 void TimelineView::search(const QString& text)

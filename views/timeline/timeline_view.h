@@ -36,6 +36,10 @@ public:
     RangeStatsModel* rangeStats() const { return m_rangeStats; }
 
     void showSearch();
+    // Drill-down from a table row: every slice named `key` (or of category `key`) is
+    // outlined, the first one selected and zoomed to; the find bar steps through them
+    // (Enter / Shift+Enter). Returns the number of slices.
+    int showSlicesWithKey(const QString& key, bool byCategory);
     void search(const QString& text);
     void nextMatch();
     void previousMatch();

@@ -7,7 +7,8 @@
 // step start). Keyboard: W/S zoom, A/D pan, F fit, arrows scroll. Mouse: wheel zooms at
 // the cursor (Shift+wheel, or wheel over the track-name gutter, scrolls vertically),
 // left-drag pans, Shift+left-drag or a drag on the ruler selects a time range, a click
-// selects the slice under the cursor.
+// selects the slice under the cursor (in a folded block, the one nearest the cursor),
+// a double-click on a folded block zooms to it.
 
 #include <QPair>
 #include <QWidget>
@@ -96,6 +97,7 @@ protected:
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
     bool event(QEvent* event) override;
 
@@ -113,6 +115,8 @@ private:
     QString tooltipAt(const QPoint& pos) const;
     struct PointInfo;
     PointInfo pointInfo(const QPoint& pos) const;
+    // In a folded block: the slice of that depth under (or nearest to) the cursor time.
+    quint32 sliceInFold(int track, int depth, qint64 t) const;
 
     struct State;
     std::unique_ptr<State> m_state;

@@ -9,6 +9,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace npu::views {
@@ -191,16 +192,48 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
         } else if (info.hit.count == 1) {
             setSelection(info.hit.slice.track, info.hit.slice.index, true);
         } else if (info.hit.count > 1) {
-            // A click on a folded block zooms to it: its slices become separable.
-            const std::int64_t a = s.viewport.timeAt(info.hit.x0, plotWidth());
-            const std::int64_t b = s.viewport.timeAt(info.hit.x1 + 1, plotWidth());
-            const std::int64_t pad = (b - a) / 10;
-            applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });
+            // A click selects, as everywhere else (a double-click zooms into the fold).
+            const std::int64_t t = s.viewport.timeAt(info.plotX, plotWidth());
+            setSelection(info.hit.slice.track, sliceInFold(info.hit.slice.track, info.depth, t), true);
         } else if (!info.inGutter && !info.inRuler) {
             selectSlice(-1);
         }
     }
     event->accept();
+}
+
+void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    State& s = *m_state;
+    const PointInfo info = event->button() == Qt::LeftButton ? pointInfo(event->position().toPoint()) : PointInfo{};
+    if (info.hit.count <= 1) {
+        QWidget::mouseDoubleClickEvent(event);
+        return;
+    }
+    // Zoom to the folded block: its slices become separable.
+    const std::int64_t a = s.viewport.timeAt(info.hit.x0, plotWidth());
+    const std::int64_t b = s.viewport.timeAt(info.hit.x1 + 1, plotWidth());
+    const std::int64_t pad = (b - a) / 10;
+    applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });
+    event->accept();
+}
+
+quint32 TimelineWidget::sliceInFold(int track, int depth, qint64 t) const
+{
+    const TimelineTrack& tr = m_state->data->tracks()[static_cast<std::size_t>(track)];
+    const DepthLane& lane = tr.depths.lanes[static_cast<std::size_t>(depth)];
+    const auto& start = tr.slices.start_ns;
+    const auto& dur = tr.slices.dur_ns;
+    // The first slice starting after t, and the one before it.
+    const auto it = std::upper_bound(lane.index.begin(), lane.index.end(), t,
+                                     [&](qint64 v, std::uint32_t i) { return v < start[i]; });
+    auto distance = [&](std::uint32_t i) {
+        return t < start[i] ? start[i] - t : std::max<qint64>(0, t - (start[i] + dur[i]));
+    };
+    std::uint32_t best = it != lane.index.end() ? *it : lane.index.back();
+    if (it != lane.index.begin() && distance(*std::prev(it)) <= distance(best))
+        best = *std::prev(it);
+    return best;
 }
 
 void TimelineWidget::leaveEvent(QEvent* event)

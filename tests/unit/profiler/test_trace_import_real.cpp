@@ -28,8 +28,12 @@ std::int64_t scalar(const ProfileDb& db, const std::string& sql) {
     return v;
 }
 
+// Kernel events: an import files them under op categories (kernel_category.h), so they
+// are the device-track slices that are neither annotations nor copies/sets.
 std::int64_t kernels(const ProfileDb& db) {
-    return scalar(db, "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON t.category_id = s.id WHERE s.value = 'kernel'");
+    return scalar(db, "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON t.category_id = s.id JOIN TRACK k ON k.id = t.track_id "
+                      "JOIN STRING_IDS n ON t.name_id = n.id WHERE k.kind IN ('compute', 'comm', 'memcpy') "
+                      "AND s.value != 'gpu_user_annotation' AND n.value NOT LIKE 'Memcpy%' AND n.value NOT LIKE 'Memset%'");
 }
 
 std::int64_t diagnostic(const ProfileDb& db, const std::string& kind) {

@@ -1,0 +1,24 @@
+#include "profiler/analysis/kernel_category_sink.h"
+
+#include "profiler/analysis/kernel_category.h"
+#include "profiler/analysis/kernel_classification.h"
+
+namespace npu::profiler {
+
+std::int64_t KernelCategorySink::addTrack(std::int64_t device, std::int64_t parent, TrackKind kind,
+                                          std::string_view name, int sortIndex) {
+    const auto id = m_inner.addTrack(device, parent, kind, name, sortIndex);
+    m_trackKinds[id] = kind;
+    return id;
+}
+
+std::int64_t KernelCategorySink::addSlice(std::int64_t track, std::int64_t start_ns, std::int64_t dur_ns, int depth,
+                                          std::string_view name, std::string_view category,
+                                          std::string_view args_json) {
+    const auto kind = m_trackKinds.find(track);
+    if (kind != m_trackKinds.end() && isDeviceTrack(kind->second) && isUnclassifiedKernelCategory(category))
+        category = engine::opCategoryName(kernelCategory(name, category));
+    return m_inner.addSlice(track, start_ns, dur_ns, depth, name, category, args_json);
+}
+
+}  // namespace npu::profiler
