@@ -55,6 +55,17 @@ std::optional<std::string> firstUndefinedInput(const onnx::GraphProto& g) {
     return std::nullopt;
 }
 
+std::optional<std::string> firstNonPositiveWindow(const onnx::GraphProto& g) {
+    for (const auto& n : g.node())
+        for (const auto& a : n.attribute())
+            if (a.name() == "strides" || a.name() == "dilations")
+                for (auto v : a.ints())
+                    if (v <= 0)
+                        return "node '" + n.name() + "' (" + n.op_type() + ") has " + a.name() + " value " +
+                               std::to_string(v) + "; expected positive values";
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::set<std::string> initializerNames(const onnx::GraphProto& graph) {
@@ -128,6 +139,11 @@ void inferShapes(onnx::ModelProto& model, std::vector<std::string>& warnings) {
     // graph skips ONNX inference; the registry's propagation still runs.
     if (auto undefined = firstUndefinedInput(model.graph())) {
         warnings.push_back("ONNX shape inference skipped: " + *undefined);
+        return;
+    }
+    // ...and divides by zero on a zero stride or dilation (AveragePool strides [0, 2]).
+    if (auto bad = firstNonPositiveWindow(model.graph())) {
+        warnings.push_back("ONNX shape inference skipped: " + *bad);
         return;
     }
     try {

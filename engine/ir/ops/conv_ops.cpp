@@ -32,6 +32,15 @@ Window windowOf(const Node& node, std::size_t spatial, const Shape& kernelFromWe
     return w;
 }
 
+// Strides and dilations divide the spatial sizes: zero or negative ones are refused.
+Status checkWindow(const Node& node, const Window& w) {
+    for (std::size_t i = 0; i < w.strides.size(); ++i)
+        if (w.strides[i] <= 0 || w.dilations[i] <= 0)
+            return shapeError(node, "strides and dilations must be positive, got strides " + shapeText(w.strides) +
+                                        " dilations " + shapeText(w.dilations));
+    return {};
+}
+
 std::int64_t outDim(const Node& node, std::int64_t in, const Window& w, std::size_t i, bool ceilMode) {
     if (in < 0) return kUnknownDim;
     const std::string autoPad = node.attrString("auto_pad", "NOTSET");
@@ -54,6 +63,7 @@ Expected<std::vector<ShapeOutput>> convShape(const Node& node, const std::vector
         return shapeError(node, "input channels " + std::to_string(x[1]) + " != weight channels " + std::to_string(wt[1]) + " x group " + std::to_string(group));
     const std::size_t spatial = x.size() - 2;
     const Window w = windowOf(node, spatial, Shape(wt.begin() + 2, wt.end()));
+    if (auto s = checkWindow(node, w); !s) return s.error();
     Shape out{x[0], wt[0]};
     for (std::size_t i = 0; i < spatial; ++i) out.push_back(outDim(node, x[i + 2], w, i, false));
     return std::vector<ShapeOutput>{{out, in[0].dtype}};
@@ -109,6 +119,7 @@ Expected<std::vector<ShapeOutput>> poolShape(const Node& node, const std::vector
     const std::size_t spatial = x.size() - 2;
     if (node.attrInts("kernel_shape").size() != spatial) return shapeError(node, "kernel_shape must have " + std::to_string(spatial) + " values");
     const Window w = windowOf(node, spatial, {});
+    if (auto s = checkWindow(node, w); !s) return s.error();
     Shape out{x[0], x[1]};
     for (std::size_t i = 0; i < spatial; ++i) out.push_back(outDim(node, x[i + 2], w, i, node.attrInt("ceil_mode", 0) != 0));
     std::vector<ShapeOutput> outs{{out, in[0].dtype}};

@@ -36,8 +36,8 @@ Outs reshapeShape(const Node& node, const std::vector<ShapeInput>& in) {
             inferAt = static_cast<int>(i);
         } else if (out[i] < 0) {
             known = -1;
-        } else if (known >= 0) {
-            known *= out[i];
+        } else if (known >= 0 && __builtin_mul_overflow(known, out[i], &known)) {
+            return shapeError(node, "Reshape target " + shapeText(*target) + " has more elements than fit in 64 bits");
         }
     }
     if (inferAt >= 0) {

@@ -41,10 +41,8 @@ Expected<int> normaliseAxis(const Node& node, std::int64_t axis, std::size_t ran
 
 std::int64_t product(const Shape& s) {
     std::int64_t p = 1;
-    for (auto d : s) {
-        if (d < 0) return -1;
-        p *= d;
-    }
+    for (auto d : s)
+        if (d < 0 || __builtin_mul_overflow(p, d, &p)) return -1;  // unknown, or too large to count
     return p;
 }
 

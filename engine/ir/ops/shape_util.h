@@ -19,7 +19,7 @@ Error shapeError(const Node& node, const std::string& what);
 Expected<Shape> broadcast(const Node& node, const Shape& a, const Shape& b);
 // Normalises a possibly negative axis for the given rank; error if out of range.
 Expected<int> normaliseAxis(const Node& node, std::int64_t axis, std::size_t rank);
-std::int64_t product(const Shape& s);   // -1 if any dim unknown
+std::int64_t product(const Shape& s);   // -1 if any dim unknown (or the product overflows)
 Status needInputs(const Node& node, const std::vector<ShapeInput>& in, std::size_t count);
 // Attribute list, or the values of input `index` when constant (ONNX moved many
 // attributes to inputs across opsets).

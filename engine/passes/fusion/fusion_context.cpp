@@ -169,11 +169,20 @@ int FusionContext::makeFused(const std::vector<int>& members, const std::string&
     }
     for (int t : addInputs)
         if (std::find(inputs.begin(), inputs.end(), t) == inputs.end()) inputs.push_back(t);
-    Attributes attrs{{"pattern", pattern}, {"fused_nodes", names}, {"flops", flops}};
+    // A generic pass (chains, cast folding) absorbing a named kernel keeps its name: a
+    // SwiGLU kernel that also writes the next cast is still SwiGLU.
+    std::string label = pattern;
+    if (pattern == "elementwise" || pattern == "cast_folding")
+        for (int m : members)
+            if (const std::string p = m_graph.node(m).attrString("pattern"); !p.empty() && p != "elementwise" && p != "cast_folding") {
+                label = p;
+                break;
+            }
+    Attributes attrs{{"pattern", label}, {"fused_nodes", names}, {"flops", flops}};
     const Phase phase = anchor->phase;
     const DType dtype = anchor->dtype;
     const std::string block = anchor->block;
-    const std::string name = isFusedKind(anchor->op) ? anchor->name : anchor->name + "." + pattern;
+    const std::string name = isFusedKind(anchor->op) ? anchor->name : anchor->name + "." + label;
     for (int m : members) {
         m_graph.markRemoved(m);
         ++m_removed;
