@@ -23,13 +23,13 @@
 namespace npu::engine {
 
 struct FusionRequest {
-    std::vector<int> nodes;        // forward (or optimizer) nodes to fuse, any order
-    std::string op;                // fused op kind, e.g. "FusedNorm"
-    std::string pattern;           // e.g. "rms_norm"
-    std::string backwardOp;        // fused kind of the backward group ("" = op)
+    std::vector<int> nodes{};       // forward (or optimizer) nodes to fuse, any order
+    std::string op{};               // fused op kind, e.g. "FusedNorm"
+    std::string pattern{};          // e.g. "rms_norm"
+    std::string backwardOp{};       // fused kind of the backward group ("" = op)
     // Forward members whose backward nodes join the backward group; empty = all members.
     // The backward nodes of the others (matmul gradients of an epilogue) stay as they are.
-    std::vector<int> backwardFrom;
+    std::vector<int> backwardFrom{};
     bool withBackward = true;
     // The backward group recomputes forward intermediates (elementwise, norm, attention
     // and loss kernels) rather than reading them saved. Off for groups holding a matmul
