@@ -171,7 +171,8 @@ private slots:
             for (std::string line; std::getline(in, line);)
                 if (!line.empty() && line != "\r") ++lines;
             sqlite3_stmt* st = nullptr;
-            const std::string sql = "SELECT COUNT(*) FROM OP_MEMORY_ALLOC WHERE device = 'rank" + std::to_string(rank) + " NPU:0'";
+            // Device Type as the csv writes it (NPU:0 on rank 0, NPU:1 on rank 1), after the rank prefix.
+            const std::string sql = "SELECT COUNT(*) FROM OP_MEMORY_ALLOC WHERE device LIKE 'rank" + std::to_string(rank) + " NPU:%'";
             QCOMPARE(sqlite3_prepare_v2(db->handle(), sql.c_str(), -1, &st, nullptr), SQLITE_OK);
             QCOMPARE(sqlite3_step(st), SQLITE_ROW);
             QCOMPARE(sqlite3_column_int64(st, 0), lines);
