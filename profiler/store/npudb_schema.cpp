@@ -116,10 +116,10 @@ Status migrateNpudb(const std::filesystem::path& file, int fromVersion) {
     Status s = execSql(db, "BEGIN", "upgrading " + file.string());
     if (s && fromVersion < 2)  // 2: graph passes and the graph a simulated run ran
         s = execSql(db, R"sql(
-CREATE TABLE PASS_STATS(id INTEGER PRIMARY KEY, name TEXT, level INTEGER, nodes_before INTEGER, nodes_after INTEGER,
-                        kernels_before INTEGER, kernels_after INTEGER, bytes_before REAL, bytes_after REAL,
-                        flops_before REAL, flops_after REAL, ms REAL);
-CREATE TABLE RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BLOB);)sql",
+CREATE TABLE IF NOT EXISTS PASS_STATS(id INTEGER PRIMARY KEY, name TEXT, level INTEGER, nodes_before INTEGER,
+                        nodes_after INTEGER, kernels_before INTEGER, kernels_after INTEGER, bytes_before REAL,
+                        bytes_after REAL, flops_before REAL, flops_after REAL, ms REAL);
+CREATE TABLE IF NOT EXISTS RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BLOB);)sql",
                     "upgrading " + file.string() + " to version 2");
     if (s && fromVersion < 3) s = execSql(db, npudbCommTablesSql(), "upgrading " + file.string() + " to version 3");
     if (s)

@@ -114,7 +114,7 @@ private slots:
         const std::string tasksSql = "SELECT COUNT(*) FROM TASK t JOIN TRACK k ON k.id = t.track_id "
                                      "WHERE (SELECT value FROM STRING_IDS WHERE id = k.name_id) LIKE 'Stream %'";
         QCOMPARE(stored(*db, tasksSql), sqlCount(kPtDb, "SELECT COUNT(*) FROM TASK"));
-        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.category_id WHERE s.value = 'kernel'"),
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM TASK t JOIN ARGS a ON a.id = t.args_id WHERE json_type(a.json, '$.\"Block Dim\"') IS NOT NULL"),
                  sqlCount(kPtDb, "SELECT COUNT(*) FROM TASK JOIN COMPUTE_TASK_INFO USING (globalTaskId)"));
         QCOMPARE(stored(*db, "SELECT COUNT(*) FROM TASK t JOIN TRACK k ON k.id = t.track_id "
                              "WHERE (SELECT value FROM STRING_IDS WHERE id = k.name_id) LIKE 'Group % Communication'"),
@@ -216,10 +216,11 @@ private slots:
         if (!std::filesystem::exists(kMsprofDb)) QSKIP("shared msinsight data not present");
         const auto out = std::filesystem::path(m_dir.path().toStdString()) / "old.npudb";
         QVERIFY(importProfile(kMsprofDb, out).ok());
-        // Make it a version-1 file: no communication tables.
+        // Make it a version-1 file: no pass/graph tables (2), no communication tables (3).
         sqlite3* raw = nullptr;
         QCOMPARE(sqlite3_open(out.c_str(), &raw), SQLITE_OK);
         for (const char* sql : {"DROP TABLE COMM_OP", "DROP TABLE COMM_BANDWIDTH", "DROP TABLE COMM_PACKET", "DROP TABLE COMM_MATRIX", "DROP TABLE OP_MEMORY_ALLOC",
+                                "DROP TABLE PASS_STATS", "DROP TABLE RUN_GRAPH",
                                 "UPDATE META_DATA SET value = '1' WHERE name = 'schema_version'"})
             QCOMPARE(sqlite3_exec(raw, sql, nullptr, nullptr, nullptr), SQLITE_OK);
         sqlite3_close(raw);
@@ -238,7 +239,7 @@ private slots:
                  sqlCount(kMsprofDb, "SELECT COUNT(*) FROM TASK"));
         QCOMPARE(stored(*db, "SELECT COUNT(*) FROM TASK t JOIN TRACK k ON k.id = t.track_id WHERE k.kind = 'host_thread'"),
                  sqlCount(kMsprofDb, "SELECT COUNT(*) FROM CANN_API"));
-        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM TASK t JOIN STRING_IDS s ON s.id = t.category_id WHERE s.value = 'kernel'"),
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM TASK t JOIN ARGS a ON a.id = t.args_id WHERE json_type(a.json, '$.\"Block Dim\"') IS NOT NULL"),
                  sqlCount(kMsprofDb, "SELECT COUNT(*) FROM TASK JOIN COMPUTE_TASK_INFO USING (globalTaskId)"));
     }
 
