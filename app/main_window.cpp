@@ -9,6 +9,9 @@
 #include "views/project/project_tree_model.h"
 #include "views/summary/summary_view.h"
 #include "views/query/query_panel.h"
+#include "views/tables/communication_model.h"
+#include "views/tables/communication_view.h"
+#include "views/tables/record_table_model.h"
 #include "views/tables/diagnostics_view.h"
 #include "views/tables/host_analysis_view.h"
 #include "views/tables/op_stats_view.h"
@@ -78,12 +81,14 @@ void MainWindow::buildCentral() {
     m_diagnostics = new views::DiagnosticsView(this);
     m_host = new views::HostAnalysisView(this);
     m_query = new views::QueryPanel(this);
+    m_communication = new views::CommunicationView(this);
 
     m_tabs->addTab(m_summary, QStringLiteral("Summary"));
     m_tabs->addTab(m_timelineView, QStringLiteral("Timeline"));
     m_tabs->addTab(m_operators, QStringLiteral("Operators"));
     m_tabs->addTab(m_host, QStringLiteral("Host"));
     m_tabs->addTab(m_memory, QStringLiteral("Memory"));
+    m_tabs->addTab(m_communication, QStringLiteral("Communication"));
     m_tabs->addTab(m_diagnostics, QStringLiteral("Diagnostics"));
     buildGraphTab();  // main_window_graph.cpp
     m_tabs->addTab(m_query, QStringLiteral("Query"));
@@ -209,6 +214,10 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_host->setDatabase(imported ? m_db->path() : std::filesystem::path());
     m_tabs->setTabVisible(m_tabs->indexOf(m_host), imported);
     m_query->setDatabase(m_db ? m_db->path() : std::filesystem::path());
+    // Ascend's per-op and rank x rank communication analysis, when the run has it.
+    m_communication->setDatabase(m_db);
+    const bool hasComm = m_communication->opsModel()->rowCount() > 0 || m_communication->matrixModel()->rowCount() > 0;
+    m_tabs->setTabVisible(m_tabs->indexOf(m_communication), hasComm);
     if (m_tabs->currentWidget() == m_summary || m_tabs->currentWidget() == m_diagnostics || !m_tabs->currentWidget())
         m_tabs->setCurrentWidget(m_timelineView);
     updateActions();

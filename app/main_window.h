@@ -30,6 +30,7 @@ class DiagnosticsView;
 class GraphView;
 class HostAnalysisView;
 class QueryPanel;
+class CommunicationView;
 class MemoryChart;
 class OpStatsView;
 class OutputPanel;
@@ -137,6 +138,7 @@ private:
     views::CompareView* m_compare = nullptr;
     views::HostAnalysisView* m_host = nullptr;
     views::QueryPanel* m_query = nullptr;
+    views::CommunicationView* m_communication = nullptr;
     views::GraphView* m_graphView = nullptr;
     QString m_graphSource;  // what the Graph tab shows (project model key or .npuom path)
     bool m_graphFromFile = false;  // a converted model, kept over tab switches
