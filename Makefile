@@ -8,7 +8,7 @@ BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
 SAMPLE ?= projects/llama-7b/project.json
 
-.PHONY: deps configure build run test clean
+.PHONY: deps configure build run test fuzz-smoke clean
 
 deps:
 	./scripts/install-deps.sh
@@ -30,6 +30,11 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
+# The libFuzzer targets (clang) built in build/fuzz and run ~15 s each, after the kept
+# crash inputs replay clean.
+fuzz-smoke: build
+	cd $(BUILD_DIR) && NPU_FUZZ_SMOKE=1 ctest --output-on-failure -R fuzz_smoke
 
 clean:
 	rm -rf build
