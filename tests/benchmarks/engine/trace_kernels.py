@@ -70,9 +70,16 @@ def kernels(events):
 
 
 def by_category(events):
+    """{category: [count, ms]}. cuDNN runs many convolutions as GEMM kernels (nvjet,
+    cutlass gemm, split-K reduce) whose names say matmul: a kernel launched by a
+    convolution op (its External id) counts as conv, as the simulator counts it."""
+    conv_ops = {e["args"].get("External id") for e in events
+                if e.get("cat") == "cpu_op" and e["name"] in ("aten::cudnn_convolution", "aten::convolution_backward")}
     out = collections.defaultdict(lambda: [0, 0.0])
     for k in kernels(events):
         c = "data_movement" if k["cat"] != "kernel" else category(k["name"])
+        if c in ("matmul", "conv", "reduce", "other") and k["args"].get("External id") in conv_ops:
+            c = "conv"
         out[c][0] += 1
         out[c][1] += k["dur"] / 1000.0
     return out
