@@ -26,7 +26,8 @@ bool isVolatileKey(const QString& key) {
     static const QStringList keys = {QStringLiteral("db"),      QStringLiteral("file"),
                                      QStringLiteral("out"),     QStringLiteral("seconds"),
                                      QStringLiteral("wall_ms"), QStringLiteral("timings_ms"),
-                                     QStringLiteral("created"), QStringLiteral("timestamp")};
+                                     QStringLiteral("created"), QStringLiteral("timestamp"),
+                                     QStringLiteral("ms") /* a pass's own wall time */};
     return keys.contains(key);
 }
 
