@@ -37,8 +37,8 @@ fs::path runsFolder(const engine::Project& project) { return project.folder() / 
 Expected<bool> recordRun(engine::Project& project, const fs::path& dbPath, const std::string& runName,
                          const std::string& source) {
     std::error_code ec;
-    const fs::path folder = fs::weakly_canonical(fs::absolute(project.folder()), ec);
-    const fs::path db = fs::weakly_canonical(fs::absolute(dbPath), ec);
+    const fs::path folder = fs::weakly_canonical(fs::absolute(project.folder(), ec), ec);
+    const fs::path db = fs::weakly_canonical(fs::absolute(dbPath, ec), ec);
     const fs::path rel = db.lexically_relative(folder);
     if (rel.empty() || *rel.begin() == "..") return false;
 

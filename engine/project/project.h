@@ -59,7 +59,8 @@ struct Project {
     std::vector<RunEntry> runs;
 
     std::filesystem::path file;    // where it was loaded from / will be saved to (not serialised)
-    std::filesystem::path folder() const { return file.parent_path(); }
+    // "." for a project named without a folder ("project.json"), never an empty path.
+    std::filesystem::path folder() const { return file.has_parent_path() ? file.parent_path() : std::filesystem::path("."); }
 };
 
 // Parses and validates; errors name the file and the key's JSON path

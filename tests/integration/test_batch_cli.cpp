@@ -3,6 +3,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,8 +19,9 @@ class TestBatchCli : public QObject {
         QString out, err;
     };
 
-    Run npustudio(const QStringList& args, int timeoutMs = 240000) {
+    Run npustudio(const QStringList& args, int timeoutMs = 240000, const QString& workingDir = {}) {
         QProcess p;
+        if (!workingDir.isEmpty()) p.setWorkingDirectory(workingDir);
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QStringLiteral("DISPLAY"));  // batch mode must not need one
         env.remove(QStringLiteral("WAYLAND_DISPLAY"));
@@ -67,6 +69,18 @@ private slots:
         const Run version = npustudio({QStringLiteral("--version")});
         QCOMPARE(version.exitCode, 0);
         QVERIFY2(version.out.contains(QStringLiteral(".")), qPrintable(version.out));
+    }
+
+    void simulateProjectNamedWithoutFolder() {
+        // "npustudio --batch project.json" from the project's folder: the folder is ".",
+        // not an empty path (this aborted with a filesystem_error before).
+        const QString project = copyProject(QStringLiteral("tiny-llama"));
+        QVERIFY(!project.isEmpty());
+        const QString dir = QFileInfo(project).absolutePath();
+        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("project.json")}, 240000, dir);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY(QDir(dir + QStringLiteral("/runs")).entryList({QStringLiteral("*.npudb")}).size() == 1);
+        QVERIFY(readJson(project).value(QStringLiteral("runs")).toArray().size() == 1);  // recorded in the project
     }
 
     void simulateProject() {
