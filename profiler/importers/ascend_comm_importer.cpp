@@ -76,7 +76,9 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
                     r.wait_ratio = jsonNumber(time, "Wait Time Ratio");
                     r.synchronization_ratio = jsonNumber(time, "Synchronization Time Ratio");
                     out.ops.push_back(std::move(r));
-                    for (const auto& [transport, bw] : op.value("Communication Bandwidth Info", json::object()).items()) {
+                    // Named: iterating items() of the temporary value() returns would read freed memory.
+                    const json bandwidth = op.value("Communication Bandwidth Info", json::object());
+                    for (const auto& [transport, bw] : bandwidth.items()) {
                         if (!bw.is_object()) continue;
                         CommBandwidthRecord b;
                         b.rank = rank;
@@ -89,7 +91,8 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
                         b.bandwidth_gbps = jsonNumber(bw, "Bandwidth(GB/s)");
                         b.large_packet_ratio = jsonNumber(bw, "Large Packet Ratio");
                         out.bandwidth.push_back(b);
-                        for (const auto& [size, bucket] : bw.value("Size Distribution", json::object()).items()) {
+                        const json sizes = bw.value("Size Distribution", json::object());
+                        for (const auto& [size, bucket] : sizes.items()) {
                             CommPacketRecord p;
                             p.rank = rank;
                             p.step = step;
@@ -258,7 +261,8 @@ Status readClusterJson(const std::filesystem::path& dir, CommunicationData& out,
                             continue;
                         }
                         out.ops.push_back(opFromTimeInfo(info.value("Communication Time Info", json::object()), rank, step, type, key));
-                        for (const auto& [transport, bw] : info.value("Communication Bandwidth Info", json::object()).items())
+                        const json bandwidth = info.value("Communication Bandwidth Info", json::object());
+                        for (const auto& [transport, bw] : bandwidth.items())
                             if (bw.is_object())
                                 out.bandwidth.push_back({rank, step, type, out.ops.back().op, transport, jsonNumber(bw, "Transit Size(MB)"),
                                                          msToNs(jsonNumber(bw, "Transit Time(ms)")), jsonNumber(bw, "Bandwidth(GB/s)"),
