@@ -11,21 +11,10 @@ Status writeFusionRecords(sqlite3* db, const engine::SimulationResult& result) {
                             "bytes_before, bytes_after, flops_before, flops_after, ms) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
     if (!ins.valid()) return makeError(std::string("PASS_STATS: ") + sqlite3_errmsg(db));
     std::int64_t id = 0;
-    for (const auto& p : result.passes) {
-        ins.bind(1, id++);
-        ins.bind(2, std::string_view(p.name));
-        ins.bind(3, p.level);
-        ins.bind(4, p.nodes_before);
-        ins.bind(5, p.nodes_after);
-        ins.bind(6, p.kernels_before);
-        ins.bind(7, p.kernels_after);
-        ins.bind(8, p.bytes_before);
-        ins.bind(9, p.bytes_after);
-        ins.bind(10, p.flops_before);
-        ins.bind(11, p.flops_after);
-        ins.bind(12, p.ms);
-        if (ins.exec() != SQLITE_DONE) return makeError(std::string("PASS_STATS: ") + sqlite3_errmsg(db));
-    }
+    for (const auto& p : result.passes)
+        if (ins.execRow(id++, p.name, p.level, p.nodes_before, p.nodes_after, p.kernels_before, p.kernels_after, p.bytes_before,
+                        p.bytes_after, p.flops_before, p.flops_after, p.ms) != SQLITE_DONE)
+            return makeError(std::string("PASS_STATS: ") + sqlite3_errmsg(db));
     SqliteStatement graph(db, "INSERT OR REPLACE INTO RUN_GRAPH(name, format, data) VALUES(?, 'npuom-graph-json+gzip', ?)");
     if (!graph.valid()) return makeError(std::string("RUN_GRAPH: ") + sqlite3_errmsg(db));
     for (const auto& [name, text] : {std::pair<const char*, const std::string*>{kGraphBeforeFusion, &result.graph_before_fusion},

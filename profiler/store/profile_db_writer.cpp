@@ -416,79 +416,33 @@ sqlite3* ProfileDbWriter::handle() const { return m_impl->db; }
 void ProfileDbWriter::addCommunication(const CommunicationData& c) {
     Impl& d = *m_impl;
     SqliteStatement op(d.db, "INSERT INTO COMM_OP VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    for (const auto& r : c.ops) {
-        op.bind(1, r.rank);
-        op.bind(2, std::string_view(r.step));
-        op.bind(3, std::string_view(r.type));
-        op.bind(4, std::string_view(r.op));
-        op.bind(5, std::string_view(r.group));
-        op.bind(6, r.start_ns);
-        op.bind(7, r.elapse_ns);
-        op.bind(8, r.transit_ns);
-        op.bind(9, r.wait_ns);
-        op.bind(10, r.synchronization_ns);
-        op.bind(11, r.idle_ns);
-        op.bind(12, r.wait_ratio);
-        op.bind(13, r.synchronization_ratio);
-        d.check(op.exec(), "COMM_OP");
-    }
+    for (const auto& r : c.ops)
+        d.check(op.execRow(r.rank, r.step, r.type, r.op, r.group, r.start_ns, r.elapse_ns, r.transit_ns, r.wait_ns,
+                           r.synchronization_ns, r.idle_ns, r.wait_ratio, r.synchronization_ratio),
+                "COMM_OP");
     SqliteStatement bw(d.db, "INSERT INTO COMM_BANDWIDTH VALUES(?,?,?,?,?,?,?,?,?)");
-    for (const auto& r : c.bandwidth) {
-        bw.bind(1, r.rank);
-        bw.bind(2, std::string_view(r.step));
-        bw.bind(3, std::string_view(r.type));
-        bw.bind(4, std::string_view(r.op));
-        bw.bind(5, std::string_view(r.transport));
-        bw.bind(6, r.size_mb);
-        bw.bind(7, r.time_ns);
-        bw.bind(8, r.bandwidth_gbps);
-        bw.bind(9, r.large_packet_ratio);
-        d.check(bw.exec(), "COMM_BANDWIDTH");
-    }
+    for (const auto& r : c.bandwidth)
+        d.check(bw.execRow(r.rank, r.step, r.type, r.op, r.transport, r.size_mb, r.time_ns, r.bandwidth_gbps,
+                           r.large_packet_ratio),
+                "COMM_BANDWIDTH");
     SqliteStatement pk(d.db, "INSERT INTO COMM_PACKET VALUES(?,?,?,?,?,?,?,?)");
-    for (const auto& r : c.packets) {
-        pk.bind(1, r.rank);
-        pk.bind(2, std::string_view(r.step));
-        pk.bind(3, std::string_view(r.type));
-        pk.bind(4, std::string_view(r.op));
-        pk.bind(5, std::string_view(r.transport));
-        pk.bind(6, r.packet_size_mb);
-        pk.bind(7, r.count);
-        pk.bind(8, r.time_ns);
-        d.check(pk.exec(), "COMM_PACKET");
-    }
+    for (const auto& r : c.packets)
+        d.check(pk.execRow(r.rank, r.step, r.type, r.op, r.transport, r.packet_size_mb, r.count, r.time_ns), "COMM_PACKET");
     SqliteStatement mx(d.db, "INSERT INTO COMM_MATRIX VALUES(?,?,?,?,?,?,?,?,?,?)");
-    for (const auto& r : c.matrix) {
-        mx.bind(1, std::string_view(r.step));
-        mx.bind(2, std::string_view(r.type));
-        mx.bind(3, std::string_view(r.group_op));
-        mx.bind(4, std::string_view(r.op));
-        mx.bind(5, r.src_rank);
-        mx.bind(6, r.dst_rank);
-        mx.bind(7, std::string_view(r.transport));
-        mx.bind(8, r.size_mb);
-        mx.bind(9, r.time_ns);
-        mx.bind(10, r.bandwidth_gbps);
-        d.check(mx.exec(), "COMM_MATRIX");
-    }
+    for (const auto& r : c.matrix)
+        d.check(mx.execRow(r.step, r.type, r.group_op, r.op, r.src_rank, r.dst_rank, r.transport, r.size_mb, r.time_ns,
+                           r.bandwidth_gbps),
+                "COMM_MATRIX");
 }
 
 void ProfileDbWriter::addOpAllocation(const OpAllocationRecord& r) {
     Impl& d = *m_impl;
     if (!d.insOpAlloc.valid()) d.insOpAlloc.prepare(d.db, "INSERT INTO OP_MEMORY_ALLOC VALUES(?,?,?,?,?,?,?,?,?,?)");
-    auto& q = d.insOpAlloc;
-    q.bind(1, std::string_view(r.device));
-    q.bind(2, std::string_view(r.op));
-    q.bind(3, r.size_bytes);
-    q.bind(4, r.alloc_ns);
-    auto optional = [&](int i, std::int64_t v) { v < 0 ? q.bindNull(i) : q.bind(i, v); };
-    optional(5, r.release_ns);
-    optional(6, r.active_release_ns);
-    optional(7, r.duration_ns);
-    q.bind(8, r.stream);
-    q.bind(9, r.alloc_total_allocated_mb);
-    q.bind(10, r.alloc_total_reserved_mb);
-    d.check(q.exec(), "OP_MEMORY_ALLOC");
+    // Negative times mean "none in the source" (still live at the end of the capture).
+    auto orNull = [](std::int64_t v) { return v < 0 ? std::nullopt : std::optional<std::int64_t>(v); };
+    d.check(d.insOpAlloc.execRow(r.device, r.op, r.size_bytes, r.alloc_ns, orNull(r.release_ns), orNull(r.active_release_ns),
+                                 orNull(r.duration_ns), r.stream, r.alloc_total_allocated_mb, r.alloc_total_reserved_mb),
+            "OP_MEMORY_ALLOC");
 }
 
 Status ProfileDbWriter::commit() {

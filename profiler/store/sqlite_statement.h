@@ -6,8 +6,10 @@
 #include <sqlite3.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace npu::profiler {
 
@@ -56,6 +58,15 @@ public:
     }
     void reset() { sqlite3_reset(m_stmt); }
 
+    // Binds one row's values to ?1..?N in order and runs it (exec()); std::nullopt binds
+    // NULL. For the small tables whose rows are plain structs.
+    template <class... Values>
+    int execRow(const Values&... values) {
+        int i = 0;
+        (bindValue(++i, values), ...);
+        return exec();
+    }
+
     std::int64_t int64(int col) const { return sqlite3_column_int64(m_stmt, col); }
     double real(int col) const { return sqlite3_column_double(m_stmt, col); }
     bool isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
@@ -65,6 +76,21 @@ public:
     }
 
 private:
+    void bindValue(int i, const std::string& v) { bind(i, std::string_view(v)); }
+    void bindValue(int i, std::string_view v) { bind(i, v); }
+    void bindValue(int i, const char* v) { bind(i, std::string_view(v)); }
+    template <class T>
+    void bindValue(int i, const std::optional<T>& v) {
+        if (v) bindValue(i, *v);
+        else bindNull(i);
+    }
+    template <class T>
+        requires std::is_arithmetic_v<T>
+    void bindValue(int i, T v) {
+        if constexpr (std::is_floating_point_v<T>) bind(i, static_cast<double>(v));
+        else bind(i, static_cast<std::int64_t>(v));
+    }
+
     sqlite3_stmt* m_stmt = nullptr;
 };
 
