@@ -47,6 +47,7 @@ OpRegistry::OpRegistry() {
     ops::registerNormOps(*this);
     ops::registerReduceOps(*this);
     ops::registerShapeOps(*this);
+    ops::registerGeneratorOps(*this);
     ops::registerAttentionOps(*this);
     ops::registerTrainingOps(*this);
     ops::registerFusedOps(*this);

@@ -1,5 +1,5 @@
-// Data movement and shape ops. Views (Reshape, Flatten, Squeeze, Unsqueeze, Shape,
-// Constant, Identity) are shape-only and cost nothing at run time; the others move
+// Data movement and shape ops. Views (Reshape, Flatten, Squeeze, Unsqueeze, Identity)
+// are shape-only and cost nothing at run time; the others move
 // bytes (Transpose, Concat, Split, Slice, Gather/Embedding, Expand, Pad, Tile, Resize).
 // Where ONNX moved an attribute to an input across opsets, both forms are accepted; a
 // non-constant shape input leaves the affected dims unknown (-1).
@@ -14,15 +14,13 @@ namespace {
 
 using Outs = Expected<std::vector<ShapeOutput>>;
 
-Outs one(Shape s, DType t) { return std::vector<ShapeOutput>{{std::move(s), t}}; }
-
 Outs reshapeShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 1); !s) return s.error();
     const auto target = intsFromAttrOrInput(node, "shape", in, 1);
     if (!target) {
         const std::int64_t rank = in.size() > 1 && in[1].shape.size() == 1 ? in[1].shape[0] : -1;
         if (rank < 0) return shapeError(node, "Reshape target shape is not constant and its rank is unknown");
-        return one(Shape(static_cast<std::size_t>(rank), kUnknownDim), in[0].dtype);
+        return singleOutput(Shape(static_cast<std::size_t>(rank), kUnknownDim), in[0].dtype);
     }
     const Shape& x = in[0].shape;
     Shape out = *target;
@@ -46,7 +44,7 @@ Outs reshapeShape(const Node& node, const std::vector<ShapeInput>& in) {
     } else if (product(x) >= 0 && known >= 0 && product(x) != known) {
         return shapeError(node, "cannot reshape " + shapeText(x) + " to " + shapeText(*target));
     }
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 Outs flattenShape(const Node& node, const std::vector<ShapeInput>& in) {
@@ -55,7 +53,7 @@ Outs flattenShape(const Node& node, const std::vector<ShapeInput>& in) {
     auto axis = normaliseAxis(node, node.attrInt("axis", 1), x.size() + 1);
     if (!axis) return axis.error();
     const auto split = x.begin() + *axis;
-    return one({product(Shape(x.begin(), split)), product(Shape(split, x.end()))}, in[0].dtype);
+    return singleOutput({product(Shape(x.begin(), split)), product(Shape(split, x.end()))}, in[0].dtype);
 }
 
 Outs transposeShape(const Node& node, const std::vector<ShapeInput>& in) {
@@ -71,7 +69,7 @@ Outs transposeShape(const Node& node, const std::vector<ShapeInput>& in) {
         if (!ax) return ax.error();
         out.push_back(x[static_cast<std::size_t>(*ax)]);
     }
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 Outs squeezeShape(const Node& node, const std::vector<ShapeInput>& in) {
@@ -91,7 +89,7 @@ Outs squeezeShape(const Node& node, const std::vector<ShapeInput>& in) {
     Shape out;
     for (std::size_t i = 0; i < x.size(); ++i)
         if (!drop[i]) out.push_back(x[i]);
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 Outs unsqueezeShape(const Node& node, const std::vector<ShapeInput>& in) {
@@ -108,7 +106,7 @@ Outs unsqueezeShape(const Node& node, const std::vector<ShapeInput>& in) {
     Shape out;
     std::size_t j = 0;
     for (std::size_t i = 0; i < rank; ++i) out.push_back(inserted[i] ? 1 : (j < in[0].shape.size() ? in[0].shape[j++] : 1));
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 Outs concatShape(const Node& node, const std::vector<ShapeInput>& in) {
@@ -121,7 +119,7 @@ Outs concatShape(const Node& node, const std::vector<ShapeInput>& in) {
         if (in[i].shape.size() != out.size()) return shapeError(node, "Concat inputs differ in rank: " + shapeText(out) + " and " + shapeText(in[i].shape));
         out[a] = (out[a] < 0 || in[i].shape[a] < 0) ? kUnknownDim : out[a] + in[i].shape[a];
     }
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 Outs splitShape(const Node& node, const std::vector<ShapeInput>& in) {
@@ -157,13 +155,13 @@ Outs sliceShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (!starts || !ends) {
         // Sliced axes unknown: every axis that may be sliced becomes unknown.
         const auto axes = intsFromAttrOrInput(node, "axes", in, 3);
-        if (!axes) return one(Shape(x.size(), kUnknownDim), in[0].dtype);
+        if (!axes) return singleOutput(Shape(x.size(), kUnknownDim), in[0].dtype);
         for (auto ax : *axes) {
             auto a = normaliseAxis(node, ax, x.size());
             if (!a) return a.error();
             out[static_cast<std::size_t>(*a)] = kUnknownDim;
         }
-        return one(out, in[0].dtype);
+        return singleOutput(out, in[0].dtype);
     }
     std::vector<std::int64_t> axes = intsFromAttrOrInput(node, "axes", in, 3).value_or(std::vector<std::int64_t>{});
     if (axes.empty())
@@ -186,7 +184,7 @@ Outs sliceShape(const Node& node, const std::vector<ShapeInput>& in) {
         const std::int64_t len = step > 0 ? (e - b + step - 1) / step : (b - e + (-step) - 1) / (-step);
         out[static_cast<std::size_t>(*a)] = std::max<std::int64_t>(0, len);
     }
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 Outs gatherShape(const Node& node, const std::vector<ShapeInput>& in) {
@@ -197,7 +195,7 @@ Outs gatherShape(const Node& node, const std::vector<ShapeInput>& in) {
     Shape out(data.begin(), data.begin() + *axis);
     out.insert(out.end(), in[1].shape.begin(), in[1].shape.end());
     out.insert(out.end(), data.begin() + *axis + 1, data.end());
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 // Embedding(ids[...], W[V, h]) -> [..., h] (the zoo's gather of token embeddings).
@@ -206,7 +204,7 @@ Outs embeddingShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (in[1].shape.size() != 2) return shapeError(node, "Embedding weight must be [vocab, hidden], got " + shapeText(in[1].shape));
     Shape out = in[0].shape;
     out.push_back(in[1].shape[1]);
-    return one(out, in[1].dtype);
+    return singleOutput(out, in[1].dtype);
 }
 
 // Gathers read only the selected rows, not the whole table.
@@ -241,61 +239,22 @@ Outs expandShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (!in[1].values) {
         const std::int64_t rank = in[1].shape.size() == 1 ? in[1].shape[0] : -1;
         if (rank < 0) return shapeError(node, "Expand target shape is not constant");
-        return one(Shape(static_cast<std::size_t>(std::max<std::int64_t>(rank, static_cast<std::int64_t>(in[0].shape.size()))), kUnknownDim), in[0].dtype);
+        return singleOutput(Shape(static_cast<std::size_t>(std::max<std::int64_t>(rank, static_cast<std::int64_t>(in[0].shape.size()))), kUnknownDim), in[0].dtype);
     }
     auto out = broadcast(node, in[0].shape, *in[1].values);
     if (!out) return out.error();
-    return one(*out, in[0].dtype);
-}
-
-Outs shapeOfShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 1); !s) return s.error();
-    const auto rank = static_cast<std::int64_t>(in[0].shape.size());
-    std::int64_t start = node.attrInt("start", 0), end = node.attrInt("end", rank);
-    if (start < 0) start += rank;
-    if (end < 0) end += rank;
-    start = std::clamp<std::int64_t>(start, 0, rank);
-    end = std::clamp<std::int64_t>(end, 0, rank);
-    return one({std::max<std::int64_t>(0, end - start)}, DType::i64);
-}
-
-DType attrDType(const Node& node, DType fallback) {
-    const auto name = node.attrString("dtype");
-    return name.empty() ? fallback : parseDType(name).value_or(fallback);
-}
-
-Outs constantOfShapeShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 1); !s) return s.error();
-    if (in[0].values) return one(*in[0].values, attrDType(node, DType::f32));
-    const std::int64_t rank = in[0].shape.size() == 1 ? in[0].shape[0] : -1;
-    if (rank < 0) return shapeError(node, "ConstantOfShape input shape is not constant");
-    return one(Shape(static_cast<std::size_t>(rank), kUnknownDim), attrDType(node, DType::f32));
-}
-
-Outs constantShape(const Node& node, const std::vector<ShapeInput>&) {
-    return one(node.attrInts("shape"), attrDType(node, DType::f32));
+    return singleOutput(*out, in[0].dtype);
 }
 
 Outs identityShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 1); !s) return s.error();
-    return one(in[0].shape, in[0].dtype);
-}
-
-Outs rangeShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 3); !s) return s.error();
-    const DType dt = in[0].dtype;
-    if (!in[0].values || !in[1].values || !in[2].values || in[0].values->empty() || in[1].values->empty() || in[2].values->empty())
-        return one({kUnknownDim}, dt);
-    const double start = static_cast<double>((*in[0].values)[0]), limit = static_cast<double>((*in[1].values)[0]);
-    const double delta = static_cast<double>((*in[2].values)[0]);
-    if (delta == 0) return shapeError(node, "Range delta is zero");
-    return one({std::max<std::int64_t>(0, static_cast<std::int64_t>(std::ceil((limit - start) / delta)))}, dt);
+    return singleOutput(in[0].shape, in[0].dtype);
 }
 
 Outs resizeShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 1); !s) return s.error();
     const Shape& x = in[0].shape;
-    if (in.size() > 3 && in[3].values && in[3].values->size() == x.size()) return one(*in[3].values, in[0].dtype);
+    if (in.size() > 3 && in[3].values && in[3].values->size() == x.size()) return singleOutput(*in[3].values, in[0].dtype);
     // Float scales come as an attribute from the front end (the shape inputs carry ints).
     auto it = node.attrs.find("scales");
     if (it != node.attrs.end())
@@ -303,43 +262,38 @@ Outs resizeShape(const Node& node, const std::vector<ShapeInput>& in) {
             Shape out;
             for (std::size_t i = 0; i < x.size(); ++i)
                 out.push_back(x[i] < 0 ? kUnknownDim : static_cast<std::int64_t>(std::floor(static_cast<double>(x[i]) * (*scales)[i])));
-            return one(out, in[0].dtype);
+            return singleOutput(out, in[0].dtype);
         }
     Shape out = x;
     for (std::size_t i = 2; i < out.size(); ++i) out[i] = kUnknownDim;
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 Outs padShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 1); !s) return s.error();
     const Shape& x = in[0].shape;
     const auto pads = intsFromAttrOrInput(node, "pads", in, 1);
-    if (!pads || pads->size() != 2 * x.size()) return one(Shape(x.size(), kUnknownDim), in[0].dtype);
+    if (!pads || pads->size() != 2 * x.size()) return singleOutput(Shape(x.size(), kUnknownDim), in[0].dtype);
     Shape out = x;
     for (std::size_t i = 0; i < x.size(); ++i)
         if (out[i] >= 0) out[i] += (*pads)[i] + (*pads)[i + x.size()];
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 Outs tileShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 2); !s) return s.error();
     const Shape& x = in[0].shape;
-    if (!in[1].values || in[1].values->size() != x.size()) return one(Shape(x.size(), kUnknownDim), in[0].dtype);
+    if (!in[1].values || in[1].values->size() != x.size()) return singleOutput(Shape(x.size(), kUnknownDim), in[0].dtype);
     Shape out = x;
     for (std::size_t i = 0; i < x.size(); ++i)
         if (out[i] >= 0) out[i] *= (*in[1].values)[i];
-    return one(out, in[0].dtype);
-}
-
-Outs sizeShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 1); !s) return s.error();
-    return one({}, DType::i64);
+    return singleOutput(out, in[0].dtype);
 }
 
 // GatherElements: the indices' shape.
 Outs gatherElementsShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 2); !s) return s.error();
-    return one(in[1].shape, in[0].dtype);
+    return singleOutput(in[1].shape, in[0].dtype);
 }
 
 // GatherND(data, indices[..., k], batch_dims b) -> indices[:-1] + data[b + k:].
@@ -348,12 +302,12 @@ Outs gatherNDShape(const Node& node, const std::vector<ShapeInput>& in) {
     const Shape& data = in[0].shape;
     const Shape& idx = in[1].shape;
     const std::int64_t b = node.attrInt("batch_dims", 0);
-    if (idx.empty() || idx.back() < 0) return one(Shape(1, kUnknownDim), in[0].dtype);
+    if (idx.empty() || idx.back() < 0) return singleOutput(Shape(1, kUnknownDim), in[0].dtype);
     const std::int64_t from = b + idx.back();
     if (b < 0 || from > static_cast<std::int64_t>(data.size())) return shapeError(node, "GatherND indices " + shapeText(idx) + " do not fit data " + shapeText(data));
     Shape out(idx.begin(), idx.end() - 1);
     out.insert(out.end(), data.begin() + from, data.end());
-    return one(out, in[0].dtype);
+    return singleOutput(out, in[0].dtype);
 }
 
 // DepthToSpace / SpaceToDepth: [N, C, H, W] <-> [N, C/bs^2, H*bs, W*bs].
@@ -364,33 +318,10 @@ Outs depthSpaceShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (x.size() != 4 || bs <= 0) return shapeError(node, "expects X[N,C,H,W] and a positive blocksize, got " + shapeText(x));
     auto scale = [](std::int64_t d, std::int64_t f, bool up) { return d < 0 ? kUnknownDim : up ? d * f : d / f; };
     const bool toSpace = node.op == "DepthToSpace";
-    return one({x[0], scale(x[1], bs * bs, !toSpace), scale(x[2], bs, toSpace), scale(x[3], bs, toSpace)}, in[0].dtype);
+    return singleOutput({x[0], scale(x[1], bs * bs, !toSpace), scale(x[2], bs, toSpace), scale(x[3], bs, toSpace)}, in[0].dtype);
 }
 
 // EyeLike: the input's shape, in the "dtype" attribute's type (an ONNX code) or the input's.
-Outs eyeLikeShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 1); !s) return s.error();
-    const DType dt = node.attrs.count("dtype") ? dtypeFromOnnx(node.attrInt("dtype", 1)) : in[0].dtype;
-    return one(in[0].shape, dt == DType::unknown ? in[0].dtype : dt);
-}
-
-// OneHot(indices, depth, values): depth inserted at `axis` (default last).
-Outs oneHotShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 3); !s) return s.error();
-    Shape out = in[0].shape;
-    auto axis = normaliseAxis(node, node.attrInt("axis", -1), out.size() + 1);
-    if (!axis) return axis.error();
-    const std::int64_t depth = in[1].values && in[1].values->size() == 1 ? (*in[1].values)[0] : kUnknownDim;
-    out.insert(out.begin() + *axis, depth);
-    return one(out, in[2].dtype);
-}
-
-// NonZero: [rank, count], the count known only at run time.
-Outs nonZeroShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 1); !s) return s.error();
-    return one({static_cast<std::int64_t>(in[0].shape.size()), kUnknownDim}, DType::i64);
-}
-
 }  // namespace
 
 void registerShapeOps(OpRegistry& r) {
@@ -399,9 +330,6 @@ void registerShapeOps(OpRegistry& r) {
     r.add("Flatten", {view, true, flattenShape, {}});
     r.add("Squeeze", {view, true, squeezeShape, {}});
     r.add("Unsqueeze", {view, true, unsqueezeShape, {}});
-    r.add("Shape", {view, true, shapeOfShape, {}});
-    r.add("Size", {view, true, sizeShape, {}});
-    r.add("Constant", {view, true, constantShape, {}});
     r.add("Identity", {view, true, identityShape, {}});
     r.add("Transpose", {view, false, transposeShape, {}});
     r.add("Concat", {view, false, concatShape, {}});
@@ -411,8 +339,6 @@ void registerShapeOps(OpRegistry& r) {
     r.add("Embedding", {view, false, embeddingShape, gatherCost});
     r.add("EmbeddingGrad", {view, false, {}, embeddingGradCost});
     r.add("Expand", {view, false, expandShape, copyCost});
-    r.add("ConstantOfShape", {view, false, constantOfShapeShape, {}});
-    r.add("Range", {view, false, rangeShape, {}});
     r.add("Resize", {view, false, resizeShape, {}});
     r.add("Upsample", {view, false, resizeShape, {}});  // Resize before opset 10
     r.add("GatherElements", {view, false, gatherElementsShape, gatherCost});
@@ -423,9 +349,6 @@ void registerShapeOps(OpRegistry& r) {
     r.add("SpaceToDepth", {view, false, depthSpaceShape, {}});
     r.add("Trilu", {view, false, identityShape, {}});
     r.add("ReverseSequence", {view, false, identityShape, {}});
-    r.add("EyeLike", {view, false, eyeLikeShape, {}});
-    r.add("OneHot", {view, false, oneHotShape, {}});
-    r.add("NonZero", {view, false, nonZeroShape, {}});
     r.add("Pad", {view, false, padShape, copyCost});
     r.add("Tile", {view, false, tileShape, copyCost});
 }

@@ -14,6 +14,8 @@ namespace npu::engine::ops {
 using Shape = std::vector<std::int64_t>;
 
 std::string shapeText(const Shape& s);
+// The result of a rule with one output.
+inline Expected<std::vector<ShapeOutput>> singleOutput(Shape s, DType t) { return std::vector<ShapeOutput>{{std::move(s), t}}; }
 Error shapeError(const Node& node, const std::string& what);
 // Numpy broadcasting; unknown dims (-1) broadcast to unknown.
 Expected<Shape> broadcast(const Node& node, const Shape& a, const Shape& b);
