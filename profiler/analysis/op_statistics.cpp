@@ -33,21 +33,6 @@ bool wanted(const TrackRow& t, const OpStatOptions& o) {
     return !o.device || t.device == *o.device;
 }
 
-// The time the rows could have filled: the range, the steps, or first to last slice, on
-// each device that has rows. Summed over devices, so a multi-rank run's shares are of all
-// ranks' time and a kernel that runs on every rank cannot pass 100%.
-std::int64_t referenceTime(const ProfileDb& db, const OpStatOptions& o,
-                           const std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>>& spanByDevice) {
-    std::int64_t perDevice = 0;
-    if (o.range) perDevice = o.range->second - o.range->first;
-    else
-        for (const auto& s : db.steps()) perDevice += s.end_ns - s.start_ns;
-    std::int64_t total = 0;
-    for (const auto& [device, span] : spanByDevice)
-        total += perDevice > 0 ? perDevice : std::max<std::int64_t>(0, span.second - span.first);
-    return total;
-}
-
 }  // namespace
 
 // Rows are read track by track through the covering (track, start) index and grouped
@@ -72,10 +57,8 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
 
     std::vector<Group> groups(strings.size());
     std::vector<std::int32_t> used;
-    std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> spanByDevice;  // device -> first start, last end
     for (const auto& t : db.tracks()) {
         if (!wanted(t, options)) continue;
-        std::int64_t first = std::numeric_limits<std::int64_t>::max(), last = std::numeric_limits<std::int64_t>::min();
         q.reset();
         q.bind(1, t.id);
         if (options.range) {
@@ -88,8 +71,6 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
             if (options.kernelsOnly && category == annotationId) continue;  // spans kernels, not one
             const auto start = q.int64(0), dur = q.int64(1);
             const std::int64_t d = options.range ? std::min(start + dur, t1) - std::max(start, t0) : dur;
-            first = std::min(first, start);
-            last = std::max(last, start + dur);
             std::int32_t key = category;
             if (options.grouping == OpGrouping::byName) key = static_cast<std::int32_t>(q.int64(2));
             if (options.grouping == OpGrouping::byType && !q.isNull(4)) key = static_cast<std::int32_t>(q.int64(4));
@@ -102,11 +83,11 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
             g.max = std::max(g.max, d);
             ++g.categoryCounts[category];
         }
-        if (first > last) continue;
-        auto [span, added] = spanByDevice.try_emplace(t.device, first, last);
-        if (!added) span->second = {std::min(span->second.first, first), std::max(span->second.second, last)};
     }
-    out.reference_ns = referenceTime(db, options, spanByDevice);
+    // Shares are of the summed durations of all rows (Nsight Systems' "Time (%)", the
+    // Ratio of Ascend's op_statistic.csv): they add up to 100% even where slices overlap,
+    // as HCCL's task-level slices do on several streams of one device, and over ranks.
+    for (const auto key : used) out.reference_ns += groups[static_cast<size_t>(key)].total;
     out.rows.reserve(used.size());
     for (const auto key : used) {
         const Group& g = groups[static_cast<size_t>(key)];

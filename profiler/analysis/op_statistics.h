@@ -1,7 +1,7 @@
 #pragma once
 // Operator / kernel statistics from a profiling database: per op name, op type or
-// category, the count, total, mean, min and max duration and the share of the
-// reference time (the step time when the run has steps, else the busy span).
+// category, the count, total, mean, min and max duration and the share of the summed
+// durations of every row (so the shares add up to 100%).
 
 #include "profiler/store/profile_db.h"
 
@@ -22,7 +22,7 @@ struct OpStatRow {
     double mean_ns = 0;
     std::int64_t min_ns = 0;
     std::int64_t max_ns = 0;
-    double share = 0;       // total / reference time, in [0, 1] for serial work
+    double share = 0;       // total / reference_ns, in [0, 1]
 };
 
 struct OpStatOptions {
@@ -34,7 +34,7 @@ struct OpStatOptions {
 
 struct OpStatistics {
     std::vector<OpStatRow> rows;    // sorted by total_ns descending
-    std::int64_t reference_ns = 0;  // what share is relative to
+    std::int64_t reference_ns = 0;  // what share is relative to: the summed total of all rows
 };
 
 OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& options = {});

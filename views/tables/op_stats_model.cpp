@@ -53,7 +53,7 @@ QVariant OpStatsModel::data(const QModelIndex& index, int role) const {
                                                : col == Min  ? qlonglong(r.min_ns)
                                                              : qlonglong(r.max_ns));
         if (col == Share)
-            return QStringLiteral("%1 of the reference time %2").arg(formatPercent(r.share), formatDuration(double(m_stats.reference_ns)));
+            return QStringLiteral("%1 of the summed time %2 of all rows").arg(formatPercent(r.share), formatDuration(double(m_stats.reference_ns)));
     } else if (role == Qt::TextAlignmentRole) {
         return col <= Category ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter)) : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     }

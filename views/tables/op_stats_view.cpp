@@ -172,10 +172,10 @@ void OpStatsView::updateInfo() {
     QString info = m_proxy->rowCount() == m_model->rowCount()
                        ? QStringLiteral("%1 rows").arg(m_model->rowCount())
                        : QStringLiteral("%1 of %2 rows").arg(m_proxy->rowCount()).arg(m_model->rowCount());
-    info += QStringLiteral(" · reference %1").arg(formatDuration(double(m_model->statistics().reference_ns)));
+    info += QStringLiteral(" · total %1").arg(formatDuration(double(m_model->statistics().reference_ns)));
     if (m_range) info = QStringLiteral("range %1 · ").arg(formatDuration(double(m_range->second - m_range->first))) + info;
     m_info->setText(info);
-    m_info->setToolTip(QStringLiteral("Shares are relative to the step time when the run has steps, else the busy span"));
+    m_info->setToolTip(QStringLiteral("Shares are of the summed time of all rows (Nsight Systems' Time %), so they add up to 100%"));
 }
 
 }  // namespace npu::views

@@ -127,11 +127,13 @@ private slots:
         }
         QCOMPARE(matched, 2);
 
-        // Kernel shares are of both ranks' time: none passes 100%, and they sum to at
-        // most the devices' busy fraction.
+        // Kernel shares are of the summed kernel time: HCCL tasks overlap on several
+        // streams, yet the shares add up to 100%.
         const auto stats = computeOpStatistics(*db);
         QVERIFY(!stats.rows.empty());
-        for (const auto& r : stats.rows) QVERIFY2(r.share <= 1.0, r.key.c_str());
+        double shares = 0;
+        for (const auto& r : stats.rows) shares += r.share;
+        QVERIFY2(std::abs(shares - 1.0) < 1e-9, qPrintable(QString::number(shares)));
 
         // communication.ranks[] equals the "Total Op Info" Ascend writes into each rank's
         // communication.json (its own sums over the rank's ops).
