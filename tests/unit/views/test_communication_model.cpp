@@ -8,6 +8,8 @@
 #include "views/tables/record_table_model.h"
 
 #include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -58,6 +60,27 @@ private slots:
         QCOMPARE(view.opsModel()->rowCount(), 8);      // 4 all-reduces on each rank
         QCOMPARE(view.matrixModel()->rowCount(), 16);  // 8 links from each rank
         QAbstractItemModelTester tester(view.opsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        // Both tables sort by the column whose header shows the indicator, numerically.
+        const auto tables = view.findChildren<QTableView*>();
+        QCOMPARE(tables.size(), 2);
+        for (auto* table : tables) {
+            const auto* proxy = table->model();
+            const auto* header = table->horizontalHeader();
+            QVERIFY(header->isSortIndicatorShown());
+            for (const int column : {int(CommunicationModel::Elapse), 4}) {
+                for (const auto order : {Qt::DescendingOrder, Qt::AscendingOrder}) {
+                    table->sortByColumn(column, order);
+                    QCOMPARE(header->sortIndicatorSection(), column);
+                    for (int row = 1; row < proxy->rowCount(); ++row) {
+                        const auto a = proxy->index(row - 1, column).data(CommunicationModel::SortRole);
+                        const auto b = proxy->index(row, column).data(CommunicationModel::SortRole);
+                        const bool ordered = order == Qt::AscendingOrder ? QVariant::compare(a, b) <= 0 : QVariant::compare(a, b) >= 0;
+                        QVERIFY2(ordered, qPrintable(QStringLiteral("column %1 row %2: %3 then %4").arg(column).arg(row).arg(a.toString(), b.toString())));
+                    }
+                }
+            }
+        }
     }
 };
 
