@@ -16,6 +16,7 @@ public:
 
     void setMeta(std::string_view key, std::string_view value) override { m_inner.setMeta(key, value); }
     std::int64_t addDevice(std::string_view name, std::string_view kind) override { return m_inner.addDevice(name, kind); }
+    std::int64_t deviceNamed(std::string_view name, std::string_view kind) override { return m_inner.deviceNamed(name, kind); }
     std::int64_t addTrack(std::int64_t device, std::int64_t parent, TrackKind kind, std::string_view name,
                           int sortIndex) override;
     std::int64_t addSlice(std::int64_t track, std::int64_t start_ns, std::int64_t dur_ns, int depth,

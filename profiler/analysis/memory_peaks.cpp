@@ -1,23 +1,12 @@
 #include "profiler/analysis/memory_peaks.h"
 
+#include "profiler/analysis/memory_counter.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
 
 #include <map>
 
 namespace npu::profiler {
-namespace {
-
-enum class MemoryKind { none, allocated, reserved };
-
-MemoryKind memoryKindOf(const std::string& name) {
-    if (name == "Memory (live bytes)" || name.find("Total Allocated") != std::string::npos) return MemoryKind::allocated;
-    if (name.find("Total Reserved") != std::string::npos) return MemoryKind::reserved;
-    return MemoryKind::none;
-}
-
-}  // namespace
-
 std::vector<MemoryPeak> computeMemoryPeaks(const ProfileDb& db) {
     std::map<std::int64_t, MemoryPeak> peaks;
     SqliteStatement q(db.handle(), "SELECT ts_ns, value FROM COUNTER WHERE track_id = ? ORDER BY value DESC, ts_ns LIMIT 1");
@@ -25,20 +14,21 @@ std::vector<MemoryPeak> computeMemoryPeaks(const ProfileDb& db) {
     for (const auto& d : db.devices()) deviceNames[d.id] = d.name;
     for (const auto& t : db.tracks()) {
         if (t.kind != TrackKind::counter) continue;
-        const auto kind = memoryKindOf(t.name);
-        if (kind == MemoryKind::none) continue;
+        const MemoryCounter counter = classifyMemoryCounter(t.name);
+        const auto kind = counter.kind;
+        if (kind != MemoryCounterKind::allocated && kind != MemoryCounterKind::reserved) continue;
         q.reset();
         q.bind(1, t.id);
         if (q.step() != SQLITE_ROW) continue;
         auto& p = peaks[t.device];
         p.device = t.device;
         p.deviceName = deviceNames[t.device];
-        const double v = q.real(1);
-        if (kind == MemoryKind::allocated && (!p.hasAllocated || v > p.peak_allocated_bytes)) {
+        const double v = q.real(1) * counter.bytesPerUnit;
+        if (kind == MemoryCounterKind::allocated && (!p.hasAllocated || v > p.peak_allocated_bytes)) {
             p.peak_allocated_bytes = v;
             p.peak_allocated_ts_ns = q.int64(0);
             p.hasAllocated = true;
-        } else if (kind == MemoryKind::reserved && (!p.hasReserved || v > p.peak_reserved_bytes)) {
+        } else if (kind == MemoryCounterKind::reserved && (!p.hasReserved || v > p.peak_reserved_bytes)) {
             p.peak_reserved_bytes = v;
             p.hasReserved = true;
         }

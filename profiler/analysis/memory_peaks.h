@@ -1,8 +1,6 @@
 #pragma once
-// Peak memory per device from its memory counter tracks: "Total Allocated" /
-// "Total Reserved" (Kineto [memory] events, as the importer names them) and the
-// simulator's "Memory (live bytes)" (allocated; a simulation has no caching allocator,
-// so it reports no reserved track).
+// Peak memory per device from its allocated and reserved memory counter tracks (which
+// tracks those are: memory_counter.h; the highest of a device's tracks of each kind).
 
 #include <cstdint>
 #include <string>

@@ -62,8 +62,8 @@ int rankOf(const std::filesystem::path& db, size_t position) {
 }
 
 // Ascend's analyses beside each capture (analysis.db next to a database;
-// communication*.json and operator_memory.csv next to trace_view.json), stored in the
-// COMM_* and OP_MEMORY_ALLOC tables.
+// communication*.json, operator_memory.csv and memory_record.csv next to trace_view.json), stored in the
+// COMM_* and OP_MEMORY_ALLOC tables and as memory counter tracks.
 Status importCommunication(const std::vector<std::filesystem::path>& captures, TraceSink& sink, ImportDiagnostics& diag) {
     CommunicationData data;
     std::error_code ec;
@@ -78,6 +78,7 @@ Status importCommunication(const std::vector<std::filesystem::path>& captures, T
             // The databases carry OP_MEMORY themselves; text exports have operator_memory.csv.
             const std::string prefix = captures.size() > 1 ? "rank" + std::to_string(rank) + " " : std::string();
             if (auto rows = readOperatorMemoryCsv(dir, prefix, sink, diag); !rows) return rows.error();
+            if (auto samples = readMemoryRecordCsv(dir, prefix, sink, diag); !samples) return samples.error();
         }
     }
     if (!data.empty()) sink.addCommunication(data);

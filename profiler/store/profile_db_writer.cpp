@@ -96,6 +96,7 @@ struct ProfileDbWriter::Impl {
     std::vector<std::string> diagnosticOrder;
     std::map<std::string, DiagnosticAccumulator, std::less<>> diagnostics;
 
+    std::map<std::string, std::int64_t, std::less<>> deviceByName;
     std::int64_t nextDevice = 0, nextTrack = 0, nextTask = 0, nextArgs = 0, nextFlow = 0, nextStep = 0;
     std::int64_t minTime = std::numeric_limits<std::int64_t>::max();
     std::int64_t maxTime = std::numeric_limits<std::int64_t>::min();
@@ -333,7 +334,13 @@ std::int64_t ProfileDbWriter::addDevice(std::string_view name, std::string_view 
     d.insDevice.bind(2, static_cast<std::int64_t>(d.intern(name)));
     d.insDevice.bind(3, kind);
     d.check(d.insDevice.exec(), "DEVICE");
+    d.deviceByName.try_emplace(std::string(name), id);
     return id;
+}
+
+std::int64_t ProfileDbWriter::deviceNamed(std::string_view name, std::string_view kind) {
+    const auto it = m_impl->deviceByName.find(name);
+    return it != m_impl->deviceByName.end() ? it->second : addDevice(name, kind);
 }
 
 std::int64_t ProfileDbWriter::addTrack(std::int64_t device, std::int64_t parent, TrackKind kind,

@@ -24,6 +24,9 @@ public:
     virtual void setMeta(std::string_view key, std::string_view value) = 0;
     // kind: "npu" | "gpu" | "cpu"
     virtual std::int64_t addDevice(std::string_view name, std::string_view kind) = 0;
+    // The device of that name added earlier (by another importer writing into the same
+    // sink), else a new one. Sinks that do not keep names add one.
+    virtual std::int64_t deviceNamed(std::string_view name, std::string_view kind) { return addDevice(name, kind); }
     // parent: -1 for a top-level track of the device (e.g. a process group).
     virtual std::int64_t addTrack(std::int64_t device, std::int64_t parent, TrackKind kind,
                                   std::string_view name, int sortIndex) = 0;

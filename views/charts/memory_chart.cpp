@@ -4,6 +4,7 @@
 
 #include "profiler/analysis/counter_reducer.h"
 #include "profiler/analysis/counter_value.h"
+#include "profiler/analysis/memory_counter.h"
 #include "views/common/units.h"
 
 #include <QComboBox>
@@ -94,10 +95,15 @@ void MemoryChart::rebuild() {
     if (m_db) {
         for (const auto& track : m_db->tracks()) {
             if (track.kind != profiler::TrackKind::counter) continue;
+            // Bandwidth, frequency and ratio counters stay on the timeline; memory ones are drawn in bytes.
+            const profiler::MemoryCounter counter = profiler::classifyMemoryCounter(track.name);
+            if (counter.kind == profiler::MemoryCounterKind::none) continue;
             Series s;
-            s.name = QString::fromStdString(track.name);
+            s.name = QString::fromStdString(counter.displayName);
             s.device = track.device;
             s.samples = m_db->counter(track.id);
+            if (counter.bytesPerUnit != 1)
+                for (double& v : s.samples.value) v *= counter.bytesPerUnit;
             if (!s.samples.ts_ns.empty()) m_all.push_back(std::move(s));
         }
     }

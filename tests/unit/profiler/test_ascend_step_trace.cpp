@@ -183,6 +183,34 @@ private slots:
         bool trailingTab = false;
         for (const auto& d : db->diagnostics()) trailingTab = trailingTab || d.kind == "trailing_tab";
         QVERIFY(trailingTab);
+
+        // memory_record.csv: counters in bytes (Ascend's MB is MiB) on each rank's NPU, so
+        // the peaks are the largest Total Allocated / Reserved of any component, read here
+        // from the csv by a plain split (rank 0: 1261.04296875 MB allocated, PTA+GE).
+        const auto& devices = report["devices"];
+        for (int rank = 0; rank < 2; ++rank) {
+            std::ifstream in(rankOutput(rank) / "memory_record.csv");
+            std::string line;
+            std::getline(in, line);  // Component,Timestamp(us),Total Allocated(MB),Total Reserved(MB),...
+            double allocatedMb = 0, reservedMb = 0;
+            while (std::getline(in, line)) {
+                std::vector<std::string> cells;
+                std::stringstream row(line);
+                for (std::string c; std::getline(row, c, ',');) cells.push_back(c);
+                if (cells.size() > 2 && !cells[2].empty()) allocatedMb = std::max(allocatedMb, std::stod(cells[2]));
+                if (cells.size() > 3 && !cells[3].empty()) reservedMb = std::max(reservedMb, std::stod(cells[3]));
+            }
+            const std::string name = "rank" + std::to_string(rank) + " NPU 0";
+            bool seen = false;
+            for (const auto& d : devices) {
+                if (d["name"] != name) continue;
+                seen = true;
+                QCOMPARE(d["peak_allocated_bytes"].get<double>(), allocatedMb * 1024 * 1024);
+                QCOMPARE(d["peak_reserved_bytes"].get<double>(), reservedMb * 1024 * 1024);
+            }
+            QVERIFY2(seen, name.c_str());  // the counters joined the trace's device, not a new one
+        }
+        QCOMPARE(db->devices().size(), size_t(4));  // rank0/rank1 CPU and NPU
     }
 };
 

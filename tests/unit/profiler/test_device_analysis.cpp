@@ -2,6 +2,7 @@
 // the hand-made run of profiler_fixture.h; expected figures are worked out by hand.
 #include "profiler/analysis/device_metrics.h"
 #include "profiler/analysis/interval_set.h"
+#include "profiler/analysis/memory_counter.h"
 #include "profiler/analysis/memory_peaks.h"
 #include "profiler/analysis/step_breakdown.h"
 #include "profiler_fixture.h"
@@ -134,6 +135,20 @@ private slots:
         QCOMPARE(rows[0].computing_ns, std::int64_t(1000));
         QCOMPARE(rows[0].free_ns, std::int64_t(500));
         QCOMPARE(rows[0].step_start_ns, std::int64_t(1000));
+    }
+
+    void memoryCounterNames() {
+        using K = MemoryCounterKind;
+        QCOMPARE(classifyMemoryCounter("Total Allocated").kind, K::allocated);  // Kineto [memory]
+        QCOMPARE(classifyMemoryCounter("PTA+GE Total Reserved").kind, K::reserved);  // Ascend MEMORY_RECORD
+        QCOMPARE(classifyMemoryCounter("Memory (live bytes)").kind, K::allocated);  // simulator
+        const auto app = classifyMemoryCounter("APP/HBM KB");  // Ascend trace_view.json, KiB
+        QCOMPARE(app.kind, K::other);
+        QCOMPARE(app.bytesPerUnit, 1024.0);
+        QCOMPARE(app.displayName, std::string("APP/HBM"));
+        for (const char* notMemory : {"HBM 0/Read Read(MB/s)", "AI Core Freq MHz", "LLC 0 Read/Hit Rate Hit Rate(%)",
+                                      "read_bandwidth value", "QoS OTHERS value", "L2 Buffer Bw Level L2 Buffer Bw Level"})
+            QCOMPARE(classifyMemoryCounter(notMemory).kind, K::none);
     }
 
     void memoryPeaks() {
