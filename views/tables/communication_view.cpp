@@ -23,6 +23,9 @@ QTableView* makeCommunicationTable(QAbstractItemModel* model, int sortRole, QWid
     auto* table = new QTableView(parent);
     table->setModel(proxy);
     table->setSortingEnabled(true);
+    // QHeaderView starts at section 0 *descending*, which put rank 1 above rank 0 under an
+    // arrow that reads as ascending; start in the files' order: rank (or source) ascending.
+    table->sortByColumn(0, Qt::AscendingOrder);
     table->verticalHeader()->setVisible(false);
     table->setAlternatingRowColors(true);
     table->horizontalHeader()->setStretchLastSection(true);

@@ -65,6 +65,9 @@ private slots:
         const auto tables = view.findChildren<QTableView*>();
         QCOMPARE(tables.size(), 2);
         for (auto* table : tables) {
+            // Opened in rank (source) order: rank 0's rows first.
+            QCOMPARE(table->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+            QCOMPARE(table->model()->index(0, 0).data(CommunicationModel::SortRole).toLongLong(), 0LL);
             const auto* proxy = table->model();
             const auto* header = table->horizontalHeader();
             QVERIFY(header->isSortIndicatorShown());
