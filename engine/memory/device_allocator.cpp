@@ -47,7 +47,7 @@ AllocatorRun replay(const AllocationTrace& trace, DeviceAllocator& allocator) {
                 break;
             }
             blockOf[static_cast<std::size_t>(r.buffer)] = static_cast<int>(run.blocks.size());
-            run.blocks.push_back({r.buffer, addr, allocator.blockSize(r.buffer), r.t_ns, -1});
+            run.blocks.push_back({r.buffer, addr, allocator.blockSize(r.buffer), r.t_ns, -1, {}, {}, {}});
         } else {
             const int blk = blockOf[static_cast<std::size_t>(r.buffer)];
             allocator.release(r.buffer);  // also frees blocks the allocator held before the trace

@@ -86,6 +86,15 @@ MemoryAnalysis analyseMemory(const Graph& graph, const std::vector<MemoryEvent>&
                              const MemoryOptions& options) {
     const AllocationTrace trace = allocationTrace(events, memoryCategories(graph));
     MemoryAnalysis out = analyse(trace, capacity, options);
+    for (PlacedBlock& block : out.run.blocks) {  // what the memory map names each block by
+        if (block.buffer < 0 || static_cast<std::size_t>(block.buffer) >= trace.buffers.size()) continue;
+        const BufferLifetime& b = trace.buffers[static_cast<std::size_t>(block.buffer)];
+        block.category = std::string(memoryCategoryName(b.category));
+        if (b.tensor < 0) continue;
+        const Tensor& t = graph.tensor(b.tensor);
+        block.name = t.name;
+        if (t.producer >= 0) block.producer = graph.node(t.producer).name;
+    }
     OomReport& oom = out.summary.oom;
     if (!oom.present) return out;
     // The failing request (or, for a static plan, the live peak) names the op and the live set.

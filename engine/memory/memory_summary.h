@@ -25,6 +25,10 @@ struct PlacedBlock {
     std::int64_t size = 0;          // block size as the allocator rounded it
     std::int64_t alloc_ns = 0;
     std::int64_t free_ns = -1;      // -1: live at the end
+    // Labels for the memory map, filled by analyseMemory (empty for imported traces).
+    std::string category;           // memoryCategoryName of the buffer
+    std::string name;               // tensor name
+    std::string producer;           // producing op, "" for resident tensors
 };
 
 struct SegmentSpan {

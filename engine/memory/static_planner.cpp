@@ -78,7 +78,7 @@ AllocatorRun staticRun(const AllocationTrace& trace, const StaticPlan& plan) {
     for (std::size_t i = 0; i < trace.buffers.size(); ++i) {
         const BufferLifetime& b = trace.buffers[i];
         run.blocks.push_back({static_cast<int>(i), plan.offsets[i], alignUp(std::max<std::int64_t>(b.bytes, 1), plan.alignment),
-                              b.alloc_ns, b.free_ns});
+                              b.alloc_ns, b.free_ns, {}, {}, {}});
     }
     return run;
 }

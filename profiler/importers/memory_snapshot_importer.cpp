@@ -1,6 +1,7 @@
 #include "profiler/importers/memory_snapshot_importer.h"
 
 #include "engine/memory/device_allocator.h"
+#include "profiler/importers/memory_snapshot_map.h"
 #include "profiler/importers/memory_snapshot_replay.h"
 #include "profiler/store/profile_db.h"
 
@@ -47,6 +48,12 @@ Expected<ImportSummary> importMemorySnapshot(const std::filesystem::path& file, 
     if (!writer) return writer.error();
     progress(0.3, "storing allocator events");
     ImportSummary summary = emitMemorySnapshot(*snap, **writer);
+    // emitMemorySnapshot adds device d as id d (a fresh writer numbers devices from 0).
+    for (std::size_t d = 0; d < std::max<std::size_t>(1, snap->device_traces.size()); ++d) {
+        const auto map = snapshotMemoryMap(*snap, snapshotReplay(*snap, static_cast<int>(d)), static_cast<int>(d));
+        if (auto s = writeMemoryMap((*writer)->handle(), static_cast<std::int64_t>(d), map); !s)
+            return makeError(outDb.string() + ": " + s.message());
+    }
     progress(0.9, "building indexes");
     if (auto s = (*writer)->commit(); !s) return s.error();
     summary.db = outDb;

@@ -51,6 +51,17 @@ CREATE TABLE IF NOT EXISTS OP_MEMORY_ALLOC(device TEXT, op TEXT, size_bytes INTE
 )sql";
 }
 
+// Version 4. The memory map: every allocator block with its address and lifetime, and the
+// segments reserved from the device (simulated runs, imported memory snapshots).
+std::string_view npudbMemoryTablesSql() {
+    return R"sql(
+CREATE TABLE IF NOT EXISTS MEMORY_BLOCK(device_id INTEGER, addr INTEGER, size INTEGER, alloc_ns INTEGER,
+                     free_ns INTEGER, category TEXT, name TEXT, producer TEXT);
+CREATE TABLE IF NOT EXISTS MEMORY_SEGMENT(device_id INTEGER, addr INTEGER, size INTEGER, alloc_ns INTEGER,
+                     free_ns INTEGER, pool TEXT);
+)sql";
+}
+
 std::string_view npudbTaskIndexSql() {
     return "CREATE INDEX TASK_TRACK_START ON TASK(track_id, start_ns, depth, dur_ns, name_id, category_id);";
 }
@@ -122,6 +133,7 @@ CREATE TABLE IF NOT EXISTS PASS_STATS(id INTEGER PRIMARY KEY, name TEXT, level I
 CREATE TABLE IF NOT EXISTS RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BLOB);)sql",
                     "upgrading " + file.string() + " to version 2");
     if (s && fromVersion < 3) s = execSql(db, npudbCommTablesSql(), "upgrading " + file.string() + " to version 3");
+    if (s && fromVersion < 4) s = execSql(db, npudbMemoryTablesSql(), "upgrading " + file.string() + " to version 4");
     if (s)
         s = execSql(db, "INSERT OR REPLACE INTO META_DATA(name, value) VALUES('schema_version', '" +
                             std::to_string(kSchemaVersion) + "')",

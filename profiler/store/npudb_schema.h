@@ -16,6 +16,8 @@ namespace npu::profiler {
 std::string_view npudbTablesSql();
 // The communication tables added by version 2 (also run by the writer).
 std::string_view npudbCommTablesSql();
+// Version 4: MEMORY_BLOCK and MEMORY_SEGMENT (the memory map).
+std::string_view npudbMemoryTablesSql();
 // The covering (track, start) index of TASK.
 std::string_view npudbTaskIndexSql();
 // COUNTER(track_id, ts_ns): the writer keeps it live (samples arrive per track in time order).

@@ -20,7 +20,7 @@ namespace npu::profiler {
 
 // 2: PASS_STATS, RUN_GRAPH (graph passes and the graph a simulated run ran);
 // 3: communication tables COMM_OP, COMM_BANDWIDTH, COMM_PACKET, COMM_MATRIX; OP_MEMORY_ALLOC.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 class ProfileDbWriter final : public TraceSink {
 public:

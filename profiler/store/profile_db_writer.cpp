@@ -295,6 +295,7 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
         return s.error();
     if (auto s = execSql(d.db, npudbTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, npudbCommTablesSql(), "creating tables in " + target.string()); !s) return s.error();
+    if (auto s = execSql(d.db, npudbMemoryTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, "BEGIN", "starting the transaction"); !s) return s.error();
     if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + target.string()); !s) return s.error();
     // Importers write each counter track's samples sorted, so this index also only appends.

@@ -1,6 +1,7 @@
 #include "profiler/store/simulation_writer.h"
 
 #include "profiler/store/fusion_store.h"
+#include "profiler/store/memory_block_store.h"
 
 #include "profiler/store/profile_db.h"
 
@@ -107,6 +108,8 @@ Status writeSimulation(const engine::SimulationResult& result, const SimulationR
     if (!writer) return writer.error();
     emitSimulation(result, info, **writer);
     if (auto s = writeFusionRecords((*writer)->handle(), result); !s)
+        return makeError(dbPath.string() + ": " + s.message());
+    if (auto s = writeSimulationMemoryMaps((*writer)->handle(), result); !s)
         return makeError(dbPath.string() + ": " + s.message());
     return (*writer)->commit();
 }

@@ -5,12 +5,15 @@
 #include "profiler/analysis/counter_reducer.h"
 #include "profiler/analysis/counter_value.h"
 #include "profiler/analysis/memory_counter.h"
+#include "profiler/store/memory_block_store.h"
+#include "views/charts/memory_map.h"
 #include "views/common/units.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -46,6 +49,8 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     // starts at its peak (reserved memory) would otherwise hide under the legend.
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     m_plot->setNoAntialiasingOnDrag(true);
+    // Room on the left for the memory map's address labels, whose time axis lines up with this one.
+    m_plot->axisRect()->setMinimumMargins(QMargins(72, 15, 15, 15));
     m_plot->setToolTip(QStringLiteral("Wheel: zoom time · drag: pan · double-click: reset"));
 
     m_info = new QLabel(this);
@@ -67,7 +72,14 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
-    layout->addWidget(m_plot, 1);
+    m_map = new MemoryMap(this);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_plot);
+    split->addWidget(m_map);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
     layout->addWidget(m_readout);
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] { showDevice(); });
     m_plot->setMouseTracking(true);  // hover, not only drags, reaches the readout
@@ -77,6 +89,11 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
         if (!m_reducing) reduceVisible();
     });
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
+    // The map's time axis under the chart's: same left and right edges, once laid out.
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        const QRect axis = m_plot->axisRect()->rect();
+        m_map->setHorizontalMargins(axis.left(), m_plot->width() - axis.right() - 1);
+    });
 }
 
 void MemoryChart::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
@@ -142,6 +159,8 @@ void MemoryChart::showDevice() {
     m_peakValue = 0;
     m_peakTs = -1;
     m_readout->clear();
+    m_map->setData({}, 0);
+    m_map->hide();
     if (!m_db) {
         m_info->setText(QStringLiteral("No run open."));
         m_plot->replot();
@@ -180,6 +199,14 @@ void MemoryChart::showDevice() {
     m_capacity = hostDevice ? 0 : capacityFromMeta(*m_db);
     m_peakValue = peak.value;
     m_peakTs = peak.valid ? peak.ts_ns : -1;
+
+    if (device.isValid()) {
+        auto blocks = profiler::readMemoryMap(*m_db, device.toLongLong());
+        if (!blocks.empty()) {
+            m_map->setData(std::move(blocks), m_t0);
+            m_map->show();
+        }
+    }
 
     const TimeUnit tu = timeUnitFor(double(m_t1 - m_t0));
     // The capacity line joins the y range only when the peak comes near it: a 9 GB curve
@@ -291,6 +318,7 @@ void MemoryChart::reduceVisible() {
     const std::int64_t v0 = m_t0 + std::int64_t(r.lower * m_timeDiv);
     const std::int64_t v1 = m_t0 + std::int64_t(r.upper * m_timeDiv) + 1;
     const int buckets = std::max(200, m_plot->axisRect()->width());
+    m_map->setTimeRange(v0, v1);
     for (size_t i = 0; i < m_series.size(); ++i) {
         const profiler::CounterSeries reduced = profiler::reduceCounter(m_series[i].samples, v0, v1, buckets);
         QVector<double> x(int(reduced.ts_ns.size())), y(int(reduced.ts_ns.size()));

@@ -5,7 +5,8 @@
 // line, the peak marked, every series' peak named in the headline and the values at the
 // cursor in a readout. Series are reduced in the profiler (fixed
 // buckets, max per bucket) to about one point per pixel of the visible range, again
-// after every zoom or pan, so the chart stays fast and never hides a peak.
+// after every zoom or pan, so the chart stays fast and never hides a peak. Below it,
+// on the same time axis, the device's memory map (memory_map.h) when the run has blocks.
 
 #include "profiler/store/profile_db.h"
 
@@ -21,9 +22,12 @@ class QCPItemText;
 class QCPRange;
 class QComboBox;
 class QLabel;
+class QSplitter;
 class QMouseEvent;
 
 namespace npu::views {
+
+class MemoryMap;
 
 class MemoryChart : public QWidget {
     Q_OBJECT
@@ -44,6 +48,7 @@ public:
     // What the readout shows for the cursor at plot x (axis units); also set on hover.
     QString readoutAt(double x);
     QString readout() const;
+    MemoryMap* memoryMap() const { return m_map; }
 
 public slots:
     void resetZoom();
@@ -70,6 +75,7 @@ private:
     QLabel* m_info;
     QLabel* m_readout;
     QComboBox* m_device;
+    MemoryMap* m_map;
     QCPItemStraightLine* m_cursorLine = nullptr;
     QCPItemStraightLine* m_capacityLine = nullptr;
     QCPItemTracer* m_peakMarker = nullptr;

@@ -1,5 +1,6 @@
 // A hand-built SimulationResult stored through writeSimulation and read back.
 #include "profiler/analysis/memory_peaks.h"
+#include "profiler/store/memory_block_store.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/store/simulation_writer.h"
 #include "profiler/store/profile_db.h"
@@ -39,6 +40,8 @@ class TestSimulationWriter : public QObject {
         d.memory = {{0, 100, 100, 1, engine::TensorRole::activation},
                     {120, 300, 400, 2, engine::TensorRole::activation},
                     {300, -250, 150, 1, engine::TensorRole::activation}};
+        d.memory_blocks = {{0, 0, 512, 0, 300, "activations", "x", "q_proj"}, {1, 512, 512, 120, -1, "activations", "y", ""}};
+        d.memory_segments = {{0, 2 << 20, 0, -1, false}};
         d.peak_bytes = 400;
         d.capacity_bytes = 1 << 30;
         r.devices.push_back(d);
@@ -110,8 +113,19 @@ private slots:
         QCOMPARE(byType.rows[0].key, std::string("MatMul"));
         QCOMPARE(byType.rows[0].count, 2);
         QCOMPARE(byType.rows[0].total_ns, 300);
-        QCOMPARE(byType.reference_ns, 350);  // the step
-        QCOMPARE(byType.rows[0].share, 300.0 / 350.0);
+        QCOMPARE(byType.reference_ns, 300 + 50 + 120);  // every kernel's time: matmuls, norm, all-reduce
+        QCOMPARE(byType.rows[0].share, 300.0 / 470.0);
+
+        // The memory map's blocks and segments, on the run's one device (id 0).
+        const auto map = readMemoryMap(r, 0);
+        QCOMPARE(map.blocks.size(), size_t(2));
+        QCOMPARE(map.blocks[0].addr, std::int64_t(0));
+        QCOMPARE(map.blocks[0].category, std::string("activations"));
+        QCOMPARE(map.blocks[0].name, std::string("x"));
+        QCOMPARE(map.blocks[1].free_ns, std::int64_t(-1));
+        QCOMPARE(map.segments.size(), size_t(1));
+        QCOMPARE(map.segments[0].pool, std::string("large"));
+        QCOMPARE(memoryMapDevices(r), std::vector<std::int64_t>{0});
     }
 };
 

@@ -1,0 +1,59 @@
+// The memory map: compacted addresses, blocks found under the cursor, drawing at any
+// zoom, and the Memory tab showing it for a simulated run's blocks.
+
+#include "profiler/store/memory_block_store.h"
+#include "views/charts/memory_map.h"
+
+#include <QtTest>
+
+using namespace npu;
+
+class TestMemoryMap : public QObject {
+    Q_OBJECT
+private slots:
+    void compactsAddressesAndFindsBlocks() {
+        profiler::MemoryMapData data;
+        // Two 2 MiB segments 1 TiB apart in the address space, as a snapshot's are.
+        const std::int64_t far = std::int64_t(1) << 40, mib = 1 << 20;
+        data.segments.push_back({0, 2 * mib, 0, -1, "small"});
+        data.segments.push_back({far, 2 * mib, 500, -1, "large"});
+        data.blocks.push_back({0, mib, 100, 900, "activations", "x", "matmul"});
+        data.blocks.push_back({far + mib, mib, 600, -1, "weights", "w", ""});
+        views::MemoryMap map;
+        map.resize(600, 300);
+        map.setHorizontalMargins(60, 10);
+        map.setData(data, 0);
+        QCOMPARE(map.compactBytes(), 4 * mib);  // the gap between the segments is not drawn
+        QCOMPARE(map.blockCount(), 2);
+        // Plot area: x 60..590 over 0..900 ns (the last time in the data), y 6..278 over 0..4 MiB.
+        const auto xAt = [](double t) { return int(60 + t / 900.0 * 530); };
+        const auto yAt = [](double a) { return int(278 - a / (4.0 * (1 << 20)) * 272); };
+        QCOMPARE(map.blockAt(QPoint(xAt(500), yAt(0.5 * mib))), std::optional<std::size_t>(0));
+        QCOMPARE(map.blockAt(QPoint(xAt(800), yAt(3.5 * mib))), std::optional<std::size_t>(1));
+        QVERIFY(!map.blockAt(QPoint(xAt(50), yAt(0.5 * mib))));   // before the block's allocation
+        QVERIFY(!map.blockAt(QPoint(xAt(500), yAt(1.5 * mib))));  // reserved, free
+        QVERIFY(map.describeBlock(0).contains(QStringLiteral("activations")));
+        QVERIFY(map.describeBlock(1).contains(QStringLiteral("live at the end")));
+        const QImage shot = map.grab().toImage();
+        QVERIFY(!shot.isNull());
+        // The first block's colour is on screen where the block is.
+        QCOMPARE(shot.pixelColor(xAt(500), yAt(0.5 * mib)), QColor(39, 174, 96));
+    }
+
+    void manyBlocksStayDrawable() {
+        profiler::MemoryMapData data;
+        for (int i = 0; i < 100000; ++i) data.blocks.push_back({std::int64_t(i) * 512, 512, i, i + 1000, "temporaries", "", ""});
+        views::MemoryMap map;
+        map.resize(800, 300);
+        map.setData(std::move(data), 0);
+        QElapsedTimer timer;
+        timer.start();
+        const QImage shot = map.grab().toImage();
+        qInfo("100k blocks painted in %lld ms", timer.elapsed());
+        QVERIFY(!shot.isNull());
+        QCOMPARE(map.blockCount(), 100000);
+    }
+};
+
+QTEST_MAIN(TestMemoryMap)
+#include "test_memory_map.moc"
