@@ -5,6 +5,7 @@
 #include "profiler/analysis/counter_reducer.h"
 #include "profiler/analysis/counter_value.h"
 #include "profiler/analysis/memory_counter.h"
+#include "profiler/analysis/memory_map_series.h"
 #include "profiler/store/memory_block_store.h"
 #include "views/charts/memory_map.h"
 #include "views/common/units.h"
@@ -200,9 +201,11 @@ void MemoryChart::showDevice() {
     m_peakValue = peak.value;
     m_peakTs = peak.valid ? peak.ts_ns : -1;
 
+    m_mapSeries = {};
     if (device.isValid()) {
         auto blocks = profiler::readMemoryMap(*m_db, device.toLongLong());
         if (!blocks.empty()) {
+            m_mapSeries = profiler::memoryMapSeries(blocks);
             m_map->setData(std::move(blocks), m_t0);
             m_map->show();
         }
@@ -252,12 +255,13 @@ void MemoryChart::showDevice() {
         m_peakLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         m_peakLabel->setText(QStringLiteral("peak %1 at %2").arg(formatBytes(peak.value), formatDuration(double(peak.ts_ns - m_t0))));
     }
+    addMapSeries();
     m_cursorLine = new QCPItemStraightLine(m_plot);
     m_cursorLine->setPen(QPen(QColor(90, 90, 90), 1, Qt::DotLine));
     m_cursorLine->setVisible(false);
 
     // One series names itself in the info line; the legend would only cover the capacity label.
-    m_plot->legend->setVisible(m_series.size() > 1);
+    m_plot->legend->setVisible(m_series.size() > 1 || !m_mapSeries.ts_ns.empty());
     // Every series' peak, named: an imported trace has allocated and reserved, and users
     // read the allocated one.
     QString info = QStringLiteral("Peak ") + peaks.join(QStringLiteral(" · "));
@@ -270,6 +274,47 @@ void MemoryChart::showDevice() {
     const double top = (showCapacity ? std::max(m_peakValue, m_capacity) : m_peakValue * 1.1) / m_byteDiv;
     m_plot->yAxis->setRange(0, top * 1.08 + 1e-9);
     resetZoom();
+}
+
+// From the memory map's blocks: allocated bytes stacked by category (filled, under the
+// counter lines) and the fragmentation, (reserved - allocated) / reserved, in percent on
+// the right axis. Drawn whole: a step has a few thousand block events, not millions.
+void MemoryChart::addMapSeries() {
+    const auto& s = m_mapSeries;
+    m_plot->yAxis2->setVisible(false);
+    bool categorised = false;
+    for (const auto& c : s.categories) categorised = categorised || !c.empty();
+    if (s.ts_ns.empty()) return;
+    if (!m_plot->layer(QStringLiteral("categories"))) m_plot->addLayer(QStringLiteral("categories"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limBelow);
+    QVector<double> x(int(s.ts_ns.size()));
+    for (std::size_t k = 0; k < s.ts_ns.size(); ++k) x[int(k)] = double(s.ts_ns[k] - m_t0) / m_timeDiv;
+    if (categorised) {
+        QVector<double> stacked(int(s.ts_ns.size()), 0.0);
+        QCPGraph* below = nullptr;
+        for (std::size_t c = 0; c < s.categories.size(); ++c) {
+            for (std::size_t k = 0; k < s.ts_ns.size(); ++k) stacked[int(k)] += s.bytesByCategory[c][k] / m_byteDiv;
+            QCPGraph* g = m_plot->addGraph();
+            g->setLayer(QStringLiteral("categories"));
+            g->setName(QString::fromStdString(s.categories[c].empty() ? std::string("other") : s.categories[c]));
+            g->setLineStyle(QCPGraph::lsStepLeft);
+            const QColor color = MemoryMap::categoryColor(s.categories[c]);
+            g->setPen(Qt::NoPen);
+            g->setBrush(QColor(color.red(), color.green(), color.blue(), 110));
+            if (below) g->setChannelFillGraph(below);
+            g->setData(x, stacked, true);
+            below = g;
+        }
+    }
+    QCPGraph* frag = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    frag->setName(QStringLiteral("fragmentation % (right axis)"));
+    frag->setLineStyle(QCPGraph::lsStepLeft);
+    frag->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+    QVector<double> y(int(s.ts_ns.size()));
+    for (std::size_t k = 0; k < s.ts_ns.size(); ++k) y[int(k)] = 100.0 * s.fragmentation[k];
+    frag->setData(x, y, true);
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setLabel(QStringLiteral("fragmentation (%)"));
+    m_plot->yAxis2->setRange(0, 105);
 }
 
 QString MemoryChart::headline() const { return m_info->text(); }

@@ -8,6 +8,7 @@
 // after every zoom or pan, so the chart stays fast and never hides a peak. Below it,
 // on the same time axis, the device's memory map (memory_map.h) when the run has blocks.
 
+#include "profiler/analysis/memory_map_series.h"
 #include "profiler/store/profile_db.h"
 
 #include <QWidget>
@@ -66,11 +67,13 @@ private:
     void rebuild();
     void showDevice();
     void reduceVisible();
+    void addMapSeries();
     void onMouseMove(QMouseEvent* event);
 
     std::shared_ptr<const profiler::ProfileDb> m_db;
     std::vector<Series> m_all;     // every counter track of the run
     std::vector<Series> m_series;  // the shown device's
+    profiler::MemoryMapSeries m_mapSeries;  // from the device's memory map, when the run has one
     QCustomPlot* m_plot;
     QLabel* m_info;
     QLabel* m_readout;

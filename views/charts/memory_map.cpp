@@ -18,7 +18,9 @@ namespace {
 
 constexpr int kTop = 6, kBottom = 22;  // room for the time labels
 
-QColor categoryColor(const std::string& category) {
+}  // namespace
+
+QColor MemoryMap::categoryColor(const std::string& category) {
     static const std::map<std::string, QColor, std::less<>> kColors = {
         {"weights", QColor(52, 120, 198)},       {"master_weights", QColor(31, 78, 140)},
         {"gradients", QColor(192, 57, 43)},      {"optimizer_state", QColor(142, 68, 173)},
@@ -27,6 +29,8 @@ QColor categoryColor(const std::string& category) {
     const auto it = kColors.find(category);
     return it != kColors.end() ? it->second : QColor(70, 110, 170);  // imported blocks: one colour
 }
+
+namespace {
 
 const QColor kSegment(222, 224, 228);  // reserved, not handed out: the free gaps
 const QColor kBoundary(150, 150, 150);

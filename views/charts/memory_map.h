@@ -14,6 +14,7 @@
 
 #include "profiler/store/memory_block_store.h"
 
+#include <QColor>
 #include <QWidget>
 
 #include <cstdint>
@@ -40,6 +41,8 @@ public:
     std::optional<std::size_t> blockAt(QPoint pos) const;
     QString describeBlock(std::size_t index) const;
     QSize sizeHint() const override { return {800, 260}; }
+    // The colour of a block category, shared with the Memory chart's stacked areas.
+    static QColor categoryColor(const std::string& category);
 
 protected:
     bool event(QEvent* e) override;

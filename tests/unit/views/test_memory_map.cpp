@@ -1,6 +1,7 @@
 // The memory map: compacted addresses, blocks found under the cursor, drawing at any
 // zoom, and the Memory tab showing it for a simulated run's blocks.
 
+#include "profiler/analysis/memory_map_series.h"
 #include "profiler/store/memory_block_store.h"
 #include "views/charts/memory_map.h"
 
@@ -38,6 +39,22 @@ private slots:
         QVERIFY(!shot.isNull());
         // The first block's colour is on screen where the block is.
         QCOMPARE(shot.pixelColor(xAt(500), yAt(0.5 * mib)), QColor(39, 174, 96));
+    }
+
+    // Allocated by category, reserved and fragmentation over time, from the blocks.
+    void seriesFromTheMap() {
+        profiler::MemoryMapData data;
+        data.segments.push_back({0, 1000, 0, -1, "large"});
+        data.blocks.push_back({0, 400, 10, 30, "activations", "a", ""});
+        data.blocks.push_back({400, 100, 20, -1, "weights", "w", ""});
+        const auto s = profiler::memoryMapSeries(data);
+        QCOMPARE(s.ts_ns, (std::vector<std::int64_t>{0, 10, 20, 30}));
+        QCOMPARE(s.categories, (std::vector<std::string>{"activations", "weights"}));
+        QCOMPARE(s.bytesByCategory[0], (std::vector<double>{0, 400, 400, 0}));
+        QCOMPARE(s.bytesByCategory[1], (std::vector<double>{0, 0, 100, 100}));
+        QCOMPARE(s.allocated, (std::vector<double>{0, 400, 500, 100}));
+        QCOMPARE(s.reserved, (std::vector<double>{1000, 1000, 1000, 1000}));
+        QCOMPARE(s.fragmentation, (std::vector<double>{1.0, 0.6, 0.5, 0.9}));
     }
 
     void manyBlocksStayDrawable() {
