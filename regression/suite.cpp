@@ -169,11 +169,14 @@ Expected<Suite> parseSuite(const json& doc, const std::string& file, const fs::p
     } else {
         std::set<std::string> names;
         for (size_t i = 0; i < cases.size(); ++i) {
-            auto c = readCase(cases[i], int(i), file, folder, checkFiles, problems);
-            if (!c) continue;
-            if (!names.insert(c->name).second)
-                problems.push_back(file + ": cases[" + std::to_string(i) + "] \"" + c->name + "\".name: duplicate case name");
-            suite.cases.push_back(std::move(*c));
+            const json& raw = cases[i];
+            if (raw.is_object() && raw.contains("name") && raw["name"].is_string()) {
+                const std::string name = raw["name"].get<std::string>();
+                if (!names.insert(name).second)
+                    problems.push_back(file + ": cases[" + std::to_string(i) + "] \"" + name + "\".name: duplicate case name");
+            }
+            auto c = readCase(raw, int(i), file, folder, checkFiles, problems);
+            if (c) suite.cases.push_back(std::move(*c));
         }
     }
     if (Status st = top.finish(); !st) problems.insert(problems.begin(), st.message());
