@@ -69,8 +69,11 @@ std::vector<CaseResult> runCases(const std::vector<SuiteCase>& cases, const fs::
                 r.status = CaseStatus::error;
                 r.error = run.error;
             }
-            r.db = run.db;
-            if (base) r.baselineDb = resolveBaselineDb(*base, baselineFile);
+            // Absolute, so the report opens from anywhere (the Regression panel).
+            std::error_code ec;
+            if (!run.db.empty()) r.db = fs::absolute(run.db, ec).lexically_normal().string();
+            if (base && !base->db.empty())
+                r.baselineDb = fs::absolute(resolveBaselineDb(*base, baselineFile), ec).lexically_normal().string();
             r.wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             results[i] = std::move(r);
             // Progress on stderr: a long suite in CI shows it is alive and where it is.
