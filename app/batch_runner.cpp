@@ -4,6 +4,7 @@
 #include "app/batch_export.h"
 #include "app/batch_import.h"
 #include "app/batch_simulate.h"
+#include "app/batch_suite.h"
 #include "app/convert_command.h"
 
 #include <ostream>
@@ -44,7 +45,12 @@ int runBatch(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
         if (cmd.exportChrome) return runBatchExportChrome(pos[0].toStdString(), pos[1].toStdString(), out, err);
         return runBatchExportCsv(pos[0].toStdString(), pos[1].toStdString(), cmd.groupBy.toStdString(), out, err);
     }
-    if (pos.size() != 1) return usage(err, "--batch needs one PROJECT.json (or --import/--compare/--export-*)");
+    if (cmd.merge) return runBatchMerge(cmd, out, err);
+    if (pos.size() != 1)
+        return usage(err, "--batch needs one PROJECT.json or SUITE.json (or --import/--compare/--export-*/--merge)");
+    if (isSuiteFile(pos.front().toStdString())) return runBatchSuite(cmd, out, err);
+    if (!cmd.baseline.isEmpty() || cmd.updateBaseline || !cmd.junit.isEmpty() || cmd.shardCount > 1 || cmd.jobs > 1)
+        return usage(err, "-j, --baseline, --update-baseline, --junit and --shard apply to a suite, not a project");
     return runBatchSimulate(cmd, out, err);
 }
 

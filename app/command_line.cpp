@@ -13,7 +13,11 @@ void addOptions(QCommandLineParser& parser) {
         "       npustudio --batch --export-csv RUN.npudb OUT.csv [--group-by name|type|category]\n"
         "       npustudio --batch --convert MODEL.onnx [--input-shape NAME:D1,D2]... [--strict]\n"
         "                 [--out MODEL.npuom] [--report REPORT.json]\n"
-        "Exit codes (batch): 0 ok, 1 the run failed (out of memory, error), 2 bad input."));
+        "       npustudio --batch SUITE.json [-j N] [--baseline B.json] [--update-baseline] [--report R.json]\n"
+        "                 [--junit J.xml] [--out DIR] [--shard K/N]\n"
+        "       npustudio --batch --merge R1.json R2.json... --report ALL.json [--junit J.xml]\n"
+        "Exit codes (batch): 0 ok, 1 the run failed (out of memory, error), 2 bad input.\n"
+        "Suites: 0 all pass, 1 a regression or budget failure, 2 a case could not run."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({
@@ -40,6 +44,14 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("precision"), QStringLiteral("Conversion precision: fp32, fp16 or bf16."), QStringLiteral("P")},
         {QStringLiteral("device"), QStringLiteral("Conversion target device (h200, ascend-910b)."),
          QStringLiteral("NAME")},
+        {{QStringLiteral("j"), QStringLiteral("jobs")}, QStringLiteral("Suite cases to run at once (default 1)."),
+         QStringLiteral("N")},
+        {QStringLiteral("baseline"), QStringLiteral("Suite baseline to hold tolerances against."), QStringLiteral("FILE")},
+        {QStringLiteral("update-baseline"), QStringLiteral("Rewrite the suite baseline with this run's values.")},
+        {QStringLiteral("junit"), QStringLiteral("Write the suite result as JUnit XML to FILE."), QStringLiteral("FILE")},
+        {QStringLiteral("shard"), QStringLiteral("Run every N-th suite case from the K-th (1-based)."),
+         QStringLiteral("K/N")},
+        {QStringLiteral("merge"), QStringLiteral("Merge suite reports given as R1.json R2.json ... into --report.")},
     });
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("PROJECT.json, RUN.npudb or TRACE.json[.gz] to open."),
@@ -61,6 +73,27 @@ QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
     out.precision = parser.value(QStringLiteral("precision"));
     out.device = parser.value(QStringLiteral("device"));
     out.positional = parser.positionalArguments();
+    out.baseline = parser.value(QStringLiteral("baseline"));
+    out.updateBaseline = parser.isSet(QStringLiteral("update-baseline"));
+    out.junit = parser.value(QStringLiteral("junit"));
+    out.merge = parser.isSet(QStringLiteral("merge"));
+    if (parser.isSet(QStringLiteral("jobs"))) {
+        bool ok = false;
+        out.jobs = parser.value(QStringLiteral("jobs")).toInt(&ok);
+        if (!ok || out.jobs < 1 || out.jobs > 256)
+            return QStringLiteral("-j: expected an integer from 1 to 256, got \"%1\"").arg(parser.value(QStringLiteral("jobs")));
+    }
+    if (parser.isSet(QStringLiteral("shard"))) {
+        const QString spec = parser.value(QStringLiteral("shard"));
+        const QStringList parts = spec.split(QLatin1Char('/'));
+        bool okK = false, okN = false;
+        if (parts.size() == 2) {
+            out.shardIndex = parts[0].toInt(&okK);
+            out.shardCount = parts[1].toInt(&okN);
+        }
+        if (!okK || !okN || out.shardCount < 1 || out.shardIndex < 1 || out.shardIndex > out.shardCount)
+            return QStringLiteral("--shard: expected K/N with 1 <= K <= N, got \"%1\"").arg(spec);
+    }
     if (parser.isSet(QStringLiteral("steps"))) {
         bool ok = false;
         out.steps = parser.value(QStringLiteral("steps")).toInt(&ok);

@@ -23,6 +23,13 @@ struct CommandLine {
     bool strict = false;        // --strict
     QString precision;          // --precision
     QString device;             // --device
+    // Regression suites (app/batch_suite.h): --batch SUITE.json ... and --merge.
+    int jobs = 1;               // -j N: cases run side by side
+    QString baseline;           // --baseline BASELINE.json
+    bool updateBaseline = false;  // --update-baseline
+    QString junit;              // --junit JUNIT.xml
+    int shardIndex = 1, shardCount = 1;  // --shard K/N
+    bool merge = false;         // --merge REPORT.json...
     QStringList positional;     // PROJECT.json | RUN.npudb | TRACE.json[.gz] ...
 };
 

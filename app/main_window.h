@@ -30,6 +30,7 @@ class DiagnosticsView;
 class GraphView;
 class HostAnalysisView;
 class QueryPanel;
+class RegressionPanel;
 class CommunicationView;
 class MemoryChart;
 class OpStatsView;
@@ -58,6 +59,8 @@ public:
     bool importTrace(const QString& traceOrFolder);
     bool simulate();
     bool compareRuns(const QString& a, const QString& b);
+    // A suite report (--batch SUITE.json --report) in the Regression tab (main_window_regression.cpp).
+    bool openSuiteReport(const QString& file);
     bool saveProject();
     bool exportChromeTo(const QString& file);
     bool exportCsvTo(const QString& file);
@@ -77,6 +80,7 @@ public:
     views::ProjectExplorer* explorer() const { return m_explorer; }
     views::OutputPanel* output() const { return m_output; }
     views::CompareView* compareView() const { return m_compare; }
+    views::RegressionPanel* regressionPanel() const { return m_regression; }
     QTabWidget* tabs() const { return m_tabs; }
     views::GraphView* graphView() const { return m_graphView; }
     views::HostAnalysisView* hostView() const { return m_host; }
@@ -136,6 +140,8 @@ private:
     views::MemoryChart* m_memory = nullptr;
     views::DiagnosticsView* m_diagnostics = nullptr;
     views::CompareView* m_compare = nullptr;
+    views::RegressionPanel* m_regression = nullptr;
+    void openSuiteReportDialog();
     views::HostAnalysisView* m_host = nullptr;
     views::QueryPanel* m_query = nullptr;
     views::CommunicationView* m_communication = nullptr;

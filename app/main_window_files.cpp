@@ -45,6 +45,12 @@ bool isProjectFile(const QString& path) {
     return f.read(64 * 1024).contains("\"npustudio-project\"");
 }
 
+bool isSuiteReportFile(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return false;
+    return f.read(64 * 1024).contains("\"npustudio-suite-report\"");
+}
+
 bool acceptedDrop(const QString& path) {
     return path.endsWith(QStringLiteral(".npudb")) || path.endsWith(QStringLiteral(".json")) ||
            path.endsWith(QStringLiteral(".json.gz")) || QFileInfo(path).isDir();
@@ -61,6 +67,7 @@ bool MainWindow::openPath(const QString& path) {
     if (fi.isDir()) return importTrace(path);
     if (path.endsWith(QStringLiteral(".npudb"))) return openDatabase(path);
     if (path.endsWith(QStringLiteral(".json")) && isProjectFile(path)) return openProject(path);
+    if (path.endsWith(QStringLiteral(".json")) && isSuiteReportFile(path)) return openSuiteReport(path);
     if (path.endsWith(QStringLiteral(".json")) || path.endsWith(QStringLiteral(".gz"))) return importTrace(path);
     // Ascend profiler databases and Nsight Systems exports: profiler::detectProfile decides.
     if (path.endsWith(QStringLiteral(".db")) || path.endsWith(QStringLiteral(".sqlite"))) return importTrace(path);

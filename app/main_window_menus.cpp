@@ -40,6 +40,7 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     // P: R is Open Recent's.
     file->addAction(QStringLiteral("Com&pare Runs…"), this, &MainWindow::compareDialog);
+    file->addAction(QStringLiteral("Open S&uite Report…"), this, &MainWindow::openSuiteReportDialog);
     QMenu* exportMenu = file->addMenu(QStringLiteral("&Export"));
     m_exportChromeAction = exportMenu->addAction(QStringLiteral("&Chrome Trace (Perfetto)…"), this, &MainWindow::exportChrome);
     m_exportCsvAction = exportMenu->addAction(QStringLiteral("Operator Statistics &CSV…"), this, &MainWindow::exportCsv);

@@ -44,27 +44,24 @@ void addMemoryReport(json& m, const engine::MemorySummary& s) {
                 {"advice", advice}};
 }
 
-void printMemoryDetails(const json& m, std::ostream& out) {
-    if (!m.contains("reserved_peak_bytes")) return;
+void printMemoryDetails(const engine::MemorySummary& m, std::ostream& out) {
     char line[320];
     std::snprintf(line, sizeof line, "  reserved        %s (%s allocator); lower bound %s, static plan %s, fragmentation %.1f %%\n",
-                  humanBytes(m.value("reserved_peak_bytes", 0.0)).c_str(), m.value("allocator", std::string()).c_str(),
-                  humanBytes(m.value("lower_bound_bytes", 0.0)).c_str(), humanBytes(m.value("planned_peak_bytes", 0.0)).c_str(),
-                  100.0 * m.value("fragmentation", 0.0));
+                  humanBytes(double(m.reserved_peak_bytes)).c_str(), m.allocator.c_str(),
+                  humanBytes(double(m.lower_bound_bytes)).c_str(), humanBytes(double(m.planned_peak_bytes)).c_str(),
+                  100.0 * m.fragmentation);
     out << line;
-    if (!m.contains("oom")) return;
-    const json& oom = m["oom"];
-    out << "  out of memory at " << oom.value("op", std::string("?")) << ", largest live tensors:\n";
-    for (const json& t : oom.value("top_tensors", json::array())) {
-        std::snprintf(line, sizeof line, "    %-44s %-16s %s\n", t.value("name", std::string()).c_str(),
-                      t.value("category", std::string()).c_str(), humanBytes(t.value("bytes", 0.0)).c_str());
+    if (!m.oom.present) return;
+    out << "  out of memory at " << m.oom.op << ", largest live tensors:\n";
+    for (const auto& t : m.oom.top_tensors) {
+        std::snprintf(line, sizeof line, "    %-44s %-16s %s\n", t.name.c_str(), t.category.c_str(),
+                      humanBytes(double(t.bytes)).c_str());
         out << line;
     }
-    for (const json& a : oom.value("advice", json::array())) {
-        std::snprintf(line, sizeof line, "  advice: %-60s -> peak %s, reserved %s, step %.2f ms%s\n",
-                      a.value("change", std::string()).c_str(), humanBytes(a.value("predicted_peak_bytes", 0.0)).c_str(),
-                      humanBytes(a.value("predicted_reserved_bytes", 0.0)).c_str(), a.value("predicted_step_time_ms", 0.0),
-                      a.value("fits", false) ? "  (fits)" : "");
+    for (const auto& a : m.oom.advice) {
+        std::snprintf(line, sizeof line, "  advice: %-60s -> peak %s, reserved %s, step %.2f ms%s\n", a.change.c_str(),
+                      humanBytes(double(a.predicted_peak_bytes)).c_str(), humanBytes(double(a.predicted_reserved_bytes)).c_str(),
+                      a.predicted_step_time_ms, a.fits ? "  (fits)" : "");
         out << line;
     }
 }

@@ -13,8 +13,8 @@ namespace npu::app {
 
 void addMemoryReport(nlohmann::json& memory, const engine::MemorySummary& summary);
 
-// Console lines for the report's memory object: reserved, lower bound, plan, and the
+// Console lines for the memory summary: reserved, lower bound, plan, and the
 // out-of-memory diagnosis with its advice.
-void printMemoryDetails(const nlohmann::json& memory, std::ostream& out);
+void printMemoryDetails(const engine::MemorySummary& memory, std::ostream& out);
 
 }  // namespace npu::app

@@ -1,8 +1,8 @@
 #include "app/run_jobs.h"
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "app/simulation_report.h"
 #include "profiler/importers/trace_importer.h"
-#include "profiler/store/simulation_writer.h"
+#include "profiler/runs/simulation_run.h"
 
 namespace npu::app {
 
@@ -10,30 +10,22 @@ static QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 JobResult simulateToDatabase(const engine::Project& project, const std::filesystem::path& dbPath,
                              const std::string& runName, int steps, const Progress& progress) {
-    engine::SimulationOptions options;
+    // The GUI records the run itself, on its own thread, into the project it shows.
+    engine::Project copy = project;
+    profiler::SimulationRunOptions options;
     options.steps = steps;
-    auto result = engine::simulateProject(project, options, progress);
-    if (progress.cancelled()) return {JobResult::Outcome::cancelled, QStringLiteral("simulation cancelled"), {}, {}};
-    if (!result) return {JobResult::Outcome::failed, qs(result.message()), {}, QStringLiteral("error")};
-
-    progress(0.95, "writing the profiling database");
-    const profiler::SimulationRunInfo info{project.name, project.file.string(), runName};
-    if (Status st = profiler::writeSimulation(*result, info, dbPath); !st)
-        return {JobResult::Outcome::failed, qs(st.message()), {}, QStringLiteral("error")};
-
-    const engine::SimSummary& s = result->summary;
+    options.db = dbPath;
+    options.runName = runName;
+    options.record = false;
+    const profiler::SimulationRun run = profiler::runSimulation(copy, options, progress);
+    if (run.outcome == profiler::SimulationRun::Outcome::cancelled)
+        return {JobResult::Outcome::cancelled, QStringLiteral("simulation cancelled"), {}, {}};
+    if (run.outcome != profiler::SimulationRun::Outcome::ok)
+        return {JobResult::Outcome::failed, qs(run.error), {}, QStringLiteral("error")};
     JobResult out;
     out.dbPath = QString::fromStdString(dbPath.string());
-    out.status = qs(s.status);
-    out.message = QStringLiteral("%1 on %2: step %3 ms, %4 samples/s, MFU %5 %, peak %6 of %7 GiB [%8]")
-                      .arg(qs(s.model), qs(s.device))
-                      .arg(s.step_time_ms, 0, 'f', 2)
-                      .arg(s.samples_per_s, 0, 'f', 1)
-                      .arg(100 * s.mfu, 0, 'f', 1)
-                      .arg(double(s.peak_bytes) / (1 << 30), 0, 'f', 1)
-                      .arg(double(s.capacity_bytes) / (1 << 30), 0, 'f', 1)
-                      .arg(qs(s.status));
-    if (!s.message.empty()) out.message += QStringLiteral(": ") + qs(s.message);
+    out.status = qs(run.summary.sim.status);
+    out.message = qs(oneLineSummary(run.summary));
     return out;
 }
 

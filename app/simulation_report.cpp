@@ -35,13 +35,13 @@ std::string humanBytes(double bytes) {
     return buf;
 }
 
-json simulationReport(const engine::SimulationResult& result, const profiler::OpStatistics& byType,
-                      const std::string& dbPath, const std::string& projectFile) {
-    const engine::SimSummary& s = result.summary;
+json simulationReport(const profiler::SimulationRunSummary& run) {
+    const engine::SimSummary& s = run.sim;
     json r;
     r["status"] = s.status;
     if (!s.message.empty()) r["message"] = s.message;
-    r["project"] = projectFile;
+    r["project"] = run.projectFile;
+    r["project_name"] = run.projectName;
     r["device"] = s.device;
     r["model"] = {{"name", s.model}, {"params", s.params}, {"flops_per_step", s.flops_per_step}};
     r["training"] = {{"batch", s.batch}, {"seq", s.seq}, {"precision", s.precision}};
@@ -50,23 +50,21 @@ json simulationReport(const engine::SimulationResult& result, const profiler::Op
     r["tokens_per_s"] = s.tokens_per_s;
     r["mfu"] = s.mfu;
     r["memory"] = {{"peak_bytes", s.peak_bytes}, {"capacity_bytes", s.capacity_bytes}};
-    if (!result.devices.empty() && !result.devices.front().peak_by_role.empty())
-        r["memory"]["peak_by_role"] = result.devices.front().peak_by_role;
+    if (!run.peakByRole.empty()) r["memory"]["peak_by_role"] = run.peakByRole;
     addMemoryReport(r["memory"], s.memory);
     r["time_by_category_ms"] = s.time_by_category_ms;
     r["time_by_phase_ms"] = s.time_by_phase_ms;
-    r["graph_level"] = result.graph_level;
-    r["kernels_per_step"] = result.kernels_per_step;
+    r["graph_level"] = run.graphLevel;
+    r["kernels_per_step"] = run.kernelsPerStep;
     json passes = json::array();
-    for (const auto& p : result.passes)
+    for (const auto& p : run.passes)
         passes.push_back({{"name", p.name}, {"level", p.level}, {"nodes_before", p.nodes_before}, {"nodes_after", p.nodes_after},
                           {"kernels_before", p.kernels_before}, {"kernels_after", p.kernels_after}, {"bytes_before", p.bytes_before},
                           {"bytes_after", p.bytes_after}, {"flops_before", p.flops_before}, {"flops_after", p.flops_after},
                           {"ms", p.ms}});
     r["passes"] = std::move(passes);
     json top = json::array();
-    for (size_t i = 0; i < byType.rows.size() && i < 10; ++i) {
-        const auto& row = byType.rows[i];
+    for (const auto& row : run.topOps) {
         top.push_back({{"op_type", row.key},
                        {"category", row.category},
                        {"count", row.count},
@@ -75,57 +73,56 @@ json simulationReport(const engine::SimulationResult& result, const profiler::Op
                        {"share", row.share}});
     }
     r["top_ops"] = top;
-    r["steps"] = result.steps.size();
-    r["db"] = dbPath;
+    r["steps"] = run.steps;
+    r["db"] = run.db.string();
     return r;
 }
 
-template <typename T>
-static T get(const json& j, const char* key, T fallback) {
-    auto it = j.find(key);
-    return it != j.end() && !it->is_null() ? it->get<T>() : fallback;
-}
-
-void printSimulationSummary(const json& r, std::ostream& out) {
+void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostream& out) {
+    const engine::SimSummary& s = run.sim;
     char line[256];
-    const json& model = r.at("model");
-    const json& mem = r.at("memory");
-    const json& tr = r.value("training", json::object());
-    out << "NPU Studio simulation: " << get<std::string>(r, "project_name", "") << " ("
-        << get<std::string>(model, "name", "?") << ") on "
-        << get<std::string>(r, "device", "?") << "  [" << get<std::string>(r, "status", "?") << "]\n";
-    if (r.contains("message")) out << "  " << r["message"].get<std::string>() << "\n";
-    std::snprintf(line, sizeof line, "  batch %lld, seq %lld, %s\n", (long long)get<std::int64_t>(tr, "batch", 0),
-                  (long long)get<std::int64_t>(tr, "seq", 0), get<std::string>(tr, "precision", "?").c_str());
+    out << "NPU Studio simulation: " << run.projectName << " (" << s.model << ") on " << s.device << "  [" << s.status
+        << "]\n";
+    if (!s.message.empty()) out << "  " << s.message << "\n";
+    std::snprintf(line, sizeof line, "  batch %lld, seq %lld, %s\n", (long long)s.batch, (long long)s.seq,
+                  s.precision.c_str());
     out << line;
-    out << "  parameters      " << humanCount(get<double>(model, "params", 0)) << "  ("
-        << get<std::int64_t>(model, "params", 0) << ")\n";
-    out << "  FLOPs/step      " << humanCount(get<double>(model, "flops_per_step", 0)) << "FLOP\n";
-    std::snprintf(line, sizeof line, "  step time       %.2f ms\n", get<double>(r, "step_time_ms", 0));
+    out << "  parameters      " << humanCount(double(s.params)) << "  (" << s.params << ")\n";
+    out << "  FLOPs/step      " << humanCount(s.flops_per_step) << "FLOP\n";
+    std::snprintf(line, sizeof line, "  step time       %.2f ms\n", s.step_time_ms);
     out << line;
-    std::snprintf(line, sizeof line, "  samples/s       %.4g\n", get<double>(r, "samples_per_s", 0));
+    std::snprintf(line, sizeof line, "  samples/s       %.4g\n", s.samples_per_s);
     out << line;
-    if (get<double>(r, "tokens_per_s", 0) > 0) out << "  tokens/s        " << humanCount(get<double>(r, "tokens_per_s", 0)) << "\n";
-    std::snprintf(line, sizeof line, "  MFU             %.1f %%\n", 100.0 * get<double>(r, "mfu", 0));
+    if (s.tokens_per_s > 0) out << "  tokens/s        " << humanCount(s.tokens_per_s) << "\n";
+    std::snprintf(line, sizeof line, "  MFU             %.1f %%\n", 100.0 * s.mfu);
     out << line;
-    const double peak = get<double>(mem, "peak_bytes", 0), cap = get<double>(mem, "capacity_bytes", 0);
+    const double peak = double(s.peak_bytes), cap = double(s.capacity_bytes);
     out << "  peak memory     " << humanBytes(peak) << " of " << humanBytes(cap);
     if (cap > 0) {
         std::snprintf(line, sizeof line, " (%.1f %%)", 100.0 * peak / cap);
         out << line;
     }
     out << "\n";
-    printMemoryDetails(mem, out);
+    printMemoryDetails(s.memory, out);
     out << "  top operators by time:\n";
-    const json& top = r.value("top_ops", json::array());
-    for (size_t i = 0; i < top.size() && i < 5; ++i) {
-        const json& op = top[i];
-        std::snprintf(line, sizeof line, "    %-28s %6lld x  %10.3f ms  %5.1f %%\n",
-                      get<std::string>(op, "op_type", "?").c_str(), (long long)get<std::int64_t>(op, "count", 0),
-                      get<double>(op, "total_ms", 0), 100.0 * get<double>(op, "share", 0));
+    for (size_t i = 0; i < run.topOps.size() && i < 5; ++i) {
+        const auto& op = run.topOps[i];
+        std::snprintf(line, sizeof line, "    %-28s %6lld x  %10.3f ms  %5.1f %%\n", op.key.c_str(), (long long)op.count,
+                      op.total_ns / 1e6, 100.0 * op.share);
         out << line;
     }
-    out << "  db: " << get<std::string>(r, "db", "") << "\n";
+    out << "  db: " << run.db.string() << "\n";
+}
+
+std::string oneLineSummary(const profiler::SimulationRunSummary& run) {
+    const engine::SimSummary& s = run.sim;
+    char line[512];
+    std::snprintf(line, sizeof line, "%s on %s: step %.2f ms, %.1f samples/s, MFU %.1f %%, peak %.1f of %.1f GiB [%s]",
+                  s.model.c_str(), s.device.c_str(), s.step_time_ms, s.samples_per_s, 100 * s.mfu,
+                  double(s.peak_bytes) / (1 << 30), double(s.capacity_bytes) / (1 << 30), s.status.c_str());
+    std::string text = line;
+    if (!s.message.empty()) text += ": " + s.message;
+    return text;
 }
 
 }  // namespace npu::app

@@ -1,10 +1,9 @@
 #pragma once
-// The batch report of a simulated run (docs/batch-mode.md lists the keys) and the
-// one-screen summary printed from it. The figures come from the engine's SimSummary and
-// the profiler's operator statistics; nothing is computed here.
+// The batch report of a simulated run (docs/batch-mode.md lists the keys), the
+// one-screen console summary and the one-line GUI status, all formatted from the typed
+// summary of profiler::runSimulation; nothing is computed here.
 
-#include "engine/sim/simulation_result.h"
-#include "profiler/analysis/op_statistics.h"
+#include "profiler/runs/simulation_run.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,10 +12,12 @@
 
 namespace npu::app {
 
-nlohmann::json simulationReport(const engine::SimulationResult& result, const profiler::OpStatistics& byType,
-                                const std::string& dbPath, const std::string& projectFile);
+nlohmann::json simulationReport(const profiler::SimulationRunSummary& run);
 
-void printSimulationSummary(const nlohmann::json& report, std::ostream& out);
+void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostream& out);
+
+// "llama on h200: step 812.40 ms, 9.8 samples/s, MFU 41.2 %, peak 61.3 of 141.0 GiB [ok]"
+std::string oneLineSummary(const profiler::SimulationRunSummary& run);
 
 // "6.74 G", "812.4 M": plain-text counterparts of views/common/units for the console.
 std::string humanCount(double v);

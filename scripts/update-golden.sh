@@ -8,4 +8,7 @@ PRESET="${PRESET:-dev}"
 cmake --build "build/$PRESET" --target test_golden_reports npustudio
 mkdir -p tests/golden
 NPU_UPDATE_GOLDEN=1 QT_QPA_PLATFORM=offscreen "build/$PRESET/tests/integration/test_golden_reports"
-git --no-pager diff --stat -- tests/golden || true
+# The sample regression suite's baseline holds the same figures (test sample_suite_ci).
+"build/$PRESET/app/npustudio" --batch projects/suites/ci.json --baseline projects/suites/ci.baseline.json \
+  --update-baseline --out "build/$PRESET/sample-suite-runs" -j 2 >/dev/null
+git --no-pager diff --stat -- tests/golden projects/suites || true

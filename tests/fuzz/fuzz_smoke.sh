@@ -7,7 +7,7 @@
 # ccache hits across clones (with -g the compile folder would be part of the hash). Usage: fuzz_smoke.sh SOURCE_DIR FUZZ_BUILD_DIR [SECONDS]
 set -u
 src="$1"; build="$2"; seconds="${3:-15}"
-targets="fuzz_onnx_import fuzz_project_loader fuzz_npuom_load"
+targets="fuzz_onnx_import fuzz_project_loader fuzz_npuom_load fuzz_suite_loader"
 # Opt-in for now: the first instrumented build takes minutes on 2 cores and a time-bounded
 # fuzz run is not deterministic, so a CI run could fail on a finding unrelated to the change.
 if [ "${NPU_FUZZ_SMOKE:-0}" = 0 ]; then echo "SKIP: fuzz smoke is opt-in: run 'make fuzz-smoke' (or NPU_FUZZ_SMOKE=1 ctest -R fuzz_smoke)"; exit 77; fi
@@ -32,6 +32,7 @@ for t in $targets; do
     fuzz_onnx_import) seeds="$build/tests/fuzz/corpus" ;;
     fuzz_project_loader) seeds="$build/tests/fuzz/corpus_project" ;;
     fuzz_npuom_load) seeds="$build/tests/fuzz/corpus_npuom" ;;
+    fuzz_suite_loader) seeds="$build/tests/fuzz/corpus_suite" ;;
   esac
   if [ -d "$src/tests/fuzz/regressions/$t" ]; then
     "$bin" -runs=0 "$src/tests/fuzz/regressions/$t" >/dev/null 2>&1 || { echo "FAIL: $t crashes on a kept regression input"; status=1; }

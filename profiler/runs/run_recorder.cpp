@@ -1,9 +1,9 @@
-#include "app/run_recorder.h"
+#include "profiler/runs/run_recorder.h"
 
 #include <chrono>
 #include <ctime>
 
-namespace npu::app {
+namespace npu::profiler {
 
 namespace fs = std::filesystem;
 
@@ -52,4 +52,4 @@ Expected<bool> recordRun(engine::Project& project, const fs::path& dbPath, const
     return true;
 }
 
-}  // namespace npu::app
+}  // namespace npu::profiler
