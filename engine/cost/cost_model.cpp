@@ -34,9 +34,31 @@ double CostModel::computeEfficiency(const Node& node, OpCategory category, doubl
     return 0.5;  // no curve at all: a neutral guess, documented in docs/device-profiles.md
 }
 
-double CostModel::memoryEfficiency(const Node& node, OpCategory category, double bytes) const {
+// An eager elementwise or data-movement kernel whose operands differ in element count or
+// dtype (a broadcast weight, a bf16 x fp32 product, a concatenation) runs PyTorch's
+// strided/casting loop rather than its vectorized one, at a lower achieved bandwidth.
+// Fused kernels are generated for their operands (Inductor vectorizes broadcasts).
+bool CostModel::stridedOperands(const Graph& graph, const Node& node, OpCategory category) {
+    if (category != OpCategory::elementwise && category != OpCategory::data_movement) return false;
+    if (node.op.rfind("Fused", 0) == 0) return false;
+    if (node.op == "Concat") return true;
+    std::int64_t numel = -1;
+    DType dtype = DType::unknown;
+    for (int t : node.inputs) {
+        if (t < 0 || !isFloating(graph.tensor(t).dtype)) continue;
+        const Tensor& x = graph.tensor(t);
+        if (numel >= 0 && (x.numel() != numel || x.dtype != dtype)) return true;
+        numel = x.numel();
+        dtype = x.dtype;
+    }
+    return false;
+}
+
+double CostModel::memoryEfficiency(const Graph& graph, const Node& node, OpCategory category, double bytes) const {
     // An op with its own measured curve ("memory.EmbeddingGrad") uses it.
     if (const EfficiencyCurve* c = m_profile.curve("memory." + node.op)) return c->at(bytes);
+    if (stridedOperands(graph, node, category))
+        if (const EfficiencyCurve* c = m_profile.curve("memory.strided")) return c->at(bytes);
     const char* name = category == OpCategory::norm ? "memory.norm" : category == OpCategory::optimizer ? "memory.optimizer" : "memory";
     if (const EfficiencyCurve* c = m_profile.curve(name)) return c->at(bytes);
     if (const EfficiencyCurve* c = m_profile.curve("memory")) return c->at(bytes);
@@ -65,7 +87,7 @@ OpTiming CostModel::time(const Graph& graph, const Node& node) const {
     const bool hasCurve = !curveBase(category).empty();
     const double peak = hasCurve ? m_profile.peak(dt) : m_profile.peak(DType::f32);
     if (t.flops > 0 && peak > 0) t.computeNs = t.flops / (peak * computeEfficiency(node, category, t.flops)) * 1e9;
-    if (t.bytes > 0) t.memoryNs = t.bytes / (m_profile.hbmBandwidth * memoryEfficiency(node, category, t.bytes)) * 1e9;
+    if (t.bytes > 0) t.memoryNs = t.bytes / (m_profile.hbmBandwidth * memoryEfficiency(graph, node, category, t.bytes)) * 1e9;
     t.launchNs = m_profile.launchOverheadNs;
     t.computeBound = t.computeNs >= t.memoryNs;
     t.durationNs = static_cast<std::int64_t>(std::llround(std::max(t.computeNs, t.memoryNs) + t.launchNs));

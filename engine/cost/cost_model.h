@@ -31,10 +31,13 @@ public:
     explicit CostModel(const DeviceProfile& profile) : m_profile(profile) {}
     OpTiming time(const Graph& graph, const Node& node) const;
     const DeviceProfile& profile() const { return m_profile; }
+    // An unfused elementwise/data-movement node whose floating operands differ in element
+    // count or dtype (or a Concat): it runs at the profile's "memory.strided" curve.
+    static bool stridedOperands(const Graph& graph, const Node& node, OpCategory category);
 
 private:
     double computeEfficiency(const Node& node, OpCategory category, double flops) const;
-    double memoryEfficiency(const Node& node, OpCategory category, double bytes) const;
+    double memoryEfficiency(const Graph& graph, const Node& node, OpCategory category, double bytes) const;
 
     const DeviceProfile& m_profile;
 };

@@ -3,9 +3,17 @@
 // -> residual, RMSNorm -> SwiGLU MLP (gate, up, SiLU, Mul, down) -> residual; final
 // RMSNorm, lm_head (tied to the embedding or not) and the causal LM cross-entropy.
 // As in HF's ForCausalLMLoss the logits are upcast to fp32 before the loss.
+//
+// "hf_eager_ops" (default true) spells RMSNorm and rotary out as HF's eager code runs them
+// (engine/models/hf_eager_ops.h): the memory-bound kernels and fp32 saved tensors an eager
+// step pays, which graph_level >= 1 fuses back; false emits one RMSNorm and one Rotary
+// node each (a model written with fused kernels, e.g. Liger or apex). With it, "use_cache"
+// (HF's config default: true) adds DynamicCache.update's torch.cat of k and v onto the empty
+// fp32 cache, which eager runs even in training: it makes k and v fp32 before attention.
 #include "engine/models/causal_lm_head.h"
 #include "engine/models/config_reader.h"
 #include "engine/models/graph_builder.h"
+#include "engine/models/hf_eager_ops.h"
 #include "engine/models/model_zoo.h"
 
 namespace npu::engine {
@@ -21,6 +29,8 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     const bool tied = cfg.boolean("tie_embeddings", false);
     // Rotary needs no position table, but a model trained up to max_seq is not run longer.
     const auto maxSeq = cfg.positiveInt("max_seq", 0);
+    const bool hf = cfg.boolean("hf_eager_ops", true);
+    const bool useCache = cfg.boolean("use_cache", true) && hf;
     if (auto s = cfg.finish(); !s) return s.error();
     if (maxSeq > 0 && shape.seq > maxSeq)
         return makeError("training.seq: " + std::to_string(shape.seq) + " exceeds model.config.max_seq " + std::to_string(maxSeq));
@@ -36,19 +46,29 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     int x = b.op("Embedding", "embed_tokens", {ids, embedW});
     const Attributes attnAttrs{{"heads", heads}, {"kv_heads", kvHeads}, {"causal", std::int64_t{1}}};
     const Attributes ropeAttrs{{"head_dim", headDim}};
+    // LlamaRotaryEmbedding's per-step cos/sin tables (fp32, [S, 1, head_dim] broadcast over heads).
+    const int cosT = hf ? b.buffer("rotary_emb.cos", {S, 1, headDim}) : -1;
+    const int sinT = hf ? b.buffer("rotary_emb.sin", {S, 1, headDim}) : -1;
+    auto norm = [&](int in, const std::string& name, int w) { return hf ? addHfRmsNorm(b, in, w, name) : b.op("RMSNorm", name, {in, w}); };
     for (std::int64_t i = 0; i < layers; ++i) {
         const std::string p = "layers." + std::to_string(i) + ".";
         b.setBlock("layers." + std::to_string(i));
-        const int n1 = b.op("RMSNorm", p + "input_layernorm", {x, b.weight(p + "input_layernorm.weight", {hidden})});
+        const int n1 = norm(x, p + "input_layernorm", b.weight(p + "input_layernorm.weight", {hidden}));
         const int q = b.op("Linear", p + "attn.q_proj", {n1, b.weight(p + "attn.q_proj.weight", {hidden, hidden})});
         const int k = b.op("Linear", p + "attn.k_proj", {n1, b.weight(p + "attn.k_proj.weight", {kvHeads * headDim, hidden})});
         const int v = b.op("Linear", p + "attn.v_proj", {n1, b.weight(p + "attn.v_proj.weight", {kvHeads * headDim, hidden})});
-        const int qr = b.op("Rotary", p + "attn.rotary_q", {q}, ropeAttrs);
-        const int kr = b.op("Rotary", p + "attn.rotary_k", {k}, ropeAttrs);
-        const int a = b.ops("ScaledDotProductAttention", p + "attn.sdpa", {qr, kr, v}, attnAttrs, 2)[0];
+        const int qr = hf ? addHfRotary(b, q, cosT, sinT, heads, headDim, p + "attn.rotary_q") : b.op("Rotary", p + "attn.rotary_q", {q}, ropeAttrs);
+        int kr = hf ? addHfRotary(b, k, cosT, sinT, kvHeads, headDim, p + "attn.rotary_k") : b.op("Rotary", p + "attn.rotary_k", {k}, ropeAttrs);
+        int vc = v;
+        if (useCache) {
+            const int empty = b.buffer(p + "attn.cache_empty", {B, 0, kvHeads * headDim});
+            kr = b.op("Concat", p + "attn.cache_k", {empty, kr}, {{"axis", std::int64_t{1}}});
+            vc = b.op("Concat", p + "attn.cache_v", {empty, v}, {{"axis", std::int64_t{1}}});
+        }
+        const int a = b.ops("ScaledDotProductAttention", p + "attn.sdpa", {qr, kr, vc}, attnAttrs, 2)[0];
         const int o = b.op("Linear", p + "attn.o_proj", {a, b.weight(p + "attn.o_proj.weight", {hidden, hidden})});
         x = b.op("Add", p + "attn.residual", {x, o});
-        const int n2 = b.op("RMSNorm", p + "post_attention_layernorm", {x, b.weight(p + "post_attention_layernorm.weight", {hidden})});
+        const int n2 = norm(x, p + "post_attention_layernorm", b.weight(p + "post_attention_layernorm.weight", {hidden}));
         const int g = b.op("Linear", p + "mlp.gate_proj", {n2, b.weight(p + "mlp.gate_proj.weight", {ffn, hidden})});
         const int u = b.op("Linear", p + "mlp.up_proj", {n2, b.weight(p + "mlp.up_proj.weight", {ffn, hidden})});
         const int act = b.op("SiLU", p + "mlp.act", {g});
@@ -57,7 +77,7 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
         x = b.op("Add", p + "mlp.residual", {x, d});
     }
     b.setBlock("");
-    const int nf = b.op("RMSNorm", "norm", {x, b.weight("norm.weight", {hidden})});
+    const int nf = norm(x, "norm", b.weight("norm.weight", {hidden}));
     const int headW = tied ? embedW : b.weight("lm_head.weight", {vocab, hidden});
     addCausalLmHeadAndLoss(b, nf, headW, labels);
     return b.finish();

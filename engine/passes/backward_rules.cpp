@@ -123,13 +123,84 @@ void addRule(BackwardContext& c) {
     }
 }
 
+// Mul: dA = dY * B, as autograd's MulBackward0 computes it: the product has dY's shape and
+// the promoted dtype of dY and B; a broadcast input then gets sum_to_size (a ReduceSum
+// kernel) and an input of another dtype the engine's cast to it (a Cast kernel).
 void mulRule(BackwardContext& c) {
     const Node f = c.fwd();
     const int dy = firstGrad(c);
     for (std::size_t i = 0; i < 2 && i < f.inputs.size(); ++i) {
         if (!need(c, i)) continue;
+        // Copies: newGrad() and addTensor() grow the tensor array.
+        const Tensor in = c.graph.tensor(f.inputs[i]);
+        const Tensor other = c.graph.tensor(f.inputs[1 - i]);
+        const Tensor g = c.graph.tensor(dy);
+        const DType product = isFloating(other.dtype) && dtypeBytes(other.dtype) > dtypeBytes(g.dtype) ? other.dtype : g.dtype;
+        const bool broadcast = in.numel() < g.numel();
         c.dIn[i] = c.newGrad(f.inputs[i]);
-        c.emit("Mul", ".grad_" + std::to_string(i), {dy, f.inputs[1 - i]}, {c.dIn[i]});
+        const std::string suffix = ".grad_" + std::to_string(i);
+        if (!broadcast && product == in.dtype) {
+            c.emit("Mul", suffix, {dy, f.inputs[1 - i]}, {c.dIn[i]});
+            continue;
+        }
+        const int full = c.graph.addTensor(in.name + suffix + "_product", g.shape, product, TensorRole::gradient);
+        c.emit("Mul", suffix, {dy, f.inputs[1 - i]}, {full});
+        if (broadcast) c.emit("ReduceSum", suffix + "_reduce", {full}, {c.dIn[i]});
+        else c.emit("Cast", suffix + "_cast", {full}, {c.dIn[i]}, {{"to", std::string(dtypeName(in.dtype))}});
+    }
+}
+
+// Neg: dX = -dY; it saves nothing.
+void negRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit("Neg", ".grad", {firstGrad(c)}, {c.dIn[0]});
+}
+
+// ReduceMean/ReduceSum: dX is dY expanded back (divided by the count for a mean); it
+// reads only dY, so the reduced input is not saved (autograd keeps only its shape).
+void reduceRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit(f.op + "Grad", ".grad", {firstGrad(c)}, {c.dIn[0]}, f.attrs);
+}
+
+// Rsqrt saves its output: dX = dY * -0.5 * y^3.
+void rsqrtRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit("RsqrtGrad", ".grad", {f.outputs[0], firstGrad(c)}, {c.dIn[0]});
+}
+
+// A view slice's gradient (SliceBackward): dY written into a zero-filled dX; saves nothing.
+void sliceViewRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit("SliceBackward", ".grad", {firstGrad(c)}, {c.dIn[0]}, f.attrs);
+}
+
+// Concat's input gradients are views (slices) of dY: no kernel, nothing saved.
+void concatRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = firstGrad(c);
+    const std::int64_t rank = static_cast<std::int64_t>(c.graph.tensor(dy).shape.size());
+    std::int64_t axis = f.attrInt("axis", 0);
+    if (axis < 0) axis += rank;
+    std::int64_t offset = 0;
+    for (std::size_t i = 0; i < f.inputs.size(); ++i) {
+        const auto& shape = c.graph.tensor(f.inputs[i]).shape;
+        const std::int64_t len = axis >= 0 && axis < static_cast<std::int64_t>(shape.size()) ? shape[static_cast<std::size_t>(axis)] : 0;
+        if (need(c, i) && len > 0) {
+            c.dIn[i] = c.newGrad(f.inputs[i]);
+            c.emit("SliceView", ".grad_" + std::to_string(i), {dy}, {c.dIn[i]},
+                   {{"axes", std::vector<std::int64_t>{axis}}, {"starts", std::vector<std::int64_t>{offset}},
+                    {"ends", std::vector<std::int64_t>{offset + len}}});
+        }
+        offset += len;
     }
 }
 
@@ -217,6 +288,7 @@ void emitBackward(BackwardContext& c) {
     if (op == "CrossEntropy" || op == "MeanLoss") return lossRule(c);
     if (op == "NLLLoss") return nllRule(c);
     if (firstGrad(c) < 0) return;
+    if (op == "SliceView") return sliceViewRule(c);
     if (reg.isShapeOnly(op)) {
         // Views: the gradient is a view of dY.
         for (std::size_t i = 0; i < c.dIn.size(); ++i)
@@ -231,7 +303,12 @@ void emitBackward(BackwardContext& c) {
     if (op == "Mul") return mulRule(c);
     if (op == "Softmax" || op == "LogSoftmax") return softmaxRule(c);
     if (op == "Rotary") return rotaryRule(c);
-    if (op == "Cast") return castRule(c);
+    if (op == "Cast" || op == "CastLike") return castRule(c);
+    if (op == "Neg") return negRule(c);
+    if (op == "Rsqrt") return rsqrtRule(c);
+    if (op == "ReduceMean" || op == "ReduceSum") return reduceRule(c);
+    if (op == "SliceView") return sliceViewRule(c);
+    if (op == "Concat") return concatRule(c);
     if (op == "Embedding" || op == "Gather") return embeddingRule(c);
     genericRule(c);
 }

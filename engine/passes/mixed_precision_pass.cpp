@@ -100,6 +100,8 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
                 n.dtype = DType::tf32;
         } else if (n.op == "Cast") {
             n.dtype = graph.tensor(n.outputs[0]).dtype;
+        } else if (n.op == "CastLike" && n.inputs.size() > 1) {
+            setOutputs(graph, n, graph.tensor(n.inputs[1]).dtype);
         } else if (isAutocast(m_precision) && runsLow(n)) {
             const std::vector<int> inputs = n.inputs;
             for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -134,10 +136,11 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
         }
         newOrder.push_back(id);
     }
-    // Casts to the dtype a tensor already has (the zoo's loss upcast in fp32) are views.
+    // Casts to the dtype a tensor already has (the zoo's loss upcast in fp32, HF RMSNorm's
+    // .to(float32) of the fp32 residual stream under autocast) are views.
     for (int id : newOrder) {
         const Node& n = graph.node(id);
-        if (n.op == "Cast" && graph.tensor(n.inputs[0]).dtype == graph.tensor(n.outputs[0]).dtype) {
+        if ((n.op == "Cast" || n.op == "CastLike") && graph.tensor(n.inputs[0]).dtype == graph.tensor(n.outputs[0]).dtype) {
             bypassNode(graph, id);
             ++stats.nodesRemoved;
         }

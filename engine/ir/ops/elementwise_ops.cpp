@@ -94,7 +94,7 @@ Expected<std::vector<ShapeOutput>> dropoutShape(const Node& node, const std::vec
 
 void registerElementwiseOps(OpRegistry& r) {
     const std::pair<const char*, double> unary[] = {
-        {"Relu", 1}, {"LeakyRelu", 2}, {"Neg", 1}, {"Abs", 1}, {"Reciprocal", 1}, {"Sqrt", 4},
+        {"Relu", 1}, {"LeakyRelu", 2}, {"Neg", 1}, {"Abs", 1}, {"Reciprocal", 1}, {"Sqrt", 4}, {"Rsqrt", 4},
         {"Exp", 4}, {"Log", 4}, {"Erf", 8}, {"Tanh", 8}, {"Sigmoid", 4}, {"HardSigmoid", 3},
         {"HardSwish", 4}, {"Gelu", 8}, {"SiLU", 5}, {"Floor", 1}, {"Ceil", 1}, {"Sign", 1},
         {"Not", 1}, {"Softplus", 4}, {"Elu", 4}, {"Selu", 4}, {"PRelu", 2}, {"Sin", 4}, {"Cos", 4},

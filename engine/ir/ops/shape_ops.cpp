@@ -335,6 +335,11 @@ void registerShapeOps(OpRegistry& r) {
     r.add("Concat", {view, false, concatShape, {}});
     r.add("Split", {view, false, splitShape, copyCost});
     r.add("Slice", {view, false, sliceShape, copyCost});
+    // PyTorch basic indexing (x[..., :n]): a view, no kernel (ONNX's Slice copies). Its
+    // gradient (autograd's SliceBackward) zero-fills dX and copies dY into it: one write of
+    // dX, one read of dY (the default cost: its input and output bytes).
+    r.add("SliceView", {view, true, sliceShape, {}});
+    r.add("SliceBackward", {view, false, {}, {}});
     r.add("Gather", {view, false, gatherShape, gatherCost});
     r.add("Embedding", {view, false, embeddingShape, gatherCost});
     r.add("EmbeddingGrad", {view, false, {}, embeddingGradCost});

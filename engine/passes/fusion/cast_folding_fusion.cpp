@@ -2,6 +2,8 @@
 
 #include "engine/ir/op_registry.h"
 
+#include <algorithm>
+
 namespace npu::engine {
 
 namespace {
@@ -32,11 +34,15 @@ void CastFoldingFusion::match(FusionContext& ctx) {
     for (int id = 0; id < count; ++id) {
         if (!ctx.available(id)) continue;
         const Node& n = g.node(id);
-        // Epilogue: every cast reading this kernel's output is written by it.
+        // Epilogue: every cast reading one of this kernel's outputs is written by it (a
+        // residual-add + norm kernel's casts read its second output, the norm).
         if (n.op != "Cast" && absorbsCasts(n) && !n.outputs.empty()) {
             std::vector<int> group{id};
-            for (int c : ctx.consumers(n.outputs[0]))
-                if (ctx.available(c) && g.node(c).op == "Cast" && g.node(c).phase == n.phase) group.push_back(c);
+            for (int out : n.outputs)
+                for (int c : ctx.consumers(out))
+                    if (ctx.available(c) && g.node(c).op == "Cast" && g.node(c).phase == n.phase &&
+                        std::find(group.begin(), group.end(), c) == group.end())
+                        group.push_back(c);
             if (group.size() > 1) {
                 FusionRequest r{group, kindOf(n), patternOf(n, "cast_folding")};
                 ctx.fuse(r);

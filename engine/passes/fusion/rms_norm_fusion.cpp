@@ -1,5 +1,7 @@
 #include "engine/passes/fusion/rms_norm_fusion.h"
 
+#include <algorithm>
+
 namespace npu::engine {
 
 namespace {
@@ -18,22 +20,46 @@ void RmsNormFusion::match(FusionContext& ctx) {
         if (g.node(id).op != "Pow" || !ctx.available(id)) continue;
         const int mean = soleOp(ctx, id, {"ReduceMean"});
         const int add = mean < 0 ? -1 : soleOp(ctx, mean, {"Add"});
-        const int sq = add < 0 ? -1 : soleOp(ctx, add, {"Sqrt"});
-        if (sq < 0) continue;
-        std::vector<int> nodes{id, mean, add, sq};
-        int last = soleOp(ctx, sq, {"Div"});
-        if (last < 0) {
-            const int rec = soleOp(ctx, sq, {"Reciprocal"});
-            last = rec < 0 ? -1 : soleOp(ctx, rec, {"Mul"});
-            if (last < 0) continue;
-            nodes.push_back(rec);
+        if (add < 0) continue;
+        std::vector<int> nodes{id, mean, add};
+        int last = -1;
+        if (const int rsqrt = soleOp(ctx, add, {"Rsqrt"}); rsqrt >= 0) {
+            // HF LlamaRMSNorm: x * rsqrt(mean(x^2) + eps).
+            last = soleOp(ctx, rsqrt, {"Mul"});
+            nodes.push_back(rsqrt);
+        } else if (const int sq = soleOp(ctx, add, {"Sqrt"}); sq >= 0) {
+            // ONNX exports: x / sqrt(...) or x * reciprocal(sqrt(...)).
+            nodes.push_back(sq);
+            last = soleOp(ctx, sq, {"Div"});
+            if (last < 0) {
+                const int rec = soleOp(ctx, sq, {"Reciprocal"});
+                last = rec < 0 ? -1 : soleOp(ctx, rec, {"Mul"});
+                if (rec >= 0) nodes.push_back(rec);
+            }
         }
+        if (last < 0) continue;
         nodes.push_back(last);
         // x / rms reads the Pow's input x: the pattern only holds if it does.
         const int x = g.node(id).inputs[0];
         const auto& ins = g.node(last).inputs;
         if (std::find(ins.begin(), ins.end(), x) == ins.end()) continue;
-        if (const int gamma = soleOp(ctx, last, {"Mul"}); gamma >= 0) nodes.push_back(gamma);
+        // HF casts back to the input dtype before the weight (a kernel only under pure
+        // low precision; autocast's fp32 residual makes it a no-op the mixed-precision
+        // pass removed).
+        int tail = last;
+        if (const int back = soleOp(ctx, last, {"Cast", "CastLike"}); back >= 0) {
+            nodes.push_back(back);
+            tail = back;
+        }
+        if (const int gamma = soleOp(ctx, tail, {"Mul"}); gamma >= 0) nodes.push_back(gamma);
+        // The upcast to fp32 in front (pure low precision) reads x once: part of the kernel.
+        if (const int up = ctx.producer(x); up >= 0 && ctx.available(up) && isOp(g.node(up), {"Cast"}) &&
+                                             g.node(up).phase == g.node(id).phase) {
+            bool inside = true;
+            for (int c : ctx.consumers(x))
+                inside = inside && (g.node(c).phase != g.node(id).phase || std::find(nodes.begin(), nodes.end(), c) != nodes.end());
+            if (inside) nodes.push_back(up);
+        }
         FusionRequest r{nodes, "FusedNorm", "rms_norm"};
         ctx.fuse(r);
     }

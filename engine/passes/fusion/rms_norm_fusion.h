@@ -1,6 +1,7 @@
 #pragma once
-// Level 2: RMSNorm from its decomposed form (Pow 2, ReduceMean, Add eps, Sqrt, then Div
-// or Reciprocal and Mul, then the optional Mul gamma) becomes one norm kernel.
+// Level 2: RMSNorm from its decomposed form (Pow 2, ReduceMean, Add eps, then Rsqrt and Mul
+// (HF eager), or Sqrt then Div or Reciprocal and Mul (ONNX exports), then the optional
+// cast back and Mul gamma; an fp32 upcast in front) becomes one norm kernel.
 
 #include "engine/passes/fusion/fusion_pass.h"
 

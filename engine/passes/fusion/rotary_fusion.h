@@ -1,6 +1,7 @@
 #pragma once
-// Level 2: the rotary embeddings of q and k of one attention block run as one kernel
-// (they read the same cos/sin table), forward and backward.
+// Level 2: HF's decomposed rotary (x * cos + cat(-x2, x1) * sin) becomes one kernel per
+// q/k; Rotary nodes (fused-kernel models) of q and k of one attention block run as one
+// kernel (they read the same cos/sin table); forward and backward.
 
 #include "engine/passes/fusion/fusion_pass.h"
 

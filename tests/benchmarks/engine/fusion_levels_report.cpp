@@ -3,14 +3,18 @@
 // graph_level 0-3 next to the eager measurements (../shared/data/hardware/
 // h200_llama_small_training.json and the kernel traces of ../shared/data/traces) and the
 // torch.compile range the issue gives for the LLaMA (1.8-2.2x faster than eager).
-// Usage: fusion_levels_report
+// Usage: fusion_levels_report [--ops]   (--ops: the LLaMA's time per op type and phase at
+// each level, top 12, to see where a level's time goes)
 #include "engine/npuom/gzip_codec.h"
 #include "engine/pipeline/simulation_pipeline.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 using namespace npu::engine;
@@ -40,6 +44,21 @@ TraceFigures readTrace(const std::string& path) {
     return f;
 }
 
+bool g_ops = false;
+
+void printOps(const SimulationResult& r) {
+    std::map<std::string, std::pair<int, double>> byOp;
+    for (const SimTask& t : r.devices[0].tasks) {
+        auto& e = byOp[t.op_type + (t.phase == Phase::backward ? " (bwd)" : "")];
+        ++e.first;
+        e.second += t.dur_ns / 1e6;
+    }
+    std::vector<std::pair<std::string, std::pair<int, double>>> rows(byOp.begin(), byOp.end());
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+    for (std::size_t i = 0; i < rows.size() && i < 12; ++i)
+        std::printf("           %-32s %5d %8.2f ms\n", rows[i].first.c_str(), rows[i].second.first, rows[i].second.second);
+}
+
 void report(const char* project, double eagerMs, const TraceFigures& trace, const char* compiled) {
     auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects" / project / "project.json");
     if (!p) {
@@ -65,12 +84,14 @@ void report(const char* project, double eagerMs, const TraceFigures& trace, cons
         const double ref = eagerMs > 0 ? eagerMs : trace.kernelMs;
         std::printf("  %-6d %8d %10.2f %+8.1f%% %8.2fx %9.2f\n", level, r->kernels_per_step, ms, 100 * (ms / ref - 1), level0 / ms,
                     r->summary.peak_bytes / 1e9);
+        if (g_ops && !r->devices.empty()) printOps(*r);
     }
 }
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    g_ops = argc > 1 && std::strcmp(argv[1], "--ops") == 0;
     double llamaEager = 0;
     if (std::ifstream in(NPU_SHARED_DATA_DIR "/hardware/h200_llama_small_training.json"); in) {
         const auto doc = nlohmann::json::parse(in, nullptr, false);

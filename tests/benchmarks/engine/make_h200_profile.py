@@ -174,6 +174,39 @@ for r in mb["vector_ops"]:
     (elem if r["op"] in ("add", "gelu", "silu") else norm).append((nbytes, eff_memory(nbytes, r["ms"])))
 elem.append((1.0e10, mb["ceilings"]["copy_GBps_rw"] * 1e9 / BW))
 
+
+def bandwidth_by_size(points):
+    """Achieved bandwidth per power-of-two size bin, time-weighted (bytes / kernel time of
+    the bin's kernels together), as [(mean bytes, efficiency)]; bins of one kernel dropped,
+    and kernels under 64 KiB (scalar fills and the like: pure launch latency, which the
+    curve's smallest bin and the launch gap cover)."""
+    import math
+    bins = {}
+    for nbytes, us in points:
+        if nbytes < 65536:
+            continue
+        b = bins.setdefault(int(math.floor(math.log2(nbytes))), [0.0, 0.0, 0])
+        b[0] += nbytes
+        b[1] += us
+        b[2] += 1
+    return [(b[0] / b[2], b[0] / (b[1] * 1e-6 * BW)) for _, b in sorted(bins.items()) if b[2] > 1]
+
+
+# Memory-bound kernels (--kernel-time): the microbench vector_ops rows are per-call times
+# (a 32 MB add's row holds ~2x its kernel time), so the curves come from the kernels of
+# both traces, bytes from their launching op's recorded shapes and dtypes
+# (trace_kernels.memory_kernel_points). Two curves by rule, as PyTorch picks its kernel:
+# "memory" for operands of one shape and dtype (its vectorized path, and every fused
+# kernel), "memory.strided" for broadcast or mixed-dtype operands and concatenation.
+strided = []
+if KERNEL_TIME:
+    pooled = []
+    for trace in (LLAMA_TRACE, "traces/resnet50_amp_bf16_b64_h200.json.gz"):
+        pooled += trace_kernels.memory_kernel_points(trace_kernels.load(os.path.join(data, trace)))
+    elem = bandwidth_by_size([(b, us) for b, us, uniform in pooled if uniform])
+    elem.append((1.0e10, mb["ceilings"]["copy_GBps_rw"] * 1e9 / BW))
+    strided = bandwidth_by_size([(b, us) for b, us, uniform in pooled if not uniform])
+
 adam = []
 adam_rows = [(28.0 * r["params"], r["ms"]) for r in ops["other"] if r["op"] == "adamw_fused_step_fp32"]
 # param r/w, grad r, exp_avg r/w, exp_avg_sq r/w (fp32) = 28 bytes per parameter.
@@ -242,7 +275,8 @@ profile = {
         "conv_backward.fp32": curve("flops", conv_bwd["fp32"], OPS + " conv rows (fp32, groups 1) (fwd_bwd_ms - fwd_ms) / 2 per gradient op", 1.10),
         "attention.bf16": curve("flops", att_f, (MB + " attention rows fwd_ms (flash, causal) as kernel time: (per-call us - %.1f) / %.3f; host part from the B8 H16 S1024 D64 kernels of " + LLAMA_TRACE) % (att_host_f, SLOPE) if KERNEL_TIME else MB + " attention rows fwd_ms (flash, causal)"),
         "attention_backward.bf16": curve("flops", att_b, (MB + " attention rows fwd_bwd_ms - fwd_ms, 2.5x forward FLOPs, as kernel time: (per-call us - %.1f) / %.3f; host part from the B8 H16 S1024 D64 kernels of " + LLAMA_TRACE) % (att_host_b, SLOPE) if KERNEL_TIME else MB + " attention rows fwd_bwd_ms - fwd_ms, 2.5x forward FLOPs"),
-        "memory": curve("bytes", elem, MB + " vector_ops add/gelu/silu GBps / 4.8 TB/s, and ceilings.copy_GBps_rw"),
+        "memory": curve("bytes", elem, (LLAMA_TRACE + " and " + RESNET_TRACE + " memory-bound kernels whose operands share one shape and dtype: bytes (from the ops' recorded shapes) / kernel time per power-of-two size bin, and " + MB + " ceilings.copy_GBps_rw") if KERNEL_TIME else MB + " vector_ops add/gelu/silu GBps / 4.8 TB/s, and ceilings.copy_GBps_rw"),
+        **({"memory.strided": curve("bytes", strided, LLAMA_TRACE + " and " + RESNET_TRACE + " memory-bound kernels with broadcast or mixed-dtype operands, and concatenations: bytes / kernel time per power-of-two size bin")} if strided else {}),
         "memory.norm": curve("bytes", norm, MB + " vector_ops softmax/layernorm/rmsnorm GBps / 4.8 TB/s"),
         "memory.EmbeddingGrad": curve("bytes", emb, OPS + " embedding_fwd_bwd - embedding_fwd rows (bf16, fp32), bytes as the engine's EmbeddingGrad counts them"),
         "memory.optimizer": curve("bytes", adam, OPS + " adamw_fused_step_fp32 rows, 28 bytes per parameter" + (", less the %.3f ms host part of a call (intercept of the 1e8 and 1e9 parameter rows)" % ADAM_HOST_MS if KERNEL_TIME else "")),

@@ -166,6 +166,74 @@ def resnet50_conv_kernel_us(events, batch):
     return out
 
 
+DTYPE_BYTES = {"float": 4, "c10::BFloat16": 2, "c10::Half": 2, "double": 8, "long int": 8, "int": 4, "bool": 1,
+               "unsigned char": 1, "signed char": 1, "short int": 2}
+# One-kernel memory-bound aten ops and how their traffic follows from their inputs:
+# "out": reads every tensor input, writes one output of the broadcast shape in the widest
+# input dtype (type promotion); "inplace": reads the inputs, writes the first; "copy":
+# copy_(dst, src) reads src and writes dst; "read": a reduction reads its input (its output
+# is small); "write": fill_ writes its tensor.
+MEMORY_OPS = {"aten::mul": "out", "aten::add": "out", "aten::sub": "out", "aten::div": "out", "aten::neg": "out",
+              "aten::pow": "out", "aten::rsqrt": "out", "aten::silu": "out", "aten::silu_backward": "out",
+              "aten::cat": "out", "aten::threshold_backward": "out", "aten::add_": "inplace", "aten::mul_": "inplace",
+              "aten::clamp_min_": "inplace", "aten::copy_": "copy", "aten::mean": "read", "aten::sum": "read",
+              "aten::fill_": "write"}
+
+
+def _tensors(dims, types):
+    """[(numel, bytes per element)] of an op's tensor inputs (lists of tensors, as cat's, flattened)."""
+    out = []
+    for d, t in zip(dims, types):
+        if not d:
+            continue
+        shapes = d if isinstance(d[0], list) else [d]
+        for s in shapes:
+            n = 1
+            for x in s:
+                n *= x
+            if n > 0 and t in DTYPE_BYTES:
+                out.append((n, DTYPE_BYTES[t]))
+    return out
+
+
+def memory_kernel_points(events):
+    """[(bytes, kernel us, uniform)] of the trace's memory-bound kernels whose traffic follows from
+    their launching op's recorded input shapes and types (MEMORY_OPS; ops that launched
+    exactly one kernel). uniform: every tensor input has the same element count and dtype
+    (PyTorch's vectorized path), as against broadcast or mixed-dtype operands and
+    concatenation (its strided/casting path). The source of the device profile's
+    memory curves (--kernel-time)."""
+    by_ext = collections.defaultdict(list)
+    for k in kernels(events):
+        by_ext[k["args"].get("External id")].append(k)
+    points = []
+    for e in events:
+        rule = MEMORY_OPS.get(e.get("name")) if e.get("cat") == "cpu_op" else None
+        args = e.get("args", {})
+        ks = by_ext.get(args.get("External id"), [])
+        if not rule or len(ks) != 1 or ks[0]["cat"] != "kernel" or "Input Dims" not in args:
+            continue
+        ts = _tensors(args["Input Dims"], args.get("Input type", []))
+        if not ts:
+            continue
+        if rule == "out":
+            if e["name"] == "aten::cat":
+                out = sum(n for n, _ in ts) * max(b for _, b in ts)
+            else:
+                out = max(n for n, _ in ts) * max(b for _, b in ts)
+            nbytes = sum(n * b for n, b in ts) + out
+        elif rule == "inplace":
+            nbytes = sum(n * b for n, b in ts) + ts[0][0] * ts[0][1]
+        elif rule == "write":
+            nbytes = ts[0][0] * ts[0][1]
+        else:
+            nbytes = sum(n * b for n, b in ts)
+        uniform = e["name"] != "aten::cat" and len(set(ts)) == 1
+        if ks[0]["dur"] > 0:
+            points.append((float(nbytes), float(ks[0]["dur"]), uniform))
+    return points
+
+
 def main():
     events = load(sys.argv[1])
     cats = by_category(events)
