@@ -11,6 +11,7 @@
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
 #include "engine/sim/simulator.h"
+#include "engine/training/peft_adapters.h"
 
 #include <set>
 
@@ -44,8 +45,11 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
 
     progress(0.0, "building model graph");
     const bool lm = project.model.zoo.empty() || isLanguageModel(project.model.zoo);
-    auto graph = loadModelGraph(project.model, project.folder(), {t.batch, t.seq});
+    auto graph = loadModelGraph(project.model, project.folder(), {t.batch, modelSequenceLength(t.mode, t.seq)});
     if (!graph) return fail(graph.message());
+    const DType halfType = isAutocast(*precision) || *precision == Precision::bf16 ? lowDType(*precision) : DType::f32;
+    if (auto s = applyParameterEfficientMethod(*graph, t.mode, halfType); !s) return fail(s.message());
+    const ParameterSplit parameters = parameterSplit(*graph);
     if (progress.cancelled()) return makeError("cancelled");
 
     progress(0.1, "loading device profile");
@@ -94,6 +98,8 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     auto result = simulate(*graph, *device, sim, simProgress);
     if (!result) return result.message() == "cancelled" ? makeError("cancelled") : fail(result.message());
     result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
+    result->summary.trainable_params = parameters.trainable;
+    result->summary.frozen_params = parameters.frozen;
     result->graph_level = graphLevel;
     result->kernels_per_step = summarizeGraphCost(*graph).kernels;
     for (const PassStats& p : *stats)
