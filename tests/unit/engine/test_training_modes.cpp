@@ -34,10 +34,11 @@ Project smallLlama(const nlohmann::json& training) {
     p.name = "t";
     p.model.zoo = "llama";
     p.model.config = {{"hidden", 256}, {"ffn", 704}, {"layers", 2}, {"heads", 4}, {"vocab", 1000}};
-    p.training.batch = 2;
-    p.training.seq = 128;
+    nlohmann::json t = training;
+    t["batch"] = 2;
+    t["seq"] = 128;
     nlohmann::json doc = {{"format", "npustudio-project"}, {"version", 1}, {"name", "t"},
-                          {"model", {{"zoo", "llama"}, {"config", p.model.config}}}, {"training", training}};
+                          {"model", {{"zoo", "llama"}, {"config", p.model.config}}}, {"training", t}};
     auto parsed = parseProject(doc, "p.json");
     if (!parsed) qFatal("%s", parsed.message().c_str());
     p.training = parsed->training;
@@ -164,6 +165,50 @@ private slots:
         // of the same batch (128 tokens) minus the weight gradients it saves.
         auto lstm = simulateProject(smallLlama({{"mode", "p_tuning"}, {"p_tuning", {{"encoder", "lstm"}}}}), {});
         QVERIFY2(lstm.ok(), lstm.ok() ? "" : lstm.message().c_str());
+    }
+    // DPO: policy + frozen reference, both over chosen and rejected (2 sequences per pair);
+    // the reference runs forward only and keeps no activations for a backward.
+    void dpoPolicyAndFrozenReference() {
+        auto sft = simulateProject(smallLlama({{"mode", "sft"}}), {});
+        auto dpo = simulateProject(smallLlama({{"mode", "dpo"}, {"dpo", {{"beta", 0.1}, {"reference", "frozen"}}}}), {});
+        auto refFree = simulateProject(smallLlama({{"mode", "dpo"}, {"dpo", {{"reference", "none"}}}}), {});
+        QVERIFY2(sft.ok() && dpo.ok() && refFree.ok(), dpo.ok() ? "" : dpo.message().c_str());
+        const std::int64_t params = sft->summary.params;
+        QCOMPARE(dpo->summary.trainable_params, params);
+        QCOMPARE(dpo->summary.frozen_params, params);
+        QCOMPARE(dpo->summary.params, 2 * params);
+        QCOMPARE(refFree->summary.frozen_params, std::int64_t{0});
+        QCOMPARE(dpo->summary.batch, std::int64_t{2 * 2});  // 2 pairs = 4 sequences
+        // Both models' weights are resident; only the policy has optimizer state.
+        const auto& roles = dpo->devices.at(0).peak_by_role;
+        QCOMPARE(roles.at("weight"), 2 * sft->devices.at(0).peak_by_role.at("weight"));
+        QCOMPARE(roles.at("optimizer_state"), 8 * params);
+        // No backward task belongs to the reference; it has its own track and phase time.
+        const auto& dev = dpo->devices.at(0);
+        int refStream = -1;
+        for (const auto& st : dev.streams)
+            if (st.name.find("reference") != std::string::npos) refStream = st.id;
+        QVERIFY(refStream > 0);
+        int refForward = 0;
+        for (const auto& t : dev.tasks) {
+            const bool ref = t.name.rfind("reference.", 0) == 0;
+            QCOMPARE(ref, t.stream == refStream);
+            if (ref) QCOMPARE(t.phase, Phase::forward);
+            refForward += ref;
+        }
+        QVERIFY(refForward > 0);
+        const auto& phases = dpo->summary.time_by_phase_ms;
+        QVERIFY(phases.at("reference") > 0 && phases.at("policy") > phases.at("reference"));
+        // The reference forward adds about a third of the policy's step (forward of 3 units
+        // of fwd+bwd); the reference-free run has none.
+        QVERIFY(dpo->summary.step_time_ms > refFree->summary.step_time_ms * 1.15);
+        QVERIFY(dpo->summary.step_time_ms < refFree->summary.step_time_ms * 1.6);
+    }
+
+    void ppoNotYetSimulatedSaysSo() {
+        auto r = simulateProject(smallLlama({{"mode", "ppo"}, {"ppo", {{"generate_tokens", 64}}}}), {});
+        QVERIFY(!r);
+        QVERIFY2(r.message().find("training.mode: \"ppo\" is not simulated yet") != std::string::npos, r.message().c_str());
     }
 };
 
