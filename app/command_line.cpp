@@ -13,6 +13,7 @@ void addOptions(QCommandLineParser& parser) {
         "       npustudio --batch --export-csv RUN.npudb OUT.csv [--group-by name|type|category]\n"
         "       npustudio --batch --convert MODEL.onnx [--input-shape NAME:D1,D2]... [--strict]\n"
         "                 [--out MODEL.npuom] [--report REPORT.json]\n"
+        "       npustudio --batch --estimate PROJECT.json --tokens N [--devices-max K] [--report REPORT.json]\n"
         "Exit codes (batch): 0 ok, 1 the run failed (out of memory, error), 2 bad input."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -40,6 +41,11 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("precision"), QStringLiteral("Conversion precision: fp32, fp16 or bf16."), QStringLiteral("P")},
         {QStringLiteral("device"), QStringLiteral("Conversion target device (h200, ascend-910b)."),
          QStringLiteral("NAME")},
+        {QStringLiteral("estimate"), QStringLiteral("Estimate devices and time to train PROJECT.json on --tokens tokens."),
+         QStringLiteral("PROJECT")},
+        {QStringLiteral("tokens"), QStringLiteral("Training tokens for --estimate (e.g. 1e9)."), QStringLiteral("N")},
+        {QStringLiteral("devices-max"), QStringLiteral("Largest device count --estimate tries (default 1024)."),
+         QStringLiteral("K"), QStringLiteral("1024")},
     });
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("PROJECT.json, RUN.npudb or TRACE.json[.gz] to open."),
@@ -60,6 +66,9 @@ QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
     out.strict = parser.isSet(QStringLiteral("strict"));
     out.precision = parser.value(QStringLiteral("precision"));
     out.device = parser.value(QStringLiteral("device"));
+    out.estimateProject = parser.value(QStringLiteral("estimate"));
+    out.tokens = parser.value(QStringLiteral("tokens"));
+    out.devicesMax = parser.value(QStringLiteral("devices-max"));
     out.positional = parser.positionalArguments();
     if (parser.isSet(QStringLiteral("steps"))) {
         bool ok = false;

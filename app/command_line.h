@@ -23,6 +23,9 @@ struct CommandLine {
     bool strict = false;        // --strict
     QString precision;          // --precision
     QString device;             // --device
+    QString estimateProject;    // --estimate PROJECT.json (app/estimate_command.h)
+    QString tokens;             // --tokens N
+    QString devicesMax;         // --devices-max K
     QStringList positional;     // PROJECT.json | RUN.npudb | TRACE.json[.gz] ...
 };
 

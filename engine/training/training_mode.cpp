@@ -69,13 +69,25 @@ void readTrainingMode(JsonChecker& training, TrainingMode& mode) {
         }
         if (mode.name == "ppo") mode.ppo.generate_tokens = c.intInRange("generate_tokens", 1, 1 << 20, mode.ppo.generate_tokens);
         if (auto s = c.finish(); !s) training.addProblem(key, s.message());
-        else mode.options = options;
     }
 }
 
 nlohmann::json trainingModeToJson(const TrainingMode& mode) {
     nlohmann::json j = {{"mode", mode.name}};
-    if (!mode.options.empty()) j[mode.name] = mode.options;
+    // The effective options, defaults included: the project tree shows them and a saved
+    // file says what was simulated.
+    const LoraOptions& l = mode.lora;
+    const VirtualTokenOptions& v = mode.virtual_tokens;
+    if (mode.name == "lora")
+        j["lora"] = {{"rank", l.rank}, {"alpha", l.alpha}, {"dropout", l.dropout}, {"target_modules", l.target_modules},
+                     {"merge", l.merge}, {"half_base", l.half_base}};
+    if (mode.name == "prompt_tuning" || mode.name == "prefix_tuning") j[mode.name] = {{"num_virtual_tokens", v.num_virtual_tokens}};
+    if (mode.name == "p_tuning") {
+        j["p_tuning"] = {{"num_virtual_tokens", v.num_virtual_tokens}, {"encoder", v.encoder}};
+        if (v.encoder_hidden_size > 0) j["p_tuning"]["encoder_hidden_size"] = v.encoder_hidden_size;  // else the model's hidden
+    }
+    if (mode.name == "dpo") j["dpo"] = {{"beta", mode.dpo.beta}, {"reference", mode.dpo.reference}};
+    if (mode.name == "ppo") j["ppo"] = {{"generate_tokens", mode.ppo.generate_tokens}};
     return j;
 }
 

@@ -50,7 +50,6 @@ struct TrainingMode {
     VirtualTokenOptions virtual_tokens;  // of whichever virtual-token method is chosen
     DpoOptions dpo;
     PpoOptions ppo;
-    nlohmann::json options = nlohmann::json::object();  // training.<mode> as written, for saving
 
     bool isParameterEfficient() const {
         return name == "lora" || name == "prompt_tuning" || name == "p_tuning" || name == "prefix_tuning";
@@ -61,7 +60,8 @@ struct TrainingMode {
 // Reads training.mode and the mode's option object from the training section's checker;
 // every problem is added to it (one per key, all at once).
 void readTrainingMode(JsonChecker& training, TrainingMode& mode);
-// {"mode": ..., "<mode>": {...}} to merge into the saved training section.
+// {"mode": ..., "<mode>": {every option, defaults included}} to merge into the saved
+// training section.
 nlohmann::json trainingModeToJson(const TrainingMode& mode);
 
 }  // namespace npu::engine

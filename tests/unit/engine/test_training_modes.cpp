@@ -3,8 +3,11 @@
 #include "engine/models/model_zoo.h"
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/training/peft_adapters.h"
+#include "engine/training/resource_estimator.h"
 
 #include <QtTest>
+
+#include <cmath>
 
 using namespace npu::engine;
 
@@ -209,6 +212,41 @@ private slots:
         auto r = simulateProject(smallLlama({{"mode", "ppo"}, {"ppo", {{"generate_tokens", 64}}}}), {});
         QVERIFY(!r);
         QVERIFY2(r.message().find("training.mode: \"ppo\" is not simulated yet") != std::string::npos, r.message().c_str());
+    }
+    // The estimator: the fewest devices (ZeRO-3 over powers of two) that hold full AdamW
+    // training of LLaMA-7B on a 64 GB Ascend 910B, and the time for N tokens from the
+    // simulated step.
+    void estimatorFindsFewestDevices() {
+        Project p;
+        p.name = "7b";
+        p.device = "ascend-910b";
+        p.model.zoo = "llama";
+        p.model.config = kLlama7b;
+        p.training.batch = 1;
+        p.training.seq = 512;
+        p.training.activation_checkpointing = "full";
+        EstimateRequest req;
+        req.tokens = 1e9;
+        req.devicesMax = 16;
+        auto e = estimateResources(p, req);
+        QVERIFY2(e.ok(), e.ok() ? "" : e.message().c_str());
+        QVERIFY(e->fits);
+        // 16 bytes per parameter of model states (fp32 weights, grads, 2 moments) = 108 GB:
+        // not one 64 GB device; ZeRO-3 over N holds 108/N GB of them.
+        QVERIFY(e->devices >= 2);
+        QCOMPARE(e->trials.front().devices, 1);
+        QVERIFY(!e->trials.front().fits);
+        QCOMPARE(e->trials.back().devices, e->devices);
+        QVERIFY(e->bytes_per_device <= e->capacity_bytes);
+        QCOMPARE(e->tokens_per_step, 512.0 * e->devices);
+        QCOMPARE(e->seconds_for_tokens, std::ceil(1e9 / e->tokens_per_step) * e->step_time_ms / 1e3);
+        QVERIFY(e->assumptions.size() >= 3);
+        req.devicesMax = 1;
+        auto none = estimateResources(p, req);
+        QVERIFY(none.ok());
+        QVERIFY(!none->fits);
+        req.tokens = 0;
+        QVERIFY(!estimateResources(p, req));
     }
 };
 
