@@ -35,11 +35,11 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
     ResourceEstimate e;
     // Powers of two: the data-parallel sizes clusters are built in.
     for (int n = 1; n <= request.devicesMax; n *= 2) {
+        // The project's own parallel settings are replaced by the candidate: one device, or
+        // N data-parallel ranks with ZeRO-3.
         Project p = project;
-        if (n > 1) {
-            p.training.zero_stage = 3;
-            p.parallel["data_parallel"] = n;
-        }
+        p.parallel["data_parallel"] = n;
+        if (n > 1) p.training.zero_stage = 3;
         auto r = simulateProject(p, options);
         if (!r) return r.error();
         DeviceCountTrial trial{n, r->summary.status == "ok", r->summary.memory.reserved_peak_bytes > 0 ? r->summary.memory.reserved_peak_bytes : r->summary.peak_bytes,
@@ -52,8 +52,7 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
         }
         e.fits = true;
         e.devices = n;
-        e.strategy = n == 1 ? (project.training.zero_stage > 0 ? "single device (ZeRO settings have no effect on one device)" : "single device")
-                            : "data parallel " + std::to_string(n) + ", ZeRO-3";
+        e.strategy = n == 1 ? "single device" : "data parallel " + std::to_string(n) + ", ZeRO-3";
         e.bytes_per_device = trial.peak_bytes;
         e.step_time_ms = trial.step_time_ms;
         // A DPO step runs 2 sequences per pair: tokens count every sequence trained on.
