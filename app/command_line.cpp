@@ -16,6 +16,7 @@ void addOptions(QCommandLineParser& parser) {
         "       npustudio --batch SUITE.json [-j N] [--baseline B.json] [--update-baseline] [--report R.json]\n"
         "                 [--junit J.xml] [--out DIR] [--shard K/N]\n"
         "       npustudio --batch --merge R1.json R2.json... --report ALL.json [--junit J.xml]\n"
+        "       npustudio --batch --estimate PROJECT.json --tokens N [--devices-max K] [--report REPORT.json]\n"
         "Exit codes (batch): 0 ok, 1 the run failed (out of memory, error), 2 bad input.\n"
         "Suites: 0 all pass, 1 a regression or budget failure, 2 a case could not run."));
     parser.addHelpOption();
@@ -52,6 +53,11 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("shard"), QStringLiteral("Run every N-th suite case from the K-th (1-based)."),
          QStringLiteral("K/N")},
         {QStringLiteral("merge"), QStringLiteral("Merge suite reports given as R1.json R2.json ... into --report.")},
+        {QStringLiteral("estimate"), QStringLiteral("Estimate devices and time to train PROJECT.json on --tokens tokens."),
+         QStringLiteral("PROJECT")},
+        {QStringLiteral("tokens"), QStringLiteral("Training tokens for --estimate (e.g. 1e9)."), QStringLiteral("N")},
+        {QStringLiteral("devices-max"), QStringLiteral("Largest device count --estimate tries (default 1024)."),
+         QStringLiteral("K"), QStringLiteral("1024")},
     });
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("PROJECT.json, RUN.npudb or TRACE.json[.gz] to open."),
@@ -72,6 +78,9 @@ QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
     out.strict = parser.isSet(QStringLiteral("strict"));
     out.precision = parser.value(QStringLiteral("precision"));
     out.device = parser.value(QStringLiteral("device"));
+    out.estimateProject = parser.value(QStringLiteral("estimate"));
+    out.tokens = parser.value(QStringLiteral("tokens"));
+    out.devicesMax = parser.value(QStringLiteral("devices-max"));
     out.positional = parser.positionalArguments();
     out.baseline = parser.value(QStringLiteral("baseline"));
     out.updateBaseline = parser.isSet(QStringLiteral("update-baseline"));

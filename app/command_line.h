@@ -30,6 +30,9 @@ struct CommandLine {
     QString junit;              // --junit JUNIT.xml
     int shardIndex = 1, shardCount = 1;  // --shard K/N
     bool merge = false;         // --merge REPORT.json...
+    QString estimateProject;    // --estimate PROJECT.json (app/estimate_command.h)
+    QString tokens;             // --tokens N
+    QString devicesMax;         // --devices-max K
     QStringList positional;     // PROJECT.json | RUN.npudb | TRACE.json[.gz] ...
 };
 

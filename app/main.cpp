@@ -3,6 +3,7 @@
 
 #include "app/batch_runner.h"
 #include "app/command_line.h"
+#include "app/estimate_command.h"
 #include "app/main_window.h"
 
 #include <QApplication>
@@ -49,6 +50,10 @@ int main(int argc, char** argv) {
         std::cerr << "npustudio: " << problem.toStdString() << "\n";
         return npu::app::kExitBadInput;
     }
+    if (cmd.batch && !cmd.estimateProject.isEmpty())
+        return npu::app::runEstimateCommand({cmd.estimateProject.toStdString(), cmd.tokens.toStdString(), cmd.devicesMax.toStdString(),
+                                             cmd.report.toStdString()},
+                                            std::cout, std::cerr);
     if (cmd.batch) return npu::app::runBatch(cmd, std::cout, std::cerr);
 
     npu::app::MainWindow window;

@@ -44,6 +44,8 @@ json simulationReport(const profiler::SimulationRunSummary& run) {
     r["project_name"] = run.projectName;
     r["device"] = s.device;
     r["model"] = {{"name", s.model}, {"params", s.params}, {"flops_per_step", s.flops_per_step}};
+    r["model"]["trainable_params"] = s.trainable_params;
+    r["model"]["frozen_params"] = s.frozen_params;
     r["training"] = {{"batch", s.batch}, {"seq", s.seq}, {"precision", s.precision}};
     r["step_time_ms"] = s.step_time_ms;
     r["samples_per_s"] = s.samples_per_s;

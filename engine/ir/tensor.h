@@ -36,6 +36,9 @@ struct Tensor {
     int producer = -1;           // node id, -1 for graph inputs and weights
     std::vector<int> consumers;  // node ids
     std::vector<std::string> symbolicDims;  // names of dynamic dims, parallel to shape ("" if static)
+    // A weight that does not train (the base model under LoRA or prompt/prefix tuning, a
+    // DPO/PPO reference): no gradient, no optimizer state (engine/training).
+    bool frozen = false;
 
     std::int64_t numel() const;   // 0 if any dim unknown
     std::int64_t bytes() const { return numel() * dtypeBytes(dtype); }

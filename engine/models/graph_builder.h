@@ -15,6 +15,11 @@ namespace npu::engine {
 class GraphBuilder {
 public:
     explicit GraphBuilder(std::string graphName);
+    // Continues an existing forward graph: engine/training adds fine-tuning adapters
+    // (LoRA, virtual tokens, prefixes) to any built model this way, so the model
+    // builders stay unaware of the training mode.
+    explicit GraphBuilder(Graph graph) : m_graph(std::move(graph)) {}
+    Graph& graph() { return m_graph; }
 
     int input(const std::string& name, std::vector<std::int64_t> shape, DType dtype);
     int weight(const std::string& name, std::vector<std::int64_t> shape);

@@ -12,6 +12,7 @@ void reorderNodes(Graph& graph, const std::vector<int>& order) {
     for (const Tensor& t : graph.tensors()) {
         const int id = out.addTensor(t.name, t.shape, t.dtype, t.role);
         out.tensor(id).symbolicDims = t.symbolicDims;
+        out.tensor(id).frozen = t.frozen;
     }
     std::vector<int> remap(graph.nodes().size(), -1);
     for (std::size_t i = 0; i < order.size(); ++i) remap[static_cast<std::size_t>(order[i])] = static_cast<int>(i);

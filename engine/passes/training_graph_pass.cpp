@@ -9,10 +9,11 @@ namespace npu::engine {
 
 namespace {
 
-// A tensor needs a gradient when it is a floating-point weight or computed from one.
+// A tensor needs a gradient when it is a floating-point, not frozen weight or computed
+// from one.
 std::vector<bool> requiresGrad(const Graph& g, const std::vector<int>& order) {
     std::vector<bool> rg(g.tensors().size(), false);
-    for (const Tensor& t : g.tensors()) rg[static_cast<std::size_t>(t.id)] = t.role == TensorRole::weight && isFloating(t.dtype);
+    for (const Tensor& t : g.tensors()) rg[static_cast<std::size_t>(t.id)] = t.role == TensorRole::weight && !t.frozen && isFloating(t.dtype);
     for (int id : order) {
         const Node& n = g.node(id);
         bool any = false;

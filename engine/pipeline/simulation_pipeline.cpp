@@ -11,6 +11,8 @@
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
 #include "engine/sim/simulator.h"
+#include "engine/training/mode_graph.h"
+#include "engine/training/model_ensemble.h"
 
 #include <set>
 
@@ -44,8 +46,10 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
 
     progress(0.0, "building model graph");
     const bool lm = project.model.zoo.empty() || isLanguageModel(project.model.zoo);
-    auto graph = loadModelGraph(project.model, project.folder(), {t.batch, t.seq});
-    if (!graph) return fail(graph.message());
+    const DType halfType = isAutocast(*precision) || *precision == Precision::bf16 ? lowDType(*precision) : DType::f32;
+    auto modeGraph = buildModeGraph(project, halfType);
+    if (!modeGraph) return fail(modeGraph.message());
+    Graph* graph = &modeGraph->graph;
     if (progress.cancelled()) return makeError("cancelled");
 
     progress(0.1, "loading device profile");
@@ -80,7 +84,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
 
     SimulatorOptions sim;
     sim.steps = options.steps;
-    sim.batch = t.batch;
+    sim.batch = t.batch * modeGraph->sequencesPerSample;
     sim.seq = lm && !project.model.zoo.empty() && project.model.zoo != "resnet" ? t.seq : 0;
     sim.precision = t.precision;
     sim.computeDType = lowDType(*precision);
@@ -94,6 +98,13 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     auto result = simulate(*graph, *device, sim, simProgress);
     if (!result) return result.message() == "cancelled" ? makeError("cancelled") : fail(result.message());
     result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
+    result->summary.trainable_params = modeGraph->parameters.trainable;
+    result->summary.frozen_params = modeGraph->parameters.frozen;
+    if (!modeGraph->otherModels.empty()) {
+        for (const auto& [model, ms] : timeByModelMs(*result, modeGraph->otherModels, modeGraph->mainModel))
+            result->summary.time_by_phase_ms[model] = ms;
+        splitComputeTracksByModel(*result, modeGraph->otherModels, modeGraph->mainModel);
+    }
     result->graph_level = graphLevel;
     result->kernels_per_step = summarizeGraphCost(*graph).kernels;
     for (const PassStats& p : *stats)

@@ -4,6 +4,7 @@
 // toolchain vocabulary (see ../shared/DESIGN.md and docs/project-format.md).
 
 #include "engine/core/expected.h"
+#include "engine/training/training_mode.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +39,7 @@ struct TrainingSettings {
     double overflow_rate = 0;                // or a deterministic fraction of steps that overflow
     int zero_stage = 0;
     bool offload_optimizer = false;
+    TrainingMode mode;                       // training.mode and training.<mode> (engine/training)
 };
 
 struct RunEntry {

@@ -77,6 +77,10 @@ struct SimSummary {
     std::string model;                // model name
     std::string device;               // device profile name
     std::int64_t params = 0;
+    // Of params (summed over every model of the mode: DPO's reference, PPO's four): those
+    // that train and those frozen (engine/training; pretrain/sft: all train).
+    std::int64_t trainable_params = 0;
+    std::int64_t frozen_params = 0;
     double flops_per_step = 0;        // model FLOPs of one training step (fwd + bwd, no recompute)
     double step_time_ms = 0;
     double samples_per_s = 0;

@@ -27,6 +27,8 @@ nlohmann::json summaryJson(const engine::SimSummary& s) {
             {"model", s.model},
             {"device", s.device},
             {"params", s.params},
+            {"trainable_params", s.trainable_params},
+            {"frozen_params", s.frozen_params},
             {"flops_per_step", s.flops_per_step},
             {"step_time_ms", s.step_time_ms},
             {"samples_per_s", s.samples_per_s},

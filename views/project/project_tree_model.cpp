@@ -199,7 +199,8 @@ void ProjectTreeModel::rebuild() {
             if (!doc.contains(section) || !doc[section].is_object() || doc[section].empty()) continue;
             QString title = QString::fromLatin1(section);
             title[0] = title[0].toUpper();
-            auto r = row(title, QString());
+            // The training row names its mode (pretrain, lora, dpo, ...); its options are below.
+            auto r = row(title, title == QLatin1String("Training") ? QString::fromStdString(m_project.training.mode.name) : QString());
             addJson(r.front(), doc[section], std::string("/") + section);
             root->appendRow(r);
         }

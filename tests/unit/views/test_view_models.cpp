@@ -114,6 +114,22 @@ private slots:
         QCOMPARE(m.index(0, 0, runs).data(views::ProjectTreeModel::RunPathRole).toString(),
                  QStringLiteral("/tmp/demo/runs/sim-2.npudb"));
         QVERIFY(m.findRun(QStringLiteral("/tmp/demo/runs/sim-1.npudb")).isValid());
+        // The training row names the mode; its options (defaults included) are below it.
+        p.training.mode.name = "lora";
+        m.setProject(p);
+        const QModelIndex top = m.index(0, 0);
+        QModelIndex training;
+        for (int r = 0; r < m.rowCount(top); ++r)
+            if (m.index(r, 0, top).data().toString() == QStringLiteral("Training")) training = m.index(r, 0, top);
+        QVERIFY(training.isValid());
+        QCOMPARE(m.index(training.row(), 1, top).data().toString(), QStringLiteral("lora"));
+        QModelIndex lora;
+        for (int r = 0; r < m.rowCount(training); ++r)
+            if (m.index(r, 0, training).data().toString() == QStringLiteral("lora")) lora = m.index(r, 0, training);
+        QVERIFY(lora.isValid());
+        QStringList options;
+        for (int r = 0; r < m.rowCount(lora); ++r) options << m.index(r, 0, lora).data().toString();
+        QVERIFY2(options.contains(QStringLiteral("rank")) && options.contains(QStringLiteral("target_modules")), qPrintable(options.join(QLatin1Char(','))));
         m.addOpenedRun(QStringLiteral("/data/x.npudb"), QStringLiteral("x"));
         QCOMPARE(m.rowCount(), 2);
         m.clearProject();

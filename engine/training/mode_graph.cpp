@@ -1,0 +1,44 @@
+#include "engine/training/mode_graph.h"
+
+#include "engine/frontends/model_loader.h"
+#include "engine/training/model_ensemble.h"
+
+namespace npu::engine {
+
+Expected<ModeGraph> buildModeGraph(const Project& project, DType halfType) {
+    const TrainingSettings& t = project.training;
+    const TrainingMode& mode = t.mode;
+    if (mode.name == "ppo")
+        return makeError("training.mode: \"ppo\" is not simulated yet (generation with a KV cache, scoring and actor/critic "
+                         "training are planned; see docs/project-format.md)");
+    ModeGraph out;
+    out.sequencesPerSample = mode.name == "dpo" ? 2 : 1;
+    const ZooShape shape{t.batch * out.sequencesPerSample, modelSequenceLength(mode, t.seq)};
+    auto model = loadModelGraph(project.model, project.folder(), shape);
+    if (!model) return model.error();
+    if (auto s = applyParameterEfficientMethod(*model, mode, halfType); !s) return s.error();
+    if (mode.name != "dpo" || mode.dpo.reference == "none") {
+        out.graph = std::move(*model);
+        out.parameters = parameterSplit(out.graph);
+        return out;
+    }
+    // DPO (TRL DPOTrainer): the chosen and rejected sequences of every pair run through
+    // the frozen reference (forward only, its log-probs are all the loss needs) and the
+    // policy, whose loss trains it. The reference runs first, as concatenated_forward does
+    // under no_grad; only its scalar result stays alive to the loss.
+    auto reference = loadModelGraph(project.model, project.folder(), shape);
+    if (!reference) return reference.error();
+    freezeAllWeights(*reference);
+    Graph& g = out.graph;
+    g.name = model->name;
+    const std::vector<int> refOutputs = appendModel(g, *reference, "reference");
+    const std::vector<int> policyOutputs = appendModel(g, *model, "policy");
+    g.outputs = policyOutputs;                 // outputs[0]: the policy's loss seeds backward
+    g.outputs.push_back(refOutputs.front());   // the reference's log-probs (its loss stands in)
+    out.mainModel = "policy";
+    out.otherModels = {"reference"};
+    out.parameters = parameterSplit(g);
+    return out;
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,74 @@
+#include "engine/training/model_ensemble.h"
+
+#include <algorithm>
+
+namespace npu::engine {
+
+std::vector<int> appendModel(Graph& into, const Graph& model, const std::string& prefix) {
+    std::vector<int> map(model.tensors().size(), -1);
+    for (const Tensor& t : model.tensors()) {
+        const bool graphInput = std::find(model.inputs.begin(), model.inputs.end(), t.id) != model.inputs.end();
+        if (graphInput)
+            for (int shared : into.inputs)
+                if (into.tensor(shared).name == t.name && into.tensor(shared).shape == t.shape) map[static_cast<std::size_t>(t.id)] = shared;
+        if (map[static_cast<std::size_t>(t.id)] >= 0) continue;
+        // The data (token ids, labels) keeps its name so the next model shares it.
+        const int id = into.addTensor(graphInput ? t.name : prefix + "." + t.name, t.shape, t.dtype, t.role);
+        into.tensor(id).symbolicDims = t.symbolicDims;
+        into.tensor(id).frozen = t.frozen;
+        map[static_cast<std::size_t>(t.id)] = id;
+    }
+    auto mapped = [&map](const std::vector<int>& ids) {
+        std::vector<int> out;
+        for (int t : ids) out.push_back(t < 0 ? -1 : map[static_cast<std::size_t>(t)]);
+        return out;
+    };
+    for (int t : model.inputs)
+        if (std::find(into.inputs.begin(), into.inputs.end(), map[static_cast<std::size_t>(t)]) == into.inputs.end())
+            into.inputs.push_back(map[static_cast<std::size_t>(t)]);
+    for (const Node& n : model.nodes()) {
+        if (model.isRemoved(n.id)) continue;
+        const int id = into.addNode(n.op, prefix + "." + n.name, mapped(n.inputs), mapped(n.outputs), n.attrs, n.phase, n.dtype);
+        into.node(id).block = n.block.empty() ? prefix : prefix + "." + n.block;
+        into.node(id).opaque = n.opaque;
+    }
+    return mapped(model.outputs);
+}
+
+std::string modelOfTask(const std::string& nodeName, const std::vector<std::string>& models, const std::string& mainModel) {
+    for (const std::string& m : models)
+        if (nodeName.size() > m.size() && nodeName.compare(0, m.size(), m) == 0 && nodeName[m.size()] == '.') return m;
+    return mainModel;
+}
+
+void splitComputeTracksByModel(SimulationResult& result, const std::vector<std::string>& models, const std::string& mainModel) {
+    for (DeviceResult& dev : result.devices) {
+        std::map<std::string, int> trackOf;
+        for (SimTask& task : dev.tasks) {
+            if (task.stream != 0) continue;
+            const std::string model = modelOfTask(task.name, models, mainModel);
+            if (model == mainModel) continue;
+            auto it = trackOf.find(model);
+            if (it == trackOf.end()) {
+                const int id = static_cast<int>(dev.streams.size());
+                dev.streams.push_back({id, "Compute \xC2\xB7 " + model, StreamKind::compute});
+                it = trackOf.emplace(model, id).first;
+            }
+            task.stream = it->second;
+        }
+        if (!dev.streams.empty() && !trackOf.empty()) dev.streams[0].name = "Compute \xC2\xB7 " + mainModel;
+        std::stable_sort(dev.tasks.begin(), dev.tasks.end(), [](const SimTask& a, const SimTask& b) {
+            return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns;
+        });
+    }
+}
+
+std::map<std::string, double> timeByModelMs(const SimulationResult& result, const std::vector<std::string>& models,
+                                            const std::string& mainModel) {
+    std::map<std::string, double> ms;
+    if (result.devices.empty()) return ms;
+    for (const SimTask& task : result.devices.front().tasks) ms[modelOfTask(task.name, models, mainModel)] += task.dur_ns / 1e6;
+    return ms;
+}
+
+}  // namespace npu::engine
