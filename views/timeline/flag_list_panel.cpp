@@ -6,6 +6,7 @@
 #include "views/timeline/timeline_widget.h"
 
 #include <QHBoxLayout>
+#include <QAbstractItemDelegate>
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QLabel>
@@ -54,6 +55,11 @@ FlagListPanel::FlagListPanel(TimelineWidget* timeline, QWidget* parent) : QWidge
             m_timeline->setFlagNote(row, m_table->item(row, 1)->text());
     });
     connect(m_timeline, &TimelineWidget::flagsChanged, this, &FlagListPanel::refresh);
+    connect(m_table->itemDelegate(), &QAbstractItemDelegate::closeEditor, this, [this] {
+        if (m_returnFocus)
+            m_timeline->setFocus(Qt::OtherFocusReason);
+        m_returnFocus = false;
+    });
 }
 
 void FlagListPanel::refresh()
@@ -82,6 +88,10 @@ void FlagListPanel::editNote(int index)
     if (index < 0 || index >= m_table->rowCount())
         return;
     m_table->setCurrentCell(index, 1);
+    // Type the note, Enter: the keys go back to the timeline (the next M is a flag, not an
+    // edit of this cell).
+    m_returnFocus = true;
+    m_table->setFocus(Qt::OtherFocusReason);
     m_table->editItem(m_table->item(index, 1));
 }
 

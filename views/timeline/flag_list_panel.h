@@ -23,6 +23,7 @@ private:
     TimelineWidget* m_timeline;
     QTableWidget* m_table;
     bool m_refreshing = false;
+    bool m_returnFocus = false;  // the edit began with M: give the keys back to the timeline
 };
 
 }  // namespace npu::views

@@ -61,6 +61,8 @@ QVariant RangeStatsModel::data(const QModelIndex& index, int role) const
         default: return {};
         }
     }
+    if (role == Qt::ToolTipRole && index.column() == NameColumn)
+        return QString::fromStdString(r.name);
     if (role == Qt::TextAlignmentRole && index.column() != NameColumn)
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     return {};

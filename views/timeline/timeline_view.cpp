@@ -37,7 +37,11 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     rangeTable->sortByColumn(RangeStatsModel::TotalColumn, Qt::DescendingOrder);
     sortNumbersDescendingFirst(rangeTable, Qt::UserRole);
     rangeTable->horizontalHeader()->setStretchLastSection(true);
+    rangeTable->horizontalHeader()->resizeSection(RangeStatsModel::NameColumn, 150);
     rangeTable->verticalHeader()->hide();
+    rangeTable->verticalHeader()->setDefaultSectionSize(20);
+    rangeTable->setWordWrap(false);  // one line per name, elided in the middle, whole in the tooltip
+    rangeTable->setTextElideMode(Qt::ElideMiddle);
     rangeTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     rangeTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
     rangeTable->setToolTip(tr("Double-click a row to select those slices on the timeline"));
