@@ -231,8 +231,12 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
     QMenu menu(this);
     if (!info.inGutter) {
         const std::int64_t t = s.viewport.timeAt(info.plotX, plotWidth());
-        if (info.hit.count == 1) {
-            const qint64 id = s.data->sliceId(info.hit.slice);
+        if (info.hit.count >= 1) {
+            // In a folded block, the slice nearest the cursor, as a click takes it.
+            const SliceRef ref = info.hit.count == 1
+                                     ? info.hit.slice
+                                     : SliceRef{info.hit.slice.track, sliceInFold(info.hit.slice.track, info.depth, t)};
+            const qint64 id = s.data->sliceId(ref);
             menu.addAction(tr("Show in Operators"), this, [this, id] { emit sliceTableRowRequested(id); });
         }
         menu.addAction(tr("Add Flag Here\tM"), this, [this, t] { emit flagAdded(addFlag(t - m_state->offset)); });
