@@ -108,6 +108,17 @@ void MainWindow::buildCentral() {
         m_tabs->setCurrentWidget(m_timelineView);
         m_timelineView->showSlicesWithKey(op, false);
     });
+    connect(m_timelineView, &views::TimelineView::operatorRowRequested, this, [this](qint64 id) {
+        m_tabs->setCurrentWidget(m_operators);
+        m_operators->showSlice(id);
+    });
+    connect(m_diagnostics, &views::DiagnosticsView::eventsRequested, this, [this](const QString& name, qint64 t) {
+        m_tabs->setCurrentWidget(m_timelineView);
+        const int n = m_timelineView->showDiagnosticEvents(name, t);
+        m_statusText->setText(n > 0 ? QStringLiteral("%1: %2 slices").arg(name).arg(n)
+                                    : n == 0 ? QStringLiteral("The diagnostic's event is not a slice: its instant is marked")
+                                             : QStringLiteral("The diagnostic names no event on the timeline"));
+    });
     connect(m_memory, &views::MemoryChart::timeActivated, this, [this](qint64 t_ns) {
         m_tabs->setCurrentWidget(m_timelineView);
         views::TimelineWidget* t = timeline();

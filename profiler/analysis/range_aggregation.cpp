@@ -66,6 +66,10 @@ RangeAggregation aggregateRange(const ProfileDb& db, const std::vector<std::int6
         }
         for (const auto& h : hits) {
             auto& row = byName[h.nameId];
+            const std::int64_t dur = h.end - h.start;
+            row.min_ns = row.count == 0 ? dur : std::min(row.min_ns, dur);
+            row.max_ns = std::max(row.max_ns, dur);
+            row.dur_sum_ns += dur;
             ++row.count;
             row.total_ns += h.clipped;
             row.self_ns += std::max<std::int64_t>(0, h.clipped - h.childTime);

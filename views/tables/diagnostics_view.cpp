@@ -1,11 +1,13 @@
 #include "views/tables/diagnostics_view.h"
 
+#include "profiler/importers/diagnostic_example.h"
 #include "profiler/importers/diagnostic_kinds.h"
 #include "profiler/store/profile_db.h"
 #include "views/tables/record_table_model.h"
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -28,6 +30,16 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
     m_table->horizontalHeader()->setStretchLastSection(true);
     const int widths[] = {80, 240, 80};
     for (int c = 0; c < 3; ++c) m_table->horizontalHeader()->resizeSection(c, widths[c]);
+    m_table->setToolTip(QStringLiteral("Double-click a row to show its events on the timeline"));
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) { activate(index); });
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_table->indexAt(pos);
+        if (!index.isValid()) return;
+        QMenu menu(this);
+        menu.addAction(QStringLiteral("Show in Timeline"), this, [this, index] { activate(index); });
+        menu.exec(m_table->viewport()->mapToGlobal(pos));
+    });
     m_info = new QLabel(this);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -38,6 +50,7 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
 void DiagnosticsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     std::vector<std::vector<RecordCell>> rows;
     qint64 total = 0;
+    m_examples.clear();
     if (db) {
         for (const auto& d : db->diagnostics()) {
             static const QString names[] = {QStringLiteral("info"), QStringLiteral("warning"), QStringLiteral("error")};
@@ -49,6 +62,7 @@ void DiagnosticsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
                             RecordCell(kind, {}, info ? QString::fromUtf8(info->description.data(), qsizetype(info->description.size())) : kind),
                             RecordCell(QString::number(d.count), qlonglong(d.count)), RecordCell(example, {}, example)});
             total += d.count;
+            m_examples.push_back(d.example);
         }
     }
     m_info->setText(!db ? QStringLiteral("No run open.")
@@ -58,6 +72,16 @@ void DiagnosticsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
                                          .arg(total)
                                          .arg(rows.size()));
     m_model->setRows(std::move(rows));
+}
+
+bool DiagnosticsView::activate(const QModelIndex& index) {
+    const auto* proxy = static_cast<const QSortFilterProxyModel*>(m_table->model());
+    const int row = proxy->mapToSource(index).row();
+    if (row < 0 || row >= int(m_examples.size())) return false;
+    const auto event = profiler::diagnosticEventOf(m_examples[size_t(row)]);
+    if (event.name.empty() && !event.ts) return false;
+    emit eventsRequested(QString::fromStdString(event.name), event.ts ? qint64(*event.ts) : -1);
+    return true;
 }
 
 }  // namespace npu::views

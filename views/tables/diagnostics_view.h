@@ -1,13 +1,16 @@
 #pragma once
 // The Diagnostics tab of an imported run: the importer's problem counts by kind, with
-// severity, count and an example event, most severe first.
+// severity, count and an example event, most severe first. Double-click (or "Show in
+// Timeline") shows the events a diagnostic concerns: eventsRequested.
 
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
 class QTableView;
+class QModelIndex;
 
 namespace npu::profiler {
 class ProfileDb;
@@ -23,8 +26,18 @@ public:
     explicit DiagnosticsView(QWidget* parent = nullptr);
     void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
     RecordTableModel* model() const { return m_model; }
+    QTableView* table() const { return m_table; }
+    // Emits eventsRequested for the row at a table (proxy) index; false when its example
+    // names no event.
+    bool activate(const QModelIndex& index);
+
+signals:
+    // The event a diagnostic's example names: slices called `name` (may be empty) and the
+    // instant `t_ns` (database time, -1 when unknown).
+    void eventsRequested(const QString& name, qint64 t_ns);
 
 private:
+    std::vector<std::string> m_examples;  // by source row
     RecordTableModel* m_model;
     QTableView* m_table;
     QLabel* m_info;

@@ -103,6 +103,46 @@ QMenu* OpStatsView::contextMenuFor(const QModelIndex& proxyIndex) {
     return menu;
 }
 
+bool OpStatsView::showSlice(qint64 sliceId) {
+    if (!m_db) return false;
+    const auto slice = m_db->slice(sliceId);
+    if (!slice) return false;
+    const auto grouping = m_model->grouping();
+    QString key = QString::fromStdString(grouping == profiler::OpGrouping::byCategory ? slice->category
+                                         : grouping == profiler::OpGrouping::byType && !slice->opType.empty()
+                                             ? slice->opType
+                                             : slice->name);
+    auto findRow = [&]() -> QModelIndex {
+        for (int r = 0; r < m_model->rowCount(); ++r) {
+            const QModelIndex i = m_model->index(r, OpStatsModel::Key);
+            if (i.data(OpStatsModel::SortRole).toString() == key) return i;
+        }
+        return {};
+    };
+    QModelIndex source = findRow();
+    if (!source.isValid()) {
+        // Not under this device choice (a CPU op while kernels are listed): its own device.
+        std::int64_t device = -1;
+        for (const auto& t : m_db->tracks())
+            if (t.id == slice->track) device = t.device;
+        const int entry = m_device->findData(QVariant::fromValue<qlonglong>(device));
+        if (entry >= 0 && entry != m_device->currentIndex()) {
+            m_device->setCurrentIndex(entry);  // recomputes
+            source = findRow();
+        }
+    }
+    if (!source.isValid() && grouping == profiler::OpGrouping::byType) {
+        key = QString::fromStdString(slice->name);  // imported runs group types by name
+        source = findRow();
+    }
+    if (!source.isValid()) return false;
+    if (!m_proxy->mapFromSource(source).isValid()) m_filter->clear();
+    const QModelIndex shown = m_proxy->mapFromSource(source);
+    m_table->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_table->scrollTo(shown, QAbstractItemView::PositionAtCenter);
+    return true;
+}
+
 void OpStatsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_db = std::move(db);
     {

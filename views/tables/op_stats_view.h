@@ -44,6 +44,10 @@ public:
     QTableView* table() const { return m_table; }
     QLabel* infoLabel() const { return m_info; }
     QComboBox* deviceCombo() const { return m_device; }
+    // Selects and scrolls to the row a slice counts in (its name, op type or category under
+    // the current grouping), switching the device and clearing the filter when they hide
+    // it: the timeline's "Show in Operators". False when no row holds it.
+    bool showSlice(qint64 sliceId);
     // The row's context menu (Show in Timeline, Filter to This, Copy Name); the caller owns it.
     QMenu* contextMenuFor(const QModelIndex& proxyIndex);
     // Device combo data of the "kernels and CPU ops of every device" entry.

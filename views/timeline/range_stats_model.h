@@ -13,13 +13,24 @@ namespace npu::views {
 class RangeStatsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { NameColumn, CountColumn, TotalColumn, SelfColumn, ShareColumn, ColumnCount };
+    enum Column {
+        NameColumn,
+        CountColumn,
+        TotalColumn,
+        AverageColumn,
+        MinColumn,
+        MaxColumn,
+        SelfColumn,
+        ShareColumn,
+        ColumnCount
+    };
 
     explicit RangeStatsModel(QObject* parent = nullptr);
 
     void setRows(std::vector<profiler::RangeAggregateRow> rows, qint64 rangeNs);
     void clear();
     qint64 rangeNs() const { return m_rangeNs; }
+    QString nameAt(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -14,15 +14,28 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
     p.save();
     p.setClipRect(0, f.rulerHeight, f.gutterWidth, f.height - f.rulerHeight);
     p.fillRect(0, f.rulerHeight, f.gutterWidth, f.height - f.rulerHeight, QColor(236, 238, 243));
+    // Scrolling rows first, below the pinned area; then the pinned rows.
+    for (const bool pinnedPass : {false, true}) {
+    const int clipTop = f.rulerHeight + (pinnedPass ? 0 : f.layout->pinnedHeight);
+    p.setClipRect(0, clipTop, f.gutterWidth, std::max(0, f.height - clipTop));
     const QFont normal = p.font();
     const QFontMetrics fm(normal);
     QFont bold = normal;
     bold.setBold(true);
     const QFontMetrics fmBold(bold);
     for (const LayoutRow& row : f.layout->rows) {
-        const int top = f.rulerHeight + row.y - f.scrollY;
-        if (top + row.height < f.rulerHeight || top > f.height)
+        const int top = f.rulerHeight + f.layout->areaTop(row, f.scrollY);
+        if (row.pinned != pinnedPass || top + row.height < clipTop || top > f.height)
             continue;
+        if (row.kind == LayoutRow::Kind::group && row.group < 0) {
+            p.fillRect(0, top, f.gutterWidth, row.height, QColor(206, 212, 232));
+            p.setFont(bold);
+            p.setPen(QColor(30, 32, 40));
+            p.drawText(QRect(8, top, f.gutterWidth - 12, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       QStringLiteral("Pinned"));
+            p.setFont(normal);
+            continue;
+        }
         if (row.kind == LayoutRow::Kind::group) {
             const TimelineGroup& g = f.data->groups()[static_cast<std::size_t>(row.group)];
             p.fillRect(0, top, f.gutterWidth, row.height, QColor(214, 218, 230));
@@ -51,12 +64,21 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
             continue;
         }
         const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(row.track)];
+        QString name = QString::fromStdString(tr.row.name);
+        if (row.pinned)  // out of its group: say whose it is
+            name = QString::fromStdString(f.data->groups()[static_cast<std::size_t>(row.group)].name) +
+                   QStringLiteral(" · ") + name;
         p.setPen(QColor(40, 42, 52));
         p.drawText(QRect(14, top + f.metrics.trackPadding, f.gutterWidth - 18, f.metrics.rowHeight),
-                   Qt::AlignVCenter | Qt::AlignLeft,
-                   fm.elidedText(QString::fromStdString(tr.row.name), Qt::ElideMiddle, f.gutterWidth - 18));
+                   Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideMiddle, f.gutterWidth - 18));
         p.setPen(QColor(0, 0, 0, 30));
         p.drawLine(0, top + row.height - 1, f.gutterWidth, top + row.height - 1);
+    }
+    }
+    p.setClipRect(0, f.rulerHeight, f.gutterWidth, f.height - f.rulerHeight);
+    if (f.layout->pinnedHeight > 0) {
+        p.setPen(QPen(QColor(120, 124, 140), 2));
+        p.drawLine(0, f.rulerHeight + f.layout->pinnedHeight - 1, f.gutterWidth, f.rulerHeight + f.layout->pinnedHeight - 1);
     }
     p.setPen(QColor(170, 174, 190));
     p.drawLine(f.gutterWidth - 1, f.rulerHeight, f.gutterWidth - 1, f.height);
@@ -114,6 +136,7 @@ void TimelineRenderer::paintRuler(QPainter& p, const TimelineFrame& f)
         p.drawText(box, Qt::AlignCenter, text);
     }
     p.restore();
+    paintFlagsOnRuler(p, f);
     // The corner above the gutter: the ruler's unit and origin.
     p.fillRect(0, 0, f.gutterWidth, f.rulerHeight - 1, QColor(236, 238, 243));
     p.setPen(QColor(90, 94, 110));

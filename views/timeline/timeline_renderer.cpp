@@ -114,7 +114,8 @@ int TimelineRenderer::sliceTop(const TimelineFrame& f, int track, int depth) con
     const int row = f.layout->rowOfTrack(track);
     if (row < 0)
         return -1;
-    return f.rulerHeight + f.layout->rows[static_cast<std::size_t>(row)].y - f.scrollY + f.metrics.trackPadding +
+    return f.rulerHeight + f.layout->areaTop(f.layout->rows[static_cast<std::size_t>(row)], f.scrollY) +
+           f.metrics.trackPadding +
            depth * f.metrics.rowHeight;
 }
 
@@ -126,6 +127,7 @@ void TimelineRenderer::paint(QPainter& p, const TimelineFrame& f)
     paintTracks(p, f);
     paintFlows(p, f);
     paintRange(p, f);
+    paintFlags(p, f);
     if (f.cursorX >= 0 && f.cursorX < f.plotWidth) {
         p.setPen(QColor(0, 0, 0, 70));
         p.drawLine(f.gutterWidth + f.cursorX, f.rulerHeight, f.gutterWidth + f.cursorX, f.height);
@@ -136,15 +138,30 @@ void TimelineRenderer::paint(QPainter& p, const TimelineFrame& f)
 
 void TimelineRenderer::paintTracks(QPainter& p, const TimelineFrame& f)
 {
+    // Scrolling rows first, clipped below the pinned area; then the pinned rows over it.
+    paintTrackRows(p, f, false);
+    if (f.layout->pinnedHeight > 0)
+        paintTrackRows(p, f, true);
+}
+
+void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool pinned)
+{
     p.save();
-    p.setClipRect(f.gutterWidth, f.rulerHeight, f.plotWidth, f.height - f.rulerHeight);
+    const int clipTop = f.rulerHeight + (pinned ? 0 : f.layout->pinnedHeight);
+    const int clipBottom = pinned ? f.rulerHeight + f.layout->pinnedHeight : f.height;
+    p.setClipRect(f.gutterWidth, clipTop, f.plotWidth, std::max(0, clipBottom - clipTop));
+    if (pinned)
+        p.fillRect(f.gutterWidth, clipTop, f.plotWidth, clipBottom - clipTop, kBackground);
     // Grid lines under the slices, at the ruler's ticks.
     const RulerScale scale = chooseRulerScale(f.t0 - f.rulerOrigin, f.t1 - f.rulerOrigin, f.plotWidth);
     const double pxPerNs = f.plotWidth / static_cast<double>(f.t1 - f.t0);
+    auto visible = [&](const LayoutRow& row, int top) {
+        return row.pinned == pinned && top + row.height >= clipTop && top <= clipBottom;
+    };
     int trackOrdinal = 0;
     for (const LayoutRow& row : f.layout->rows) {
-        const int top = f.rulerHeight + row.y - f.scrollY;
-        if (top + row.height < f.rulerHeight || top > f.height) {
+        const int top = f.rulerHeight + f.layout->areaTop(row, f.scrollY);
+        if (!visible(row, top)) {
             trackOrdinal += row.kind == LayoutRow::Kind::track;
             continue;
         }
@@ -158,11 +175,11 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineFrame& f)
     p.setPen(kGrid);
     for (std::int64_t t = scale.firstTick; t <= f.t1 - f.rulerOrigin; t += scale.step) {
         const double x = f.gutterWidth + (t + f.rulerOrigin - f.t0) * pxPerNs;
-        p.drawLine(QPointF(x, f.rulerHeight), QPointF(x, f.height));
+        p.drawLine(QPointF(x, clipTop), QPointF(x, clipBottom));
     }
     for (const LayoutRow& row : f.layout->rows) {
-        const int top = f.rulerHeight + row.y - f.scrollY;
-        if (row.kind != LayoutRow::Kind::track || top + row.height < f.rulerHeight || top > f.height)
+        const int top = f.rulerHeight + f.layout->areaTop(row, f.scrollY);
+        if (row.kind != LayoutRow::Kind::track || !visible(row, top))
             continue;
         if (!f.data->tracks()[static_cast<std::size_t>(row.track)].loaded) {
             p.setPen(QColor(120, 120, 130));
@@ -174,6 +191,11 @@ void TimelineRenderer::paintTracks(QPainter& p, const TimelineFrame& f)
             paintCounterTrack(p, f, row.track, top + f.metrics.trackPadding, row.height - 2 * f.metrics.trackPadding);
         else
             paintSliceTrack(p, f, row.track, top + f.metrics.trackPadding);
+    }
+    if (pinned) {
+        // A shadow line: the rows below scroll under it.
+        p.setPen(QPen(QColor(120, 124, 140), 2));
+        p.drawLine(f.gutterWidth, clipBottom - 1, f.gutterWidth + f.plotWidth, clipBottom - 1);
     }
     p.restore();
 }
@@ -310,19 +332,6 @@ void TimelineRenderer::paintFlows(QPainter& p, const TimelineFrame& f)
         p.drawPolygon(head);
     }
     p.restore();
-}
-
-void TimelineRenderer::paintRange(QPainter& p, const TimelineFrame& f)
-{
-    if (!f.hasRange)
-        return;
-    const double pxPerNs = f.plotWidth / static_cast<double>(f.t1 - f.t0);
-    const double x0 = std::clamp(f.gutterWidth + (f.range0 - f.t0) * pxPerNs, double(f.gutterWidth), double(f.width));
-    const double x1 = std::clamp(f.gutterWidth + (f.range1 - f.t0) * pxPerNs, double(f.gutterWidth), double(f.width));
-    p.fillRect(QRectF(x0, f.rulerHeight, x1 - x0, f.height - f.rulerHeight), QColor(40, 110, 230, 40));
-    p.setPen(QPen(QColor(40, 110, 230), 1));
-    p.drawLine(QPointF(x0, 0), QPointF(x0, f.height));
-    p.drawLine(QPointF(x1, 0), QPointF(x1, f.height));
 }
 
 }  // namespace npu::views

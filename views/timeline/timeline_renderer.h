@@ -22,6 +22,13 @@ class QPainter;
 
 namespace npu::views {
 
+// A flag on the time axis (Perfetto's flags): database time and the user's note.
+struct TimelineFlag {
+    std::int64_t t_ns = 0;
+    QString note;
+    bool operator==(const TimelineFlag&) const = default;
+};
+
 // Everything one frame needs besides the draw lists. Times are database nanoseconds.
 struct TimelineFrame {
     const TimelineData* data = nullptr;
@@ -44,6 +51,9 @@ struct TimelineFrame {
     std::int64_t range1 = 0;
     std::vector<std::pair<SliceRef, SliceRef>> flows;  // from, to
     int cursorX = -1;  // plot x of the mouse, -1 when outside
+    const std::vector<int>* rangeTracks = nullptr;  // area selection: these tracks only; empty = all
+    const std::vector<TimelineFlag>* flags = nullptr;
+    int dropLineY = -1;  // widget y of the insertion line while a track is dragged in the gutter
 };
 
 // What is under a point of a track: a slice, a folded block, or nothing.
@@ -67,6 +77,9 @@ public:
 
 private:
     void paintTracks(QPainter& p, const TimelineFrame& f);
+    void paintTrackRows(QPainter& p, const TimelineFrame& f, bool pinned);
+    void paintFlags(QPainter& p, const TimelineFrame& f);
+    void paintFlagsOnRuler(QPainter& p, const TimelineFrame& f);
     void paintSliceTrack(QPainter& p, const TimelineFrame& f, int track, int top);
     void paintCounterTrack(QPainter& p, const TimelineFrame& f, int track, int top, int height);
     void paintFlows(QPainter& p, const TimelineFrame& f);

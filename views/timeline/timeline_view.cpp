@@ -1,12 +1,18 @@
 #include "views/timeline/timeline_view.h"
 
+#include "views/timeline/flag_list_panel.h"
 #include "views/timeline/range_stats_model.h"
+#include "views/timeline/timeline_settings.h"
+#include "views/timeline/track_list_panel.h"
 #include "views/timeline/timeline_details_panel.h"
 #include "views/timeline/timeline_search.h"
 #include "views/timeline/timeline_search_bar.h"
 #include "views/timeline/timeline_widget.h"
 
+#include "views/tables/descending_first_sort.h"
+
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTabWidget>
@@ -25,15 +31,28 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     m_details = new TimelineDetailsPanel(this);
     m_rangeStats = new RangeStatsModel(this);
     auto* rangeTable = new QTableView(this);
+    m_rangeTable = rangeTable;
     rangeTable->setModel(m_rangeStats);
     rangeTable->setSortingEnabled(true);
     rangeTable->sortByColumn(RangeStatsModel::TotalColumn, Qt::DescendingOrder);
+    sortNumbersDescendingFirst(rangeTable, Qt::UserRole);
     rangeTable->horizontalHeader()->setStretchLastSection(true);
+    rangeTable->horizontalHeader()->resizeSection(RangeStatsModel::NameColumn, 150);
     rangeTable->verticalHeader()->hide();
+    rangeTable->verticalHeader()->setDefaultSectionSize(20);
+    rangeTable->setWordWrap(false);  // one line per name, elided in the middle, whole in the tooltip
+    rangeTable->setTextElideMode(Qt::ElideMiddle);
+    rangeTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    rangeTable->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    rangeTable->setToolTip(tr("Double-click a row to select those slices on the timeline"));
+    m_flags = new FlagListPanel(m_timeline, this);
+    m_tracks = new TrackListPanel(m_timeline, this);
 
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_details, tr("Details"));
     m_tabs->addTab(rangeTable, tr("Selected range"));
+    m_tabs->addTab(m_flags, tr("Flags"));
+    m_tabs->addTab(m_tracks, tr("Tracks"));
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_timeline);
@@ -70,6 +89,15 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
         m_timeline->centerOnSlice(id);
     });
     connect(m_timeline, &TimelineWidget::rangeSelected, this, &TimelineView::updateRange);
+    connect(rangeTable, &QTableView::doubleClicked, this,
+            [this](const QModelIndex& index) { selectAreaSlices(m_rangeStats->nameAt(index.row())); });
+    connect(m_timeline, &TimelineWidget::sliceTableRowRequested, this, &TimelineView::operatorRowRequested);
+    connect(m_timeline, &TimelineWidget::flagAdded, this, [this](int index) {
+        m_tabs->setCurrentWidget(m_flags);
+        m_flags->editNote(index);
+    });
+    connect(m_timeline, &TimelineWidget::trackArrangementChanged, this, &TimelineView::saveSettings);
+    connect(m_timeline, &TimelineWidget::flagsChanged, this, &TimelineView::saveSettings);
     // Slices arriving from a background load may now match the query.
     connect(m_timeline, &TimelineWidget::loadingFinished, this, [this] {
         if (!m_search->query().trimmed().isEmpty())
@@ -84,6 +112,20 @@ void TimelineView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     m_matches.clear();
     m_current = -1;
     m_timeline->setDatabase(db);
+    {
+        // This database's arrangement and flags from the last session.
+        m_restoring = true;
+        const TimelineSettings saved = db ? loadTimelineSettings(db->path()) : TimelineSettings{};
+        m_timeline->setTrackArrangement(saved.arrangement);
+        m_timeline->setFlags(saved.flags);
+        m_restoring = false;
+    }
+    {
+        const QSignalBlocker block(m_tracks->filter());
+        m_tracks->filter()->clear();
+    }
+    m_tracks->refresh();
+    m_flags->refresh();
     m_details->setSource(db, m_timeline->data());
     m_rangeStats->clear();
     // A new run starts without the previous run's query and its "no matches".
@@ -120,6 +162,77 @@ int TimelineView::showSlicesWithKey(const QString& key, bool byCategory)
         m_timeline->fitSelection();
     }
     return matchCount();
+}
+
+void TimelineView::saveSettings()
+{
+    const auto db = m_timeline->database();
+    if (m_restoring || !db)
+        return;
+    saveTimelineSettings(db->path(), TimelineSettings{m_timeline->trackArrangement(), m_timeline->flags()});
+}
+
+void TimelineView::showMatches(std::vector<SliceRef> matches, const QString& label)
+{
+    {
+        const QSignalBlocker block(m_search);
+        m_search->setQuery(label);
+    }
+    m_matches = std::move(matches);
+    m_current = -1;
+    m_timeline->setHighlightedMatches(m_matches);
+    m_search->show();
+    m_search->setMatchInfo(-1, matchCount());
+    if (!m_matches.empty())
+        goToMatch(0);
+}
+
+int TimelineView::selectAreaSlices(const QString& name)
+{
+    const TimelineData* data = m_timeline->data();
+    const auto range = m_timeline->selectedRange();
+    if (!data || range.second <= range.first || name.isEmpty())
+        return 0;
+    const qint64 off = m_timeline->timeOffset();
+    const qint64 t0 = range.first + off;
+    const qint64 t1 = range.second + off;
+    const std::vector<qint64> ids = m_timeline->selectedAreaTracks();
+    const std::string key = name.toStdString();
+    std::vector<SliceRef> found;
+    // Same rule as the aggregation: overlapping [t0, t1) on the area's tracks.
+    for (const SliceRef& ref : slicesWithKey(*data, key, SliceKey::name)) {
+        const qint64 id = data->tracks()[static_cast<std::size_t>(ref.track)].row.id;
+        if (!ids.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
+            continue;
+        const qint64 a = data->sliceStart(ref);
+        if (a < t1 && a + data->sliceDur(ref) > t0)
+            found.push_back(ref);
+    }
+    showMatches(std::move(found), name);
+    return matchCount();
+}
+
+int TimelineView::showDiagnosticEvents(const QString& name, qint64 t_ns)
+{
+    const TimelineData* data = m_timeline->data();
+    if (!data)
+        return -1;
+    if (!name.isEmpty()) {
+        std::vector<SliceRef> found = slicesWithKey(*data, name.toStdString(), SliceKey::name);
+        if (!found.empty()) {
+            showMatches(std::move(found), name);
+            return matchCount();
+        }
+    }
+    if (t_ns < 0)
+        return -1;
+    // No slice carries it (the event was skipped, or is a flow): mark the instant.
+    const qint64 at = t_ns - m_timeline->timeOffset();
+    const auto view = m_timeline->viewRange();
+    const qint64 half = std::max<qint64>(10'000, std::min<qint64>((view.second - view.first) / 2, 1'000'000));
+    m_timeline->setViewRange(at - half, at + half);
+    m_timeline->setSelectedRange(at, at + 1);
+    return 0;
 }
 
 void TimelineView::search(const QString& text)
@@ -174,8 +287,23 @@ void TimelineView::updateRange(qint64 t0, qint64 t1)
     if (!db)
         return;
     const qint64 off = m_timeline->timeOffset();
-    m_rangeStats->setRows(profiler::aggregateRange(*db, {}, t0 + off, t1 + off).rows, t1 - t0);
-    m_tabs->setCurrentIndex(1);
+    std::vector<std::int64_t> tracks;
+    for (const qint64 id : m_timeline->selectedAreaTracks())
+        tracks.push_back(id);
+    if (tracks.empty() && !m_timeline->trackArrangement().isDefault()) {
+        // A range from the ruler covers the tracks shown (collapsed groups too), not the
+        // hidden or filtered-out ones.
+        const TrackArrangement& arr = m_timeline->trackArrangement();
+        for (const TimelineGroup& g : m_timeline->data()->groups()) {
+            for (const int t : g.tracks) {
+                const profiler::TrackRow& row = m_timeline->data()->tracks()[static_cast<std::size_t>(t)].row;
+                if (!arr.isHidden(row.id) && arr.passesFilter(row.name, g.name))
+                    tracks.push_back(row.id);
+            }
+        }
+    }
+    m_rangeStats->setRows(profiler::aggregateRange(*db, tracks, t0 + off, t1 + off).rows, t1 - t0);
+    m_tabs->setCurrentWidget(m_rangeTable);
 }
 
 }  // namespace npu::views

@@ -1,6 +1,7 @@
 #pragma once
 // The Timeline tab: find bar (Ctrl+F), the timeline, and beside it the selected slice's
-// details and the selected range's per-name statistics.
+// details, the selected area's per-name statistics, the flags and the track list. The
+// track arrangement and the flags are saved per database (timeline_settings).
 
 #include "views/timeline/timeline_data.h"
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 class QTabWidget;
+class QTableView;
 
 namespace npu::profiler {
 class ProfileDb;
@@ -17,7 +19,9 @@ class ProfileDb;
 
 namespace npu::views {
 
+class FlagListPanel;
 class RangeStatsModel;
+class TrackListPanel;
 class TimelineDetailsPanel;
 class TimelineSearchBar;
 class TimelineWidget;
@@ -34,20 +38,37 @@ public:
     TimelineDetailsPanel* details() const { return m_details; }
     TimelineSearchBar* searchBar() const { return m_search; }
     RangeStatsModel* rangeStats() const { return m_rangeStats; }
+    QTableView* rangeTable() const { return m_rangeTable; }
+    FlagListPanel* flagsPanel() const { return m_flags; }
+    TrackListPanel* tracksPanel() const { return m_tracks; }
+    QTabWidget* sideTabs() const { return m_tabs; }
 
     void showSearch();
     // Drill-down from a table row: every slice named `key` (or of category `key`) is
     // outlined, the first one selected and zoomed to; the find bar steps through them
     // (Enter / Shift+Enter). Returns the number of slices.
     int showSlicesWithKey(const QString& key, bool byCategory);
+    // The slices named `name` inside the selected area (its range and tracks): outlined,
+    // the first selected, stepped through with the find bar. Returns their number.
+    int selectAreaSlices(const QString& name);
+    // A diagnostic's events: the slices named `name` when there are any, else the
+    // instant `t_ns` (database time, -1 for none) marked and centred. Returns the number
+    // of slices found (0 when only the instant was shown, -1 when neither was usable).
+    int showDiagnosticEvents(const QString& name, qint64 t_ns);
     void search(const QString& text);
     void nextMatch();
     void previousMatch();
     int matchCount() const { return static_cast<int>(m_matches.size()); }
     int currentMatch() const { return m_current; }
 
+signals:
+    // "Show in Operators" on a slice: the operator table should select its row.
+    void operatorRowRequested(qint64 sliceId);
+
 private:
     void goToMatch(int index);
+    void showMatches(std::vector<SliceRef> matches, const QString& label);
+    void saveSettings();
     void updateRange(qint64 t0, qint64 t1);
 
     TimelineWidget* m_timeline = nullptr;
@@ -55,6 +76,10 @@ private:
     TimelineSearchBar* m_search = nullptr;
     QTabWidget* m_tabs = nullptr;
     RangeStatsModel* m_rangeStats = nullptr;
+    QTableView* m_rangeTable = nullptr;
+    FlagListPanel* m_flags = nullptr;
+    TrackListPanel* m_tracks = nullptr;
+    bool m_restoring = false;  // applying saved settings: do not write them back
     std::vector<SliceRef> m_matches;
     int m_current = -1;
 };

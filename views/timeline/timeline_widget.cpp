@@ -41,6 +41,9 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     s.flows.clear();
     s.highlighted.clear();
     s.hasRange = false;
+    s.rangeTracks.clear();
+    s.arrangement = TrackArrangement{};
+    s.flags.clear();
     s.collapsed.clear();
     s.scrollY = 0;
     s.renderer = TimelineRenderer();
@@ -72,7 +75,7 @@ void TimelineWidget::relayout()
 {
     State& s = *m_state;
     if (s.data)
-        s.layout = layoutTracks(*s.data, s.collapsed, s.metrics);
+        s.layout = layoutTracks(*s.data, s.collapsed, s.metrics, &s.arrangement);
     else
         s.layout = TrackLayout{};
     const int overflow = s.layout.contentHeight - trackAreaHeight();
@@ -227,6 +230,9 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     f.range1 = s.range1;
     f.flows = s.flows;
     f.cursorX = s.cursorX;
+    f.rangeTracks = &s.rangeTracks;
+    f.flags = &s.flags;
+    f.dropLineY = s.dropLineY;
     s.renderer.paint(p, f);
     if (!s.data || s.data->tracks().empty()) {
         p.setPen(QColor(110, 110, 120));

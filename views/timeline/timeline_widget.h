@@ -10,6 +10,8 @@
 // selects the slice under the cursor (in a folded block, the one nearest the cursor),
 // a double-click on a folded block zooms to it.
 
+#include "views/timeline/track_arrangement.h"
+
 #include <QPair>
 #include <QWidget>
 
@@ -26,6 +28,7 @@ namespace npu::views {
 class TimelineData;
 class TimeViewport;
 struct SliceRef;
+struct TimelineFlag;
 
 class TimelineWidget : public QWidget {
     Q_OBJECT
@@ -66,8 +69,33 @@ public:
 
     // The drag-selected range in view time; (0, 0) when none.
     QPair<qint64, qint64> selectedRange() const;
-    void setSelectedRange(qint64 t0, qint64 t1);
+    void setSelectedRange(qint64 t0, qint64 t1);  // over all tracks
+    // An area: [t0, t1) over the tracks with these database ids (all when empty), as a
+    // Shift+drag across track rows makes it (Perfetto's area selection).
+    void setSelectedArea(qint64 t0, qint64 t1, const std::vector<qint64>& trackIds);
+    // The database ids of the area's tracks; empty when the range covers every track.
+    std::vector<qint64> selectedAreaTracks() const;
     void clearSelectedRange();
+
+    // Track management (pin, order, hide, filter); see TrackArrangement.
+    void setTrackArrangement(const TrackArrangement& arrangement);
+    const TrackArrangement& trackArrangement() const;
+    void setTrackPinned(qint64 trackId, bool pinned);
+    void setTrackHidden(qint64 trackId, bool hidden);
+    void moveTrackBefore(qint64 trackId, qint64 beforeTrackId);  // -1: to the end of its group
+    void setTrackFilter(const QString& text);
+    // Database ids of the tracks as laid out now, top to bottom (pinned first).
+    std::vector<qint64> visibleTrackIds() const;
+    // Every track in the arranged order, hidden and filtered-out ones included.
+    std::vector<qint64> arrangedTrackIds() const;
+
+    // Flags on the time axis, in database time (what is saved per database), oldest first.
+    const std::vector<TimelineFlag>& flags() const;
+    void setFlags(const std::vector<TimelineFlag>& flags);
+    int addFlag(qint64 viewTime, const QString& note = {});  // returns its index
+    void removeFlag(int index);
+    void setFlagNote(int index, const QString& note);
+    void goToFlag(int index);  // centres the view on it, keeping the zoom
 
     // Fits the selected range, else the selected slice, else everything (the F key).
     void fitSelection();
@@ -88,6 +116,11 @@ signals:
     void sliceHovered(qint64 id);  // -1 when the cursor leaves all slices
     void loadProgress(int tracksLoaded, int tracksTotal);
     void loadingFinished();
+    void trackArrangementChanged();
+    void flagsChanged();
+    void flagAdded(int index);  // by the user (M, the context menu)
+    // "Show in Operators" on a slice's context menu.
+    void sliceTableRowRequested(qint64 id);
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -99,6 +132,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
@@ -117,6 +151,10 @@ private:
     PointInfo pointInfo(const QPoint& pos) const;
     // In a folded block: the slice of that depth under (or nearest to) the cursor time.
     quint32 sliceInFold(int track, int depth, qint64 t) const;
+    void arrangementChanged();  // relayout, repaint, signal
+    std::vector<int> tracksBetweenRows(int rowA, int rowB) const;
+    void updateTrackDrop(const QPoint& pos);
+    int flagNear(int plotX) const;  // index of a flag within a few pixels, or -1
 
     struct State;
     std::unique_ptr<State> m_state;

@@ -29,8 +29,8 @@ TimelineWidget::PointInfo TimelineWidget::pointInfo(const QPoint& pos) const
     info.plotX = pos.x() - s.gutterWidth;
     if (info.inRuler || !s.data)
         return info;
-    const int contentY = pos.y() - s.rulerHeight + s.scrollY;
-    info.layoutRow = s.layout.rowAt(contentY);
+    const int areaY = pos.y() - s.rulerHeight;
+    info.layoutRow = s.layout.rowAtArea(areaY, s.scrollY);
     if (info.layoutRow < 0)
         return info;
     const LayoutRow& row = s.layout.rows[static_cast<std::size_t>(info.layoutRow)];
@@ -40,7 +40,7 @@ TimelineWidget::PointInfo TimelineWidget::pointInfo(const QPoint& pos) const
     const TimelineTrack& track = s.data->tracks()[static_cast<std::size_t>(row.track)];
     if (track.isCounter || info.inGutter)
         return info;
-    const int inTrack = contentY - row.y - s.metrics.trackPadding;
+    const int inTrack = areaY - s.layout.areaTop(row, s.scrollY) - s.metrics.trackPadding;
     if (inTrack < 0)
         return info;
     info.depth = inTrack / s.metrics.rowHeight;
@@ -70,6 +70,17 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event)
     case Qt::Key_F:
         fitSelection();
         break;
+    case Qt::Key_M: {
+        // A flag where the mouse is (Perfetto's M marks the selection; here the cursor,
+        // else the selected slice's start, else the middle of the view).
+        std::int64_t t = s.viewport.t0() + s.viewport.span() / 2;
+        if (s.cursorX >= 0)
+            t = s.viewport.timeAt(s.cursorX, plotWidth());
+        else if (s.selected.valid())
+            t = s.data->sliceStart(s.selected);
+        emit flagAdded(addFlag(t - s.offset));
+        break;
+    }
     case Qt::Key_Escape:
         if (s.hasRange)
             clearSelectedRange();
@@ -122,13 +133,22 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event)
     s.pressPos = pos;
     s.pressT0 = s.viewport.t0();
     const PointInfo info = pointInfo(pos);
+    s.dragTrack = -1;
     if (!info.inGutter && (info.inRuler || (event->modifiers() & Qt::ShiftModifier))) {
         s.drag = State::Drag::range;
         s.rangeAnchor = s.viewport.timeAt(info.plotX, plotWidth());
+        // From the ruler: every track; from a track: the tracks the drag spans.
+        s.rangeAnchorRow = info.inRuler ? -1 : std::max(0, info.layoutRow);
+        s.rangeTracks.clear();
         s.hasRange = false;
         update();
     } else {
         s.drag = State::Drag::pending;
+        if (info.inGutter && info.track >= 0)
+        {
+            s.dragTrack = info.track;  // a drag on a track's name moves the track
+            s.dropBefore = s.data->tracks()[static_cast<std::size_t>(info.track)].row.id;
+        }
     }
     event->accept();
 }
@@ -140,8 +160,11 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
     const int oldCursor = s.cursorX;
     s.cursorX = pos.x() >= s.gutterWidth ? pos.x() - s.gutterWidth : -1;
     if (s.drag == State::Drag::pending && (pos - s.pressPos).manhattanLength() >= kDragThresholdPx)
-        s.drag = State::Drag::pan;
-    if (s.drag == State::Drag::pan) {
+        s.drag = s.dragTrack >= 0 ? State::Drag::moveTrack : State::Drag::pan;
+    if (s.drag == State::Drag::moveTrack) {
+        setCursor(Qt::SizeVerCursor);
+        updateTrackDrop(pos);
+    } else if (s.drag == State::Drag::pan) {
         setCursor(Qt::ClosedHandCursor);
         const std::int64_t dt = s.viewport.timeAt(pos.x() - s.pressPos.x(), plotWidth()) - s.viewport.t0();
         const std::int64_t target = s.pressT0 - dt;
@@ -153,6 +176,13 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
         s.range0 = std::min(s.rangeAnchor, t);
         s.range1 = std::max(s.rangeAnchor, t);
         s.hasRange = s.range1 > s.range0;
+        if (s.rangeAnchorRow >= 0) {
+            const int areaY = std::max(0, pos.y() - s.rulerHeight);
+            int row = s.layout.rowAtArea(areaY, s.scrollY);
+            if (row < 0)
+                row = static_cast<int>(s.layout.rows.size()) - 1;  // below the last track
+            s.rangeTracks = tracksBetweenRows(s.rangeAnchorRow, row);
+        }
         update();
     } else {
         const PointInfo info = pointInfo(pos);
@@ -179,16 +209,24 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
     const State::Drag drag = s.drag;
     s.drag = State::Drag::none;
     unsetCursor();
-    if (drag == State::Drag::range) {
+    if (drag == State::Drag::moveTrack) {
+        updateTrackDrop(pos);
+        const std::int64_t moved = s.data->tracks()[static_cast<std::size_t>(s.dragTrack)].row.id;
+        s.dropLineY = -1;
+        s.dragTrack = -1;
+        moveTrackBefore(moved, s.dropBefore);
+    } else if (drag == State::Drag::range) {
         if (s.hasRange)
             emit rangeSelected(s.range0 - s.offset, s.range1 - s.offset);
     } else if (drag == State::Drag::pending) {
         const PointInfo info = pointInfo(pos);
         if (info.layoutRow >= 0 && s.layout.rows[static_cast<std::size_t>(info.layoutRow)].kind ==
                                        LayoutRow::Kind::group) {
-            const auto& group = s.data->groups()[static_cast<std::size_t>(
-                s.layout.rows[static_cast<std::size_t>(info.layoutRow)].group)];
-            setGroupCollapsed(group.deviceId, !isGroupCollapsed(group.deviceId));
+            const int g = s.layout.rows[static_cast<std::size_t>(info.layoutRow)].group;
+            if (g >= 0) {  // the Pinned header does not fold
+                const auto& group = s.data->groups()[static_cast<std::size_t>(g)];
+                setGroupCollapsed(group.deviceId, !isGroupCollapsed(group.deviceId));
+            }
         } else if (info.hit.count == 1) {
             setSelection(info.hit.slice.track, info.hit.slice.index, true);
         } else if (info.hit.count > 1) {

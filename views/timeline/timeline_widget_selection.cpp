@@ -75,17 +75,25 @@ void TimelineWidget::scrollToTrack(int track)
     State& s = *m_state;
     int row = s.layout.rowOfTrack(track);
     if (row < 0) {
-        // Its group is collapsed: open it so the selection is visible.
+        // Its group is collapsed or the track hidden: show it so the selection is visible.
+        const std::int64_t id = s.data->tracks()[static_cast<std::size_t>(track)].row.id;
         s.collapsed.erase(s.data->tracks()[static_cast<std::size_t>(track)].row.device);
+        const bool wasHidden = s.arrangement.isHidden(id);
+        s.arrangement.setHidden(id, false);
         relayout();
+        if (wasHidden)
+            emit trackArrangementChanged();
         row = s.layout.rowOfTrack(track);
         if (row < 0)
             return;
     }
     const LayoutRow& r = s.layout.rows[static_cast<std::size_t>(row)];
+    if (r.pinned)
+        return;  // always on screen
     const int visible = trackAreaHeight();
-    if (r.y < s.scrollY || r.y + r.height > s.scrollY + visible)
-        s.vbar->setValue(std::max(0, r.y - visible / 3));
+    const int top = s.scrollY + s.layout.pinnedHeight;
+    if (r.y < top || r.y + r.height > s.scrollY + visible)
+        s.vbar->setValue(std::max(0, r.y - s.layout.pinnedHeight - (visible - s.layout.pinnedHeight) / 3));
 }
 
 QPair<qint64, qint64> TimelineWidget::selectedRange() const
@@ -96,9 +104,18 @@ QPair<qint64, qint64> TimelineWidget::selectedRange() const
     return {s.range0 - s.offset, s.range1 - s.offset};
 }
 
-void TimelineWidget::setSelectedRange(qint64 t0, qint64 t1)
+void TimelineWidget::setSelectedRange(qint64 t0, qint64 t1) { setSelectedArea(t0, t1, {}); }
+
+void TimelineWidget::setSelectedArea(qint64 t0, qint64 t1, const std::vector<qint64>& trackIds)
 {
     State& s = *m_state;
+    s.rangeTracks.clear();
+    for (const qint64 id : trackIds) {
+        for (std::size_t t = 0; s.data && t < s.data->tracks().size(); ++t) {
+            if (s.data->tracks()[t].row.id == id)
+                s.rangeTracks.push_back(static_cast<int>(t));
+        }
+    }
     s.range0 = std::min(t0, t1) + s.offset;
     s.range1 = std::max(t0, t1) + s.offset;
     s.hasRange = s.range1 > s.range0;
@@ -107,9 +124,21 @@ void TimelineWidget::setSelectedRange(qint64 t0, qint64 t1)
         emit rangeSelected(s.range0 - s.offset, s.range1 - s.offset);
 }
 
+std::vector<qint64> TimelineWidget::selectedAreaTracks() const
+{
+    const State& s = *m_state;
+    std::vector<qint64> ids;
+    if (!s.hasRange || !s.data)
+        return ids;
+    for (const int t : s.rangeTracks)
+        ids.push_back(s.data->tracks()[static_cast<std::size_t>(t)].row.id);
+    return ids;
+}
+
 void TimelineWidget::clearSelectedRange()
 {
     m_state->hasRange = false;
+    m_state->rangeTracks.clear();
     update();
 }
 

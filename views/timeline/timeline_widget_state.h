@@ -31,7 +31,7 @@ struct TimelineWidget::PointInfo {
 };
 
 struct TimelineWidget::State {
-    enum class Drag { none, pending, pan, range };
+    enum class Drag { none, pending, pan, range, moveTrack };
 
     std::shared_ptr<const profiler::ProfileDb> db;
     std::unique_ptr<TimelineData> data;
@@ -60,6 +60,13 @@ struct TimelineWidget::State {
     bool hasRange = false;
     std::int64_t range0 = 0;  // database time
     std::int64_t range1 = 0;
+    std::vector<int> rangeTracks;  // area selection: track indices; empty = all tracks
+    int rangeAnchorRow = -1;       // layout row where an area drag began (-1: on the ruler)
+    TrackArrangement arrangement;
+    std::vector<TimelineFlag> flags;  // database time, sorted
+    int dragTrack = -1;               // track index being moved in the gutter
+    std::int64_t dropBefore = -1;     // track id it would land before (-1: end of group)
+    int dropLineY = -1;
 
     Drag drag = Drag::none;
     QPoint pressPos;

@@ -25,16 +25,51 @@ int TrackLayout::rowOfTrack(int track) const
 }
 
 TrackLayout layoutTracks(const TimelineData& data, const std::set<std::int64_t>& collapsedDevices,
-                         const LayoutMetrics& metrics)
+                         const LayoutMetrics& metrics, const TrackArrangement* arrangement)
 {
+    static const TrackArrangement kNone;
+    const TrackArrangement& arr = arrangement ? *arrangement : kNone;
     TrackLayout layout;
     int y = 0;
     const auto& groups = data.groups();
+    const auto& tracks = data.tracks();
+    auto trackHeight = [&](int t) {
+        const TimelineTrack& track = tracks[static_cast<std::size_t>(t)];
+        const int body = track.isCounter ? metrics.counterHeight : track.rows() * metrics.rowHeight;
+        return body + 2 * metrics.trackPadding;
+    };
+    // Tracks that loaded empty (process containers, idle streams) get no row, nor do
+    // hidden ones and those the filter leaves out.
+    auto shown = [&](int t, const TimelineGroup& g) {
+        const TimelineTrack& track = tracks[static_cast<std::size_t>(t)];
+        return !track.empty() && !arr.isHidden(track.row.id) && arr.passesFilter(track.row.name, g.name);
+    };
+
+    // The pinned area: in pin order, above every group.
+    std::vector<std::pair<int, int>> pinned;  // track, group
+    for (const std::int64_t id : arr.pinned) {
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            for (const int t : groups[g].tracks) {
+                if (tracks[static_cast<std::size_t>(t)].row.id == id && shown(t, groups[g]))
+                    pinned.emplace_back(t, static_cast<int>(g));
+            }
+        }
+    }
+    if (!pinned.empty()) {
+        layout.rows.push_back(LayoutRow{LayoutRow::Kind::group, -1, -1, y, metrics.groupHeaderHeight, true});
+        y += metrics.groupHeaderHeight;
+        for (const auto& [t, g] : pinned) {
+            const int h = trackHeight(t);
+            layout.rows.push_back(LayoutRow{LayoutRow::Kind::track, g, t, y, h, true});
+            y += h;
+        }
+        layout.pinnedHeight = y;
+    }
+
     for (std::size_t g = 0; g < groups.size(); ++g) {
         std::vector<int> order;
         for (const int t : groups[g].tracks) {
-            // Tracks that loaded empty (process containers, idle streams) get no row.
-            if (!data.tracks()[static_cast<std::size_t>(t)].empty())
+            if (shown(t, groups[g]) && !arr.isPinned(tracks[static_cast<std::size_t>(t)].row.id))
                 order.push_back(t);
         }
         if (order.empty())
@@ -43,13 +78,14 @@ TrackLayout layoutTracks(const TimelineData& data, const std::set<std::int64_t>&
         y += metrics.groupHeaderHeight;
         if (collapsedDevices.count(groups[g].deviceId))
             continue;
-        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-            return data.tracks()[a].row.sortIndex < data.tracks()[b].row.sortIndex;
-        });
+        // The custom order first (tracks the user placed), then the rest by sort index.
+        auto key = [&](int t) {
+            const int custom = arr.orderOf(tracks[static_cast<std::size_t>(t)].row.id);
+            return std::make_pair(custom < 0 ? 1 : 0, custom < 0 ? tracks[static_cast<std::size_t>(t)].row.sortIndex : custom);
+        };
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
         for (const int t : order) {
-            const TimelineTrack& track = data.tracks()[t];
-            const int body = track.isCounter ? metrics.counterHeight : track.rows() * metrics.rowHeight;
-            const int h = body + 2 * metrics.trackPadding;
+            const int h = trackHeight(t);
             layout.rows.push_back(LayoutRow{LayoutRow::Kind::track, static_cast<int>(g), t, y, h});
             y += h;
         }
