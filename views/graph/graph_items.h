@@ -17,6 +17,7 @@ public:
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     void setHighlighted(bool on);
+    bool highlighted() const { return m_highlighted; }
 
     static QSizeF sizeFor(const DisplayItem& item);
 
@@ -24,7 +25,7 @@ private:
     int m_index;
     QString m_label, m_sublabel;
     QColor m_fill;
-    bool m_opaque, m_block, m_highlighted = false;
+    bool m_opaque, m_block, m_fused = false, m_highlighted = false;
     QSizeF m_size;
 };
 

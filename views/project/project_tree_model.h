@@ -35,6 +35,14 @@ public:
 
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
+    // A line shown under a key's row ("/optimizations/graph_level": the what-if
+    // prediction for the edited value); empty text removes it. Cleared by setProject.
+    void setNote(const QString& keyPath, const QString& text);
+    QString note(const QString& keyPath) const { return m_notes.value(keyPath); }
+    // The note row's value item, invalid when none is shown.
+    QModelIndex findNote(const QString& keyPath) const;
+    static constexpr int NoteRole = Qt::UserRole + 13;
+
 signals:
     void projectEdited(const engine::Project& project);
     void editRejected(const QString& message);
@@ -45,6 +53,7 @@ private:
     bool m_hasProject = false;
     engine::Project m_project;
     QList<QPair<QString, QString>> m_opened;  // path, label
+    QMap<QString, QString> m_notes;           // key path -> note
 };
 
 }  // namespace npu::views

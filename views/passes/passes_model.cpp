@@ -1,0 +1,106 @@
+#include "views/passes/passes_model.h"
+
+#include "views/common/units.h"
+
+namespace npu::views {
+
+PassesModel::PassesModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void PassesModel::setPasses(std::vector<engine::PassRecord> passes) {
+    beginResetModel();
+    m_passes = std::move(passes);
+    m_total = {};
+    m_total.name = "Total";
+    if (!m_passes.empty()) {
+        // Passes run in a chain: the run's graph before the first and after the last.
+        const auto& first = m_passes.front();
+        const auto& last = m_passes.back();
+        m_total.level = -1;
+        m_total.nodes_before = first.nodes_before;
+        m_total.kernels_before = first.kernels_before;
+        m_total.bytes_before = first.bytes_before;
+        m_total.flops_before = first.flops_before;
+        m_total.nodes_after = last.nodes_after;
+        m_total.kernels_after = last.kernels_after;
+        m_total.bytes_after = last.bytes_after;
+        m_total.flops_after = last.flops_after;
+        for (const auto& p : m_passes) m_total.ms += p.ms;
+    }
+    endResetModel();
+}
+
+QString PassesModel::passName(int row) const {
+    return row >= 0 && static_cast<size_t>(row) < m_passes.size() ? QString::fromStdString(m_passes[static_cast<size_t>(row)].name)
+                                                                  : QString();
+}
+
+int PassesModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || m_passes.empty() ? 0 : static_cast<int>(m_passes.size()) + 1;
+}
+
+int PassesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant PassesModel::value(const engine::PassRecord& p, int column, bool display) const {
+    auto delta = [&](double before, double after, auto format) -> QVariant {
+        if (!display) return after;
+        return before == after ? format(after) : format(before) + QStringLiteral(" → ") + format(after);
+    };
+    switch (column) {
+    case Name: return QString::fromStdString(p.name);
+    case Level:
+        if (p.level < 0) return display ? QVariant(QString()) : QVariant(-1);
+        return p.level;
+    case NodesBefore: return p.nodes_before;
+    case NodesAfter: return p.nodes_after;
+    case KernelsBefore: return p.kernels_before;
+    case KernelsAfter: return p.kernels_after;
+    case BytesBefore: return display ? QVariant(formatBytes(p.bytes_before)) : QVariant(p.bytes_before);
+    case BytesAfter: return display ? QVariant(formatBytes(p.bytes_after)) : QVariant(p.bytes_after);
+    // Fusion keeps FLOPs; building the training graph adds the backward's, shown as a change.
+    case Flops: return delta(p.flops_before, p.flops_after, [](double v) { return formatFlops(v); });
+    case Time: return display ? QVariant(formatDuration(p.ms * 1e6)) : QVariant(p.ms);
+    default: return {};
+    }
+}
+
+QVariant PassesModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount()) return {};
+    const bool total = static_cast<size_t>(index.row()) == m_passes.size();
+    const engine::PassRecord& p = total ? m_total : m_passes[static_cast<size_t>(index.row())];
+    switch (role) {
+    case Qt::DisplayRole: return value(p, index.column(), true);
+    case SortRole: return value(p, index.column(), false);
+    case TotalRole: return total;
+    case Qt::TextAlignmentRole:
+        return index.column() == Name ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::FontRole:
+        if (total) {
+            QFont f;
+            f.setBold(true);
+            return f;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (total) return tr("The run's graph before the first pass and after the last; time summed");
+        if (index.column() == Name)
+            return tr("graph_level %1 pass; click to frame the nodes it produced in the Graph tab").arg(p.level);
+        return {};
+    default: return {};
+    }
+}
+
+QVariant PassesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
+    static const char* const names[] = {"Pass",          "Level",     "Nodes before", "Nodes after", "Kernels before",
+                                        "Kernels after", "HBM before", "HBM after",   "FLOPs",       "Time"};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+bool PassesSortProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
+    const bool lt = left.data(PassesModel::TotalRole).toBool(), rt = right.data(PassesModel::TotalRole).toBool();
+    // The Total row stays last: "greatest" ascending, "least" descending.
+    if (lt || rt) return sortOrder() == Qt::AscendingOrder ? rt && !lt : lt && !rt;
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
+}  // namespace npu::views
