@@ -15,7 +15,7 @@ const QColor kOpaqueFill(0xE0, 0x3B, 0x3B);
 const QColor kBlockFill(0xD8, 0xDE, 0xE9);
 }  // namespace
 
-GraphNodeItem::GraphNodeItem(int index, const DisplayItem& item, QSizeF size)
+GraphNodeItem::GraphNodeItem(int index, const DisplayItem& item, QSizeF size, bool muted)
     : m_index(index), m_label(item.label), m_sublabel(item.sublabel), m_opaque(item.opaque), m_block(item.block),
       m_size(size) {
     m_fill = item.opaque && !item.block ? kOpaqueFill
@@ -23,6 +23,8 @@ GraphNodeItem::GraphNodeItem(int index, const DisplayItem& item, QSizeF size)
              : !item.pattern.isEmpty()   ? patternColor(item.pattern)
                                          : categoryColor(engine::opCategoryName(item.category));
     m_fused = !item.pattern.isEmpty();
+    if (muted && !m_fused && !item.block && !item.opaque)
+        m_fill = QColor::fromHsv(m_fill.hsvHue(), m_fill.hsvSaturation() / 4, std::min(255, m_fill.value() + 40));
     setFlag(ItemIsSelectable);
     setCacheMode(DeviceCoordinateCache);
     setToolTip(item.label + QStringLiteral("\n") + item.sublabel +

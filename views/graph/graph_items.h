@@ -12,7 +12,8 @@ namespace npu::views {
 
 class GraphNodeItem : public QGraphicsItem {
 public:
-    GraphNodeItem(int index, const DisplayItem& item, QSizeF size);
+    // `muted`: drawn pale (unfused ops in a graph after passes, so fused kernels stand out).
+    GraphNodeItem(int index, const DisplayItem& item, QSizeF size, bool muted = false);
     int index() const { return m_index; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;

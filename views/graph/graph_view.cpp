@@ -112,7 +112,12 @@ void GraphView::showGraph(std::shared_ptr<const engine::Graph> graph, bool keepB
     }
     m_options.collapsedBlocks.clear();
     // Deep models open with their repeated blocks collapsed, so the first view is readable.
-    if (m_graph && m_graph->nodes().size() > 400)
+    // A run's training graph collapses sooner: its backward reads the forward's
+    // activations across the whole depth, and dot's crossing minimisation on those long
+    // edges takes minutes for the 8-layer LLaMA's 368 nodes where a forward graph of that
+    // size takes a second.
+    const size_t collapseAbove = hasRunGraphs() ? 150 : 400;
+    if (m_graph && m_graph->nodes().size() > collapseAbove)
         for (const auto& b : graphBlocks(*m_graph)) m_options.collapsedBlocks.insert(b);
     m_current = -1;
     if (!m_graph) {  // cleared: nothing of the previous model stays on screen
@@ -194,7 +199,7 @@ void GraphView::onLayoutDone() {
     m_items.reserve(m_display.items.size());
     for (size_t i = 0; i < m_display.items.size(); ++i) {
         const auto& item = m_display.items[i];
-        auto* box = new GraphNodeItem(static_cast<int>(i), item, GraphNodeItem::sizeFor(item));
+        auto* box = new GraphNodeItem(static_cast<int>(i), item, GraphNodeItem::sizeFor(item), m_graph == m_after);
         box->setPos(laid.layout.centers[i].x, laid.layout.centers[i].y);
         m_scene->addItem(box);
         m_items.push_back(box);

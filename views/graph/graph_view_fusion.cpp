@@ -84,7 +84,8 @@ QStringList GraphView::selectedFusedMembers() const {
 QString GraphView::legendText() const { return m_legend->isHidden() ? QString() : m_legend->text(); }
 
 void GraphView::applyHighlight() {
-    const QGraphicsItem* first = nullptr;
+    QRectF framed;
+    int count = 0;
     for (size_t i = 0; i < m_items.size() && i < m_display.items.size(); ++i) {
         bool on = false;
         for (int id : m_display.items[i].nodes)
@@ -93,9 +94,22 @@ void GraphView::applyHighlight() {
                 break;
             }
         m_items[i]->setHighlighted(on);
-        if (on && !first) first = m_items[i];
+        if (!on) continue;
+        framed = framed.united(m_items[i]->sceneBoundingRect());
+        ++count;
     }
-    if (first) m_canvas->centerOn(first);
+    if (count == 0) return;
+    // A few framed boxes (a fused node's members): zoom to them with some context, at
+    // most to natural size; many (a pass's products): centre on them at the current zoom.
+    if (count <= 24) {
+        m_canvas->fitInView(framed.adjusted(-260, -160, 260, 160), Qt::KeepAspectRatio);
+        if (m_canvas->transform().m11() > 1.0) {
+            m_canvas->resetTransform();
+            m_canvas->centerOn(framed.center());
+        }
+    } else {
+        m_canvas->centerOn(framed.center());
+    }
 }
 
 void GraphView::updateLegend() {

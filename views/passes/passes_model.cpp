@@ -6,25 +6,40 @@ namespace npu::views {
 
 PassesModel::PassesModel(QObject* parent) : QAbstractTableModel(parent) {}
 
+namespace {
+
+// The chained passes [first, last) as one: the graph before the first and after the last.
+engine::PassRecord chainedPasses(const std::vector<engine::PassRecord>& passes, size_t first, size_t last, std::string name) {
+    engine::PassRecord r;
+    r.name = std::move(name);
+    r.level = -1;
+    const auto& a = passes[first];
+    const auto& b = passes[last - 1];
+    r.nodes_before = a.nodes_before;
+    r.kernels_before = a.kernels_before;
+    r.bytes_before = a.bytes_before;
+    r.flops_before = a.flops_before;
+    r.nodes_after = b.nodes_after;
+    r.kernels_after = b.kernels_after;
+    r.bytes_after = b.bytes_after;
+    r.flops_after = b.flops_after;
+    for (size_t i = first; i < last; ++i) r.ms += passes[i].ms;
+    return r;
+}
+
+}  // namespace
+
 void PassesModel::setPasses(std::vector<engine::PassRecord> passes) {
     beginResetModel();
     m_passes = std::move(passes);
-    m_total = {};
-    m_total.name = "Total";
+    m_summaries.clear();
     if (!m_passes.empty()) {
-        // Passes run in a chain: the run's graph before the first and after the last.
-        const auto& first = m_passes.front();
-        const auto& last = m_passes.back();
-        m_total.level = -1;
-        m_total.nodes_before = first.nodes_before;
-        m_total.kernels_before = first.kernels_before;
-        m_total.bytes_before = first.bytes_before;
-        m_total.flops_before = first.flops_before;
-        m_total.nodes_after = last.nodes_after;
-        m_total.kernels_after = last.kernels_after;
-        m_total.bytes_after = last.bytes_after;
-        m_total.flops_after = last.flops_after;
-        for (const auto& p : m_passes) m_total.ms += p.ms;
+        // The pipeline's level-0 passes (precision, training graph, checkpointing) run
+        // first, the graph_level fusion passes after them.
+        size_t fusion = 0;
+        while (fusion < m_passes.size() && m_passes[fusion].level == 0) ++fusion;
+        if (fusion < m_passes.size()) m_summaries.push_back(chainedPasses(m_passes, fusion, m_passes.size(), "Fusion passes"));
+        m_summaries.push_back(chainedPasses(m_passes, 0, m_passes.size(), "Total"));
     }
     endResetModel();
 }
@@ -35,7 +50,7 @@ QString PassesModel::passName(int row) const {
 }
 
 int PassesModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || m_passes.empty() ? 0 : static_cast<int>(m_passes.size()) + 1;
+    return parent.isValid() ? 0 : static_cast<int>(m_passes.size() + m_summaries.size());
 }
 
 int PassesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -65,8 +80,9 @@ QVariant PassesModel::value(const engine::PassRecord& p, int column, bool displa
 
 QVariant PassesModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount()) return {};
-    const bool total = static_cast<size_t>(index.row()) == m_passes.size();
-    const engine::PassRecord& p = total ? m_total : m_passes[static_cast<size_t>(index.row())];
+    const size_t row = static_cast<size_t>(index.row());
+    const bool total = row >= m_passes.size();
+    const engine::PassRecord& p = total ? m_summaries[row - m_passes.size()] : m_passes[row];
     switch (role) {
     case Qt::DisplayRole: return value(p, index.column(), true);
     case SortRole: return value(p, index.column(), false);
@@ -81,6 +97,8 @@ QVariant PassesModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     case Qt::ToolTipRole:
+        if (total && row + 1 < m_passes.size() + m_summaries.size())
+            return tr("The graph_level passes alone: the graph before the first fusion pass and after the last");
         if (total) return tr("The run's graph before the first pass and after the last; time summed");
         if (index.column() == Name)
             return tr("graph_level %1 pass; click to frame the nodes it produced in the Graph tab").arg(p.level);
@@ -98,8 +116,11 @@ QVariant PassesModel::headerData(int section, Qt::Orientation orientation, int r
 
 bool PassesSortProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
     const bool lt = left.data(PassesModel::TotalRole).toBool(), rt = right.data(PassesModel::TotalRole).toBool();
-    // The Total row stays last: "greatest" ascending, "least" descending.
-    if (lt || rt) return sortOrder() == Qt::AscendingOrder ? rt && !lt : lt && !rt;
+    // The summary rows stay last, in their own order: "greatest" ascending, "least"
+    // descending.
+    const bool ascending = sortOrder() == Qt::AscendingOrder;
+    if (lt && rt) return ascending ? left.row() < right.row() : left.row() > right.row();
+    if (lt || rt) return ascending ? rt : lt;
     return QSortFilterProxyModel::lessThan(left, right);
 }
 

@@ -3,7 +3,9 @@
 // profiler/store/fusion_store) in the order the passes ran, then a Total row (nodes,
 // kernels and bytes before the first pass and after the last, FLOPs likewise, the
 // passes' summed time). Display text in the one units formatter; SortRole gives raw
-// numbers; the Total row sorts last whichever way a column is sorted (PassesSortProxy).
+// numbers. Before Total, a "Fusion passes" row sums the graph_level passes (level >= 1)
+// alone, the figures fusion is judged by. Both sort last whichever way a column is
+// sorted (PassesSortProxy).
 
 #include "engine/sim/simulation_result.h"
 
@@ -22,13 +24,13 @@ public:
         ColumnCount
     };
     static constexpr int SortRole = Qt::UserRole;
-    static constexpr int TotalRole = Qt::UserRole + 1;  // true on the Total row
+    static constexpr int TotalRole = Qt::UserRole + 1;  // true on the summary rows
 
     explicit PassesModel(QObject* parent = nullptr);
 
     void setPasses(std::vector<engine::PassRecord> passes);
     const std::vector<engine::PassRecord>& passes() const { return m_passes; }
-    // The pass of a row ("" for the Total row).
+    // The pass of a row ("" for the summary rows).
     QString passName(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -40,7 +42,7 @@ private:
     QVariant value(const engine::PassRecord& p, int column, bool display) const;
 
     std::vector<engine::PassRecord> m_passes;
-    engine::PassRecord m_total;
+    std::vector<engine::PassRecord> m_summaries;  // Fusion passes (when any ran), Total
 };
 
 // Sorts by PassesModel::SortRole and keeps the Total row at the bottom.

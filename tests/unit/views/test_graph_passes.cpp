@@ -82,23 +82,37 @@ private slots:
         }
         sqlite3_finalize(q);
         QVERIFY(row > 10);  // mixed precision, training graph, checkpointing + the level 1-3 fusions
-        // One Total row after them: before the first pass, after the last.
-        QCOMPARE(model->rowCount(), row + 1);
-        QVERIFY(model->index(row, 0).data(views::PassesModel::TotalRole).toBool());
-        QCOMPARE(model->index(row, views::PassesModel::KernelsAfter).data(views::PassesModel::SortRole).toInt(),
+        // Then a Fusion passes row (the level >= 1 passes alone) and a Total row (before the
+        // first pass, after the last).
+        QCOMPARE(model->rowCount(), row + 2);
+        const int fusionRow = row, totalRow = row + 1;
+        QVERIFY(model->index(fusionRow, 0).data(views::PassesModel::TotalRole).toBool());
+        QVERIFY(model->index(totalRow, 0).data(views::PassesModel::TotalRole).toBool());
+        QCOMPARE(model->index(totalRow, views::PassesModel::KernelsAfter).data(views::PassesModel::SortRole).toInt(),
                  model->index(row - 1, views::PassesModel::KernelsAfter).data(views::PassesModel::SortRole).toInt());
         sqlite3_prepare_v2(raw, "SELECT SUM(ms) FROM PASS_STATS", -1, &q, nullptr);
         QCOMPARE(sqlite3_step(q), SQLITE_ROW);
-        QVERIFY(qAbs(model->index(row, views::PassesModel::Time).data(views::PassesModel::SortRole).toDouble() -
+        QVERIFY(qAbs(model->index(totalRow, views::PassesModel::Time).data(views::PassesModel::SortRole).toDouble() -
                      sqlite3_column_double(q, 0)) < 1e-9);
         sqlite3_finalize(q);
+        sqlite3_prepare_v2(raw, "SELECT kernels_before, bytes_before FROM PASS_STATS WHERE level > 0 ORDER BY id LIMIT 1", -1, &q, nullptr);
+        QCOMPARE(sqlite3_step(q), SQLITE_ROW);
+        QCOMPARE(model->index(fusionRow, views::PassesModel::KernelsBefore).data(views::PassesModel::SortRole).toLongLong(),
+                 sqlite3_column_int64(q, 0));
+        QCOMPARE(model->index(fusionRow, views::PassesModel::BytesBefore).data(views::PassesModel::SortRole).toDouble(),
+                 sqlite3_column_double(q, 1));
+        sqlite3_finalize(q);
+        // Fusion cuts kernels and HBM traffic in this run.
+        QVERIFY(model->index(fusionRow, views::PassesModel::KernelsAfter).data(views::PassesModel::SortRole).toInt() <
+                model->index(fusionRow, views::PassesModel::KernelsBefore).data(views::PassesModel::SortRole).toInt());
         sqlite3_close(raw);
 
-        // Sorted either way, the Total row stays at the bottom.
+        // Sorted either way, Fusion passes then Total stay at the bottom.
         for (auto order : {Qt::DescendingOrder, Qt::AscendingOrder}) {
             view.table()->sortByColumn(views::PassesModel::KernelsAfter, order);
             const auto* proxy = view.table()->model();
-            QVERIFY(proxy->index(proxy->rowCount() - 1, 0).data(views::PassesModel::TotalRole).toBool());
+            QCOMPARE(proxy->index(proxy->rowCount() - 1, 0).data().toString(), QStringLiteral("Total"));
+            QCOMPARE(proxy->index(proxy->rowCount() - 2, 0).data().toString(), QStringLiteral("Fusion passes"));
         }
         // Clicking a pass names it for the Graph tab.
         QSignalSpy selected(&view, &views::PassesView::passSelected);
