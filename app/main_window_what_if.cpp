@@ -21,24 +21,26 @@ void MainWindow::buildWhatIf() {
     m_whatIf = new WhatIfPredictor(this);
     connect(m_whatIf, &WhatIfPredictor::predicted, this, [this](const QString& label, const WhatIfFigures& f) {
         if (!f.ok) {
-            m_explorer->model()->setNote(kGraphLevelKey, QStringLiteral("%1: prediction failed").arg(label));
+            m_explorer->model()->setNote(kGraphLevelKey, label + QStringLiteral("\tprediction failed"));
             warn(QStringLiteral("What-if %1: %2").arg(label, f.error));
             return;
         }
-        QString text = QStringLiteral("%1 predicts step %2, peak %3").arg(label, views::formatDuration(f.stepMs * 1e6),
-                                                                           views::formatBytes(f.peakBytes));
-        if (f.status == QStringLiteral("oom")) text += QStringLiteral(" (out of memory)");
+        // "step · peak" per row, short enough for the tree's value column; the tooltip and
+        // the Output line have the whole sentence.
+        auto figures = [](double ms, double bytes) {
+            return views::formatDuration(ms * 1e6) + QStringLiteral(" · ") + views::formatBytes(bytes);
+        };
+        QString note = label + QStringLiteral(" predicts\t") + figures(f.stepMs, f.peakBytes);
+        if (f.status == QStringLiteral("oom")) note += QStringLiteral(" (out of memory)");
         // The open run, when it is a simulated one, is what the prediction is read against.
         if (m_db && m_db->meta("source") == "simulated") {
-            const double runMs = QString::fromStdString(m_db->meta("step_time_ms")).toDouble();
-            const double runPeak = QString::fromStdString(m_db->meta("peak_bytes")).toDouble();
             const std::string runLevel = m_db->meta("graph_level");
-            text += QStringLiteral(" · open run%1: %2, %3")
-                        .arg(runLevel.empty() ? QString() : QStringLiteral(" (level %1)").arg(QString::fromStdString(runLevel)),
-                             views::formatDuration(runMs * 1e6), views::formatBytes(runPeak));
+            note += QStringLiteral("\nopen run%1\t").arg(runLevel.empty() ? QString() : QStringLiteral(" (level %1)").arg(QString::fromStdString(runLevel)));
+            note += figures(QString::fromStdString(m_db->meta("step_time_ms")).toDouble(),
+                            QString::fromStdString(m_db->meta("peak_bytes")).toDouble());
         }
-        m_explorer->model()->setNote(kGraphLevelKey, text);
-        info(QStringLiteral("What-if: ") + text);
+        m_explorer->model()->setNote(kGraphLevelKey, note);
+        info(QStringLiteral("What-if (step · peak memory): ") + QString(note).replace(QLatin1Char('\t'), QStringLiteral(": ")).replace(QLatin1Char('\n'), QStringLiteral("; ")));
     });
 }
 
@@ -46,7 +48,7 @@ void MainWindow::predictWhatIf(const engine::Project& edited, int previousLevel)
     const int level = edited.optimizations.value("graph_level", 0);
     if (level == previousLevel) return;  // another key changed: the last prediction stands
     const QString label = QStringLiteral("graph_level %1").arg(level);
-    m_explorer->model()->setNote(kGraphLevelKey, label + QStringLiteral(": predicting…"));
+    m_explorer->model()->setNote(kGraphLevelKey, label + QStringLiteral("\tpredicting…"));
     m_whatIf->predict(edited, label);
 }
 

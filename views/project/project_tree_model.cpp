@@ -64,11 +64,14 @@ void addJson(QStandardItem* parent, const json& obj, const std::string& path, co
             parent->appendRow(row(key, scalarText(*it)));
         } else {
             parent->appendRow(editableRow(key, *it, child));
-            if (const QString note = notes.value(QString::fromStdString(child)); !note.isEmpty()) {
-                auto n = row(QStringLiteral("  ↳ what-if"), note);
+            // A note is lines of "label<TAB>value", one row each, under the key.
+            const QString note = notes.value(QString::fromStdString(child));
+            const QStringList lines = note.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            for (const QString& line : lines) {
+                auto n = row(QStringLiteral("↳ ") + line.section(QLatin1Char('\t'), 0, 0), line.section(QLatin1Char('\t'), 1),
+                             QString(note).replace(QLatin1Char('\t'), QStringLiteral(": ")));
                 n.back()->setData(QString::fromStdString(child), ProjectTreeModel::NoteRole);
-                n.front()->setForeground(QColor(0x1F, 0x6F, 0xEB));
-                n.back()->setForeground(QColor(0x1F, 0x6F, 0xEB));
+                for (auto* item : n) item->setForeground(QColor(0x1F, 0x6F, 0xEB));
                 parent->appendRow(n);
             }
         }

@@ -35,11 +35,12 @@ public:
 
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
-    // A line shown under a key's row ("/optimizations/graph_level": the what-if
-    // prediction for the edited value); empty text removes it. Cleared by setProject.
+    // Rows shown under a key's row ("/optimizations/graph_level": the what-if prediction
+    // for the edited value), one per line of `text`, each "label<TAB>value"; empty text
+    // removes them. Cleared by setProject.
     void setNote(const QString& keyPath, const QString& text);
     QString note(const QString& keyPath) const { return m_notes.value(keyPath); }
-    // The note row's value item, invalid when none is shown.
+    // The first note row's value item, invalid when none is shown.
     QModelIndex findNote(const QString& keyPath) const;
     static constexpr int NoteRole = Qt::UserRole + 13;
 

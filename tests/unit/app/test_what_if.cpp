@@ -72,8 +72,9 @@ private slots:
             QCoreApplication::processEvents();  // the queued tree rebuild
             const QModelIndex note = model->findNote(key);
             QVERIFY(note.isValid());
-            QVERIFY2(note.data().toString().contains(QStringLiteral("graph_level %1 predicts step").arg(QLatin1String(level))),
-                     qPrintable(note.data().toString()));
+            QVERIFY2(note.siblingAtColumn(0).data().toString().contains(QStringLiteral("graph_level %1 predicts").arg(QLatin1String(level))),
+                     qPrintable(note.siblingAtColumn(0).data().toString()));
+            QVERIFY2(note.data().toString().contains(QStringLiteral(" ms · ")), qPrintable(note.data().toString()));
         }
         QCOMPARE(notes.size(), 2);
         QVERIFY(notes[0].startsWith(QStringLiteral("graph_level 3 ")));
