@@ -56,14 +56,14 @@ QString fusedMembersHtml(const Graph* before, const Graph& after, const Node& no
         const OpCost c = reg.cost(*before, m);
         flops += c.flops;
         bytes += c.bytes();
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right>%3</td><td align=right>%4</td></tr>")
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td align=right nowrap>%3</td><td align=right nowrap>%4</td></tr>")
                     .arg(QString::fromStdString(name).toHtmlEscaped(), QString::fromStdString(m.op).toHtmlEscaped(),
                          formatFlops(c.flops), formatBytes(c.bytes()));
     }
-    html += QStringLiteral("<tr><td colspan=2><b>members</b></td><td align=right><b>%1</b></td><td align=right><b>%2</b></td></tr>")
+    html += QStringLiteral("<tr><td colspan=2><b>members</b></td><td align=right nowrap><b>%1</b></td><td align=right nowrap><b>%2</b></td></tr>")
                 .arg(formatFlops(flops), formatBytes(bytes));
     const OpCost fused = reg.cost(after, node);
-    html += QStringLiteral("<tr><td colspan=2><b>fused kernel</b></td><td align=right><b>%1</b></td><td align=right><b>%2</b></td></tr></table>")
+    html += QStringLiteral("<tr><td colspan=2><b>fused kernel</b></td><td align=right nowrap><b>%1</b></td><td align=right nowrap><b>%2</b></td></tr></table>")
                 .arg(formatFlops(fused.flops), formatBytes(fused.bytes()));
     html += QStringLiteral("<p><i>The fused kernel moves only the tensors crossing its boundary; intermediates stay on chip.</i></p>");
     if (before)
