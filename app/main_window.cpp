@@ -149,7 +149,9 @@ void MainWindow::buildDocks() {
     connect(m_explorer->model(), &views::ProjectTreeModel::editRejected, this,
             [this](const QString& message) { fail(QStringLiteral("Invalid value"), message); });
     connect(m_explorer->model(), &views::ProjectTreeModel::projectEdited, this, [this](const engine::Project& edited) {
+        const int previousLevel = m_project ? m_project->optimizations.value("graph_level", 0) : 0;
         m_project = edited;
+        predictWhatIf(edited, previousLevel);  // main_window_what_if.cpp
         if (!saveProject()) return;
         m_statusText->setText(QStringLiteral("Project changed: Run > Simulate (F5) to re-simulate"));
         if (!m_showDialogs || m_jobs->busy()) return;
@@ -227,6 +229,7 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_query->setDatabase(m_db ? m_db->path() : std::filesystem::path());
     // Ascend's per-op and rank x rank communication analysis, when the run has it.
     m_communication->setDatabase(m_db);
+    showRunGraphs();  // main_window_graph.cpp: Graph tab before/after passes, Passes panel
     const bool hasComm = m_communication->opsModel()->rowCount() > 0 || m_communication->matrixModel()->rowCount() > 0;
     m_tabs->setTabVisible(m_tabs->indexOf(m_communication), hasComm);
     if (m_tabs->currentWidget() == m_summary || m_tabs->currentWidget() == m_diagnostics || !m_tabs->currentWidget())

@@ -35,6 +35,7 @@ class CommunicationView;
 class MemoryChart;
 class OpStatsView;
 class OutputPanel;
+class PassesView;
 class ProjectExplorer;
 class SummaryView;
 class TimelineView;
@@ -42,6 +43,8 @@ class TimelineWidget;
 }  // namespace npu::views
 
 namespace npu::app {
+
+class WhatIfPredictor;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -83,6 +86,8 @@ public:
     views::RegressionPanel* regressionPanel() const { return m_regression; }
     QTabWidget* tabs() const { return m_tabs; }
     views::GraphView* graphView() const { return m_graphView; }
+    views::PassesView* passesView() const { return m_passesView; }
+    WhatIfPredictor* whatIf() const { return m_whatIf; }
     views::HostAnalysisView* hostView() const { return m_host; }
     views::QueryPanel* queryPanel() const { return m_query; }
     // Shows a converted model (.npuom) in the Graph tab (main_window_graph.cpp).
@@ -121,6 +126,10 @@ private:
     void buildGraphTab();
     void showProjectGraph();
     void convertModelDialog();
+    void showRunGraphs();  // the open run's graphs before/after passes and its Passes panel
+    // main_window_what_if.cpp: predicted figures for an edited graph_level
+    void buildWhatIf();
+    void predictWhatIf(const engine::Project& edited, int previousLevel);
     // main_window_files.cpp
     void addRecent(const QString& path);
     void jobFinished(const JobResult& result);
@@ -148,6 +157,9 @@ private:
     views::GraphView* m_graphView = nullptr;
     QString m_graphSource;  // what the Graph tab shows (project model key or .npuom path)
     bool m_graphFromFile = false;  // a converted model, kept over tab switches
+    bool m_graphFromRun = false;   // the open simulated run's graphs (before/after passes)
+    views::PassesView* m_passesView = nullptr;
+    WhatIfPredictor* m_whatIf = nullptr;
     views::ProjectExplorer* m_explorer = nullptr;
     views::OutputPanel* m_output = nullptr;
     QLabel* m_statusText = nullptr;

@@ -1,7 +1,8 @@
 // MainWindow's model-conversion wiring: File > Convert Model (the wizard) and the Graph
-// tab, which shows the last converted model or, when a project is open, the project's
-// forward graph after mixed precision (built off the GUI thread when the tab is first
-// shown).
+// tab, which shows the last converted model, the open simulated run's graphs before and
+// after its passes (RUN_GRAPH) or, when a project is open, the project's forward graph
+// after mixed precision (built off the GUI thread when the tab is first shown); and the
+// Passes panel of the open run, whose rows frame their nodes in the Graph tab.
 
 #include "app/main_window.h"
 
@@ -10,6 +11,9 @@
 #include "engine/passes/mixed_precision_pass.h"
 #include "views/dialogs/convert_wizard.h"
 #include "views/graph/graph_view.h"
+#include "views/graph/run_graph_loader.h"
+#include "views/passes/passes_view.h"
+#include "profiler/store/profile_db.h"
 #include "views/log/output_panel.h"
 
 #include <QFileInfo>
@@ -22,14 +26,63 @@ namespace npu::app {
 void MainWindow::buildGraphTab() {
     m_graphView = new views::GraphView(this);
     m_tabs->addTab(m_graphView, QStringLiteral("Graph"));
+    m_passesView = new views::PassesView(this);
+    m_tabs->addTab(m_passesView, QStringLiteral("Passes"));
+    m_tabs->setTabVisible(m_tabs->indexOf(m_passesView), false);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (m_tabs->currentWidget() == m_graphView) showProjectGraph();
     });
+    connect(m_passesView, &views::PassesView::passSelected, this, [this](const QString& pass) {
+        const int n = m_graphView->highlightPass(pass);
+        m_statusText->setText(QStringLiteral("%1: %2 fused nodes framed in the Graph tab").arg(pass).arg(n));
+    });
+    connect(m_passesView, &views::PassesView::passActivated, this, [this](const QString& pass) {
+        m_tabs->setCurrentWidget(m_graphView);
+        m_graphView->highlightPass(pass);
+    });
+    buildWhatIf();  // main_window_what_if.cpp
+}
+
+void MainWindow::showRunGraphs() {
+    const bool simulated = m_db && m_db->meta("source") == "simulated";
+    m_passesView->setDatabase(simulated ? m_db : nullptr);
+    m_tabs->setTabVisible(m_tabs->indexOf(m_passesView), simulated);
+    if (!simulated) {
+        if (m_graphFromRun) {  // the project's own graph comes back when the tab is shown
+            m_graphFromRun = false;
+            m_graphSource.clear();
+            m_graphView->setGraph(nullptr);
+        }
+        return;
+    }
+    const std::filesystem::path path = m_db->path();
+    const QString key = QStringLiteral("run|") + QString::fromStdString(path.string());
+    m_graphSource = key;
+    m_graphFromRun = true;
+    m_graphFromFile = false;
+    auto* watcher = new QFutureWatcher<views::RunGraphs>(this);
+    connect(watcher, &QFutureWatcher<views::RunGraphs>::finished, this, [this, watcher, key] {
+        watcher->deleteLater();
+        if (key != m_graphSource) return;  // another run or model was opened meanwhile
+        const views::RunGraphs graphs = watcher->result();
+        if (!graphs.error.empty()) warn(QStringLiteral("Graph: ") + QString::fromStdString(graphs.error));
+        if (!graphs.before && !graphs.after) {
+            // Runs written before schema 2 kept no graph: say so rather than show nothing.
+            info(QStringLiteral("Graph: this run kept no graph (written before schema 2); showing the project's model instead"));
+            m_graphFromRun = false;
+            m_graphSource.clear();
+            if (m_tabs->currentWidget() == m_graphView) showProjectGraph();
+            return;
+        }
+        m_graphView->setRunGraphs(graphs.before, graphs.after);
+    });
+    // Own connection in the worker: the shown database's handle stays on the GUI thread.
+    watcher->setFuture(QtConcurrent::run([path] { return views::loadRunGraphs(path); }));
 }
 
 void MainWindow::showProjectGraph() {
     // A converted model stays in the Graph tab until another project is opened.
-    if (!m_project || m_graphFromFile) return;
+    if (!m_project || m_graphFromFile || m_graphFromRun) return;
     const engine::Project project = *m_project;
     const QString key = QString::fromStdString(project.file.string() + "|" + engine::projectToJson(project)["model"].dump());
     if (key == m_graphSource) return;
@@ -65,6 +118,7 @@ bool MainWindow::showGraphFile(const QString& npuomPath) {
     }
     m_graphSource = npuomPath;
     m_graphFromFile = true;
+    m_graphFromRun = false;
     m_graphView->setGraph(std::make_shared<const engine::Graph>(std::move(loaded->graph)));
     m_tabs->setCurrentWidget(m_graphView);
     return true;
@@ -84,6 +138,7 @@ void MainWindow::convertModelDialog() {
         for (const auto& w : result->report.warnings) warn(QString::fromStdString(w));
         m_graphSource = path;
         m_graphFromFile = true;
+        m_graphFromRun = false;
         m_graphView->setGraph(std::make_shared<const engine::Graph>(result->graph));
         m_tabs->setCurrentWidget(m_graphView);
     });

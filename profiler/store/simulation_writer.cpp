@@ -65,6 +65,9 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
     sink.setMeta("batch", std::to_string(s.batch));
     sink.setMeta("seq", std::to_string(s.seq));
     sink.setMeta("summary", summaryJson(s).dump());
+    // The Passes panel's headline for an opened run (the report has them from the result).
+    sink.setMeta("graph_level", std::to_string(result.graph_level));
+    sink.setMeta("kernels_per_step", std::to_string(result.kernels_per_step));
 
     for (const auto& dev : result.devices) {
         const auto device = sink.addDevice(dev.name, "npu");

@@ -45,7 +45,9 @@ DisplayGraph buildDisplayGraph(const Graph& graph, const DisplayOptions& options
         }
         DisplayItem item;
         item.nodes = {id};
-        item.label = QString::fromStdString(n.op);
+        item.pattern = QString::fromStdString(n.attrString("pattern"));
+        // A fused node reads as what it is (its pattern); its kind is in the details.
+        item.label = item.pattern.isEmpty() ? QString::fromStdString(n.op) : item.pattern;
         item.sublabel = QString::fromStdString(n.name);
         item.category = OpRegistry::instance().category(n.op);
         item.opaque = n.opaque;

@@ -21,6 +21,7 @@ struct DisplayItem {
     engine::OpCategory category = engine::OpCategory::other;
     bool opaque = false;        // an unsupported op (or a block containing one)
     bool block = false;         // a collapsed block
+    QString pattern;            // a fused node's fusion pattern ("rms_norm"), else empty
     std::string blockName;
 };
 

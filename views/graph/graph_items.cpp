@@ -1,5 +1,6 @@
 #include "views/graph/graph_items.h"
 
+#include "views/graph/fusion_patterns.h"
 #include "views/timeline/timeline_palette.h"
 
 #include <QFontMetricsF>
@@ -14,12 +15,16 @@ const QColor kOpaqueFill(0xE0, 0x3B, 0x3B);
 const QColor kBlockFill(0xD8, 0xDE, 0xE9);
 }  // namespace
 
-GraphNodeItem::GraphNodeItem(int index, const DisplayItem& item, QSizeF size)
+GraphNodeItem::GraphNodeItem(int index, const DisplayItem& item, QSizeF size, bool muted)
     : m_index(index), m_label(item.label), m_sublabel(item.sublabel), m_opaque(item.opaque), m_block(item.block),
       m_size(size) {
     m_fill = item.opaque && !item.block ? kOpaqueFill
              : item.block                ? kBlockFill
+             : !item.pattern.isEmpty()   ? patternColor(item.pattern)
                                          : categoryColor(engine::opCategoryName(item.category));
+    m_fused = !item.pattern.isEmpty();
+    if (muted && !m_fused && !item.block && !item.opaque)
+        m_fill = QColor::fromHsv(m_fill.hsvHue(), m_fill.hsvSaturation() / 4, std::min(255, m_fill.value() + 40));
     setFlag(ItemIsSelectable);
     setCacheMode(DeviceCoordinateCache);
     setToolTip(item.label + QStringLiteral("\n") + item.sublabel +
@@ -33,7 +38,7 @@ QSizeF GraphNodeItem::sizeFor(const DisplayItem& item) {
 }
 
 QRectF GraphNodeItem::boundingRect() const {
-    return QRectF(-m_size.width() / 2 - 2, -m_size.height() / 2 - 2, m_size.width() + 4, m_size.height() + 4);
+    return QRectF(-m_size.width() / 2 - 4, -m_size.height() / 2 - 4, m_size.width() + 8, m_size.height() + 8);
 }
 
 void GraphNodeItem::setHighlighted(bool on) {
@@ -43,8 +48,15 @@ void GraphNodeItem::setHighlighted(bool on) {
 
 void GraphNodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*) {
     const QRectF r(-m_size.width() / 2, -m_size.height() / 2, m_size.width(), m_size.height());
-    QPen pen(isSelected() || m_highlighted ? QColor(0x1F, 0x6F, 0xEB) : (m_opaque ? QColor(0x90, 0, 0) : QColor(0x55, 0x55, 0x55)));
-    pen.setWidthF(isSelected() || m_highlighted || m_opaque ? 2.5 : 1.0);
+    // Highlighted (a fused node's members, a pass's products): a thick orange frame that
+    // reads at any zoom; selected: blue.
+    if (m_highlighted) {
+        painter->setPen(QPen(QColor(0xFF, 0x6D, 0x00), 5.0));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawRoundedRect(r.adjusted(-1, -1, 1, 1), 5, 5);
+    }
+    QPen pen(isSelected() ? QColor(0x1F, 0x6F, 0xEB) : (m_opaque ? QColor(0x90, 0, 0) : QColor(0x55, 0x55, 0x55)));
+    pen.setWidthF(isSelected() || m_opaque ? 2.5 : (m_fused ? 2.0 : 1.0));  // fused kernels stand out
     if (m_block) pen.setStyle(Qt::DashLine);
     painter->setPen(pen);
     painter->setBrush(m_fill);

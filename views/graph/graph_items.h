@@ -12,11 +12,13 @@ namespace npu::views {
 
 class GraphNodeItem : public QGraphicsItem {
 public:
-    GraphNodeItem(int index, const DisplayItem& item, QSizeF size);
+    // `muted`: drawn pale (unfused ops in a graph after passes, so fused kernels stand out).
+    GraphNodeItem(int index, const DisplayItem& item, QSizeF size, bool muted = false);
     int index() const { return m_index; }
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
     void setHighlighted(bool on);
+    bool highlighted() const { return m_highlighted; }
 
     static QSizeF sizeFor(const DisplayItem& item);
 
@@ -24,7 +26,7 @@ private:
     int m_index;
     QString m_label, m_sublabel;
     QColor m_fill;
-    bool m_opaque, m_block, m_highlighted = false;
+    bool m_opaque, m_block, m_fused = false, m_highlighted = false;
     QSizeF m_size;
 };
 

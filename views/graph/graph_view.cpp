@@ -1,10 +1,12 @@
 #include "views/graph/graph_view.h"
 
+#include "views/graph/fused_node_details.h"
 #include "views/graph/graph_canvas.h"
 #include "views/graph/graph_items.h"
 #include "views/graph/graph_node_details.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QGraphicsScene>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -29,10 +31,21 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), m_scene(new QGraphicsSc
     auto* expand = new QPushButton(tr("Expand blocks"), this);
     auto* fit = new QPushButton(tr("Fit"), this);
     m_status = new QLabel(this);
+    m_version = new QComboBox(this);
+    m_version->addItems({tr("After passes (simulated)"), tr("Before passes")});
+    m_version->setToolTip(tr("The run's graph after the graph passes (what it simulated) or before them"));
+    m_version->setVisible(false);
+    m_legend = new QLabel(this);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
+    m_legend->setVisible(false);
     m_details = new QTextBrowser(this);
+    // Links in the details act inside the view (show a fused node's members).
+    m_details->setOpenLinks(false);
     m_details->setMinimumWidth(260);
 
     auto* bar = new QHBoxLayout;
+    bar->addWidget(m_version);
     bar->addWidget(m_search, 1);
     bar->addWidget(m_hideShapeOnly);
     bar->addWidget(collapse);
@@ -52,6 +65,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), m_scene(new QGraphicsSc
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    layout->addWidget(m_legend);
     layout->addWidget(split, 1);
 
     connect(m_search, &QLineEdit::returnPressed, this, [this] {
@@ -64,6 +78,8 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), m_scene(new QGraphicsSc
     connect(m_scene, &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
     connect(m_canvas, &GraphCanvas::itemDoubleClicked, this, &GraphView::onItemDoubleClicked);
     connect(&m_watcher, &QFutureWatcher<Laid>::finished, this, &GraphView::onLayoutDone);
+    connect(m_version, &QComboBox::currentIndexChanged, this, [this](int i) { showBeforePasses(i == 1); });
+    connect(m_details, &QTextBrowser::anchorClicked, this, &GraphView::onDetailsLink);
 }
 
 GraphView::~GraphView() {
@@ -77,10 +93,31 @@ GraphView::~GraphView() {
 }
 
 void GraphView::setGraph(std::shared_ptr<const engine::Graph> graph) {
+    m_before.reset();
+    m_after.reset();
+    m_highlight.clear();
+    m_members.clear();
+    m_fusedName.clear();
+    m_version->setVisible(false);
+    showGraph(std::move(graph), false);
+}
+
+void GraphView::showGraph(std::shared_ptr<const engine::Graph> graph, bool keepBlocks) {
     m_graph = std::move(graph);
+    updateLegend();
+    if (keepBlocks && m_graph) {
+        m_current = -1;
+        relayout();
+        return;
+    }
     m_options.collapsedBlocks.clear();
     // Deep models open with their repeated blocks collapsed, so the first view is readable.
-    if (m_graph && m_graph->nodes().size() > 400)
+    // A run's training graph collapses sooner: its backward reads the forward's
+    // activations across the whole depth, and dot's crossing minimisation on those long
+    // edges takes minutes for the 8-layer LLaMA's 368 nodes where a forward graph of that
+    // size takes a second.
+    const size_t collapseAbove = hasRunGraphs() ? 150 : 400;
+    if (m_graph && m_graph->nodes().size() > collapseAbove)
         for (const auto& b : graphBlocks(*m_graph)) m_options.collapsedBlocks.insert(b);
     m_current = -1;
     if (!m_graph) {  // cleared: nothing of the previous model stays on screen
@@ -162,7 +199,7 @@ void GraphView::onLayoutDone() {
     m_items.reserve(m_display.items.size());
     for (size_t i = 0; i < m_display.items.size(); ++i) {
         const auto& item = m_display.items[i];
-        auto* box = new GraphNodeItem(static_cast<int>(i), item, GraphNodeItem::sizeFor(item));
+        auto* box = new GraphNodeItem(static_cast<int>(i), item, GraphNodeItem::sizeFor(item), m_graph == m_after);
         box->setPos(laid.layout.centers[i].x, laid.layout.centers[i].y);
         m_scene->addItem(box);
         m_items.push_back(box);
@@ -187,14 +224,24 @@ void GraphView::onLayoutDone() {
                           .arg(laid.layout.seconds, 0, 'f', 2));
     m_canvas->fitAll();
     m_current = -1;
+    applyHighlight();
     emit layoutFinished(laid.layout.seconds);
 }
 
 void GraphView::showItem(int index) {
     if (index < 0 || static_cast<size_t>(index) >= m_items.size()) return;
     m_current = index;
-    m_details->setHtml(nodeDetailsHtml(*m_graph, m_display.items[static_cast<size_t>(index)]));
     const auto& item = m_display.items[static_cast<size_t>(index)];
+    QString html = nodeDetailsHtml(*m_graph, item);
+    if (!item.block && m_graph == m_after) {
+        const engine::Node& n = m_graph->node(item.nodes.front());
+        if (const QString fused = fusedMembersHtml(m_before.get(), *m_graph, n); !fused.isEmpty()) {
+            m_members = fusedMemberNames(n);
+            m_fusedName = n.name;
+            html += fused;
+        }
+    }
+    m_details->setHtml(html);
     if (!item.block) emit nodeSelected(item.nodes.front());
 }
 

@@ -35,12 +35,13 @@ void ProjectExplorer::expandDefaults() {
     for (int r = 0; r < m_model->rowCount(); ++r) m_tree->expand(m_model->index(r, 0));
     const QModelIndex runs = m_model->runsIndex();
     if (runs.isValid()) m_tree->expand(runs);
-    // Model and Training are what users look at first.
+    // Training and Optimizations (graph_level and its what-if) are what users look at first.
     if (m_model->rowCount() > 0) {
         const QModelIndex project = m_model->index(0, 0);
         for (int r = 0; r < m_model->rowCount(project); ++r) {
             const QString key = m_model->index(r, 0, project).data().toString();
-            if (key == QStringLiteral("Training")) m_tree->expand(m_model->index(r, 0, project));
+            if (key == QStringLiteral("Training") || key == QStringLiteral("Optimizations"))
+                m_tree->expand(m_model->index(r, 0, project));
         }
     }
     // The key column fits its longest visible key ("activation_checkpointing"), within reason.

@@ -48,13 +48,13 @@ QList<QStandardItem*> editableRow(const QString& key, const json& value, const s
     return r;
 }
 
-void addJson(QStandardItem* parent, const json& obj, const std::string& path) {
+void addJson(QStandardItem* parent, const json& obj, const std::string& path, const QMap<QString, QString>& notes) {
     for (auto it = obj.begin(); it != obj.end(); ++it) {
         const QString key = QString::fromStdString(it.key());
         const std::string child = path + "/" + it.key();
         if (it->is_object()) {
             auto r = row(key, QString());
-            addJson(r.front(), *it, child);
+            addJson(r.front(), *it, child, notes);
             if (r.front()->rowCount() > 0) parent->appendRow(r);
             else qDeleteAll(r);
         } else if (it->is_array() && !isScalarArray(*it)) {
@@ -64,6 +64,16 @@ void addJson(QStandardItem* parent, const json& obj, const std::string& path) {
             parent->appendRow(row(key, scalarText(*it)));
         } else {
             parent->appendRow(editableRow(key, *it, child));
+            // A note is lines of "label<TAB>value", one row each, under the key.
+            const QString note = notes.value(QString::fromStdString(child));
+            const QStringList lines = note.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            for (const QString& line : lines) {
+                auto n = row(QStringLiteral("↳ ") + line.section(QLatin1Char('\t'), 0, 0), line.section(QLatin1Char('\t'), 1),
+                             QString(note).replace(QLatin1Char('\t'), QStringLiteral(": ")));
+                n.back()->setData(QString::fromStdString(child), ProjectTreeModel::NoteRole);
+                for (auto* item : n) item->setForeground(QColor(0x1F, 0x6F, 0xEB));
+                parent->appendRow(n);
+            }
         }
     }
 }
@@ -109,6 +119,7 @@ ProjectTreeModel::ProjectTreeModel(QObject* parent) : QStandardItemModel(parent)
 
 void ProjectTreeModel::setProject(const engine::Project& project) {
     m_project = project;
+    m_notes.clear();
     m_hasProject = true;
     rebuild();
 }
@@ -156,12 +167,32 @@ QModelIndex ProjectTreeModel::findKey(const QString& keyPath) const {
     return walk({});
 }
 
+void ProjectTreeModel::setNote(const QString& keyPath, const QString& text) {
+    if (text.isEmpty()) m_notes.remove(keyPath);
+    else m_notes[keyPath] = text;
+    // Queued like the edit's own rebuild: this may run inside the editor's commit.
+    QMetaObject::invokeMethod(this, [this] { rebuild(); }, Qt::QueuedConnection);
+}
+
+QModelIndex ProjectTreeModel::findNote(const QString& keyPath) const {
+    std::function<QModelIndex(const QModelIndex&)> walk = [&](const QModelIndex& parent) -> QModelIndex {
+        for (int r = 0; r < rowCount(parent); ++r) {
+            const QModelIndex v = index(r, 1, parent);
+            if (v.data(NoteRole).toString() == keyPath) return v;
+            if (const QModelIndex found = walk(index(r, 0, parent)); found.isValid()) return found;
+        }
+        return {};
+    };
+    return walk({});
+}
+
 bool ProjectTreeModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     const QString path = index.data(KeyPathRole).toString();
     if (role != Qt::EditRole || path.isEmpty() || !m_hasProject) return QStandardItemModel::setData(index, value, role);
     json doc = engine::projectToJson(m_project);
     const json::json_pointer pointer(path.toStdString());
-    const json old = doc.contains(pointer) ? doc.at(pointer) : json();
+    // graph_level is listed at its default (0) when the file does not set it.
+    const json old = doc.contains(pointer) ? doc.at(pointer) : (path == QStringLiteral("/optimizations/graph_level") ? json(0) : json());
     const json now = typedValue(value.toString(), old);
     if (now == old) return false;
     doc[pointer] = now;
@@ -190,9 +221,11 @@ void ProjectTreeModel::rebuild() {
         auto top = row(QString::fromStdString(m_project.name), QFileInfo(file).fileName(), file);
         QStandardItem* root = top.front();
         json doc = engine::projectToJson(m_project);
+        // The fusion knob is always there to edit (what-if), at its default when unset.
+        if (!doc["optimizations"].contains("graph_level")) doc["optimizations"]["graph_level"] = 0;
 
         auto model = row(QStringLiteral("Model"), modelSummary(m_project.model));
-        if (doc.contains("model")) addJson(model.front(), doc["model"], "/model");
+        if (doc.contains("model")) addJson(model.front(), doc["model"], "/model", m_notes);
         root->appendRow(model);
         root->appendRow(editableRow(QStringLiteral("Device"), json(m_project.device), "/device"));
         for (const char* section : {"training", "optimizations", "parallel", "communication"}) {
@@ -201,7 +234,7 @@ void ProjectTreeModel::rebuild() {
             title[0] = title[0].toUpper();
             // The training row names its mode (pretrain, lora, dpo, ...); its options are below.
             auto r = row(title, title == QLatin1String("Training") ? QString::fromStdString(m_project.training.mode.name) : QString());
-            addJson(r.front(), doc[section], std::string("/") + section);
+            addJson(r.front(), doc[section], std::string("/") + section, m_notes);
             root->appendRow(r);
         }
 

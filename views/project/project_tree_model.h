@@ -35,6 +35,15 @@ public:
 
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
+    // Rows shown under a key's row ("/optimizations/graph_level": the what-if prediction
+    // for the edited value), one per line of `text`, each "label<TAB>value"; empty text
+    // removes them. Cleared by setProject.
+    void setNote(const QString& keyPath, const QString& text);
+    QString note(const QString& keyPath) const { return m_notes.value(keyPath); }
+    // The first note row's value item, invalid when none is shown.
+    QModelIndex findNote(const QString& keyPath) const;
+    static constexpr int NoteRole = Qt::UserRole + 13;
+
 signals:
     void projectEdited(const engine::Project& project);
     void editRejected(const QString& message);
@@ -45,6 +54,7 @@ private:
     bool m_hasProject = false;
     engine::Project m_project;
     QList<QPair<QString, QString>> m_opened;  // path, label
+    QMap<QString, QString> m_notes;           // key path -> note
 };
 
 }  // namespace npu::views
