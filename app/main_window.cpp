@@ -234,6 +234,9 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_tabs->setTabVisible(m_tabs->indexOf(m_communication), hasComm);
     if (m_tabs->currentWidget() == m_summary || m_tabs->currentWidget() == m_diagnostics || !m_tabs->currentWidget())
         m_tabs->setCurrentWidget(m_timelineView);
+    // A run without slices but with memory (an imported memory snapshot) has nothing to
+    // show on the timeline: open it on its memory chart and map.
+    if (m_db && m_db->sliceCount() == 0 && m_memory->seriesCount() > 0) m_tabs->setCurrentWidget(m_memory);
     updateActions();
     updateTitle();
 }

@@ -96,12 +96,17 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
         if (!dev.allocator_samples.empty()) {  // the simulated allocator's reserved memory (engine/memory)
             const auto reserved = sink.addTrack(device, -1, TrackKind::counter, "Total Reserved (" + result.summary.memory.allocator + " allocator)",
                                                 static_cast<int>(dev.streams.size()) + 101);
-            std::int64_t last = -1;
+            std::int64_t last = -1, lastTs = 0;
             for (const auto& s : dev.allocator_samples)
                 if (s.reserved != last) {  // reserved moves rarely: store its changes only
                     sink.addCounter(reserved, s.t_ns, static_cast<double>(s.reserved));
                     last = s.reserved;
+                    lastTs = s.t_ns;
                 }
+            // The cache keeps its segments to the end of the run: the track says so too,
+            // rather than stopping at the last change.
+            const std::int64_t end = result.steps.empty() ? lastTs : result.steps.back().end_ns;
+            if (last >= 0 && end > lastTs) sink.addCounter(reserved, end, static_cast<double>(last));
         }
     }
     for (const auto& step : result.steps) sink.addStep(step.start_ns, step.end_ns);

@@ -11,6 +11,7 @@
 #include "views/graph/graph_view.h"
 #include "views/log/output_panel.h"
 #include "views/charts/memory_chart.h"
+#include "views/charts/memory_map.h"
 #include "views/project/project_explorer.h"
 #include "views/query/query_panel.h"
 #include "views/tables/host_analysis_view.h"
@@ -201,6 +202,27 @@ private slots:
         const auto opened = QRegularExpression(QStringLiteral("Opened .*: (\\d+) slices")).match(log);
         QVERIFY2(imported.hasMatch() && opened.hasMatch(), qPrintable(log));
         QCOMPARE(imported.captured(1), opened.captured(1));
+    }
+
+    // A memory snapshot has no slices: it opens on the Memory tab, its map drawn.
+    void memorySnapshotOpensOnItsMemory() {
+        const QString file = m_tmp.filePath(QStringLiteral("snapshot.json"));
+        QFile out(file);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(R"({"segments": [{"address": 1048576000, "total_size": 20971520, "allocated_size": 4194304, "stream": 0,
+                      "segment_type": "large", "blocks": [{"size": 4194304, "state": "active_allocated"},
+                                                          {"size": 16777216, "state": "inactive"}]}],
+                      "device_traces": [[{"action": "alloc", "addr": 1052770304, "size": 8388608},
+                                         {"action": "free_completed", "addr": 1052770304, "size": 8388608}]]})");
+        out.close();
+        MainWindow w;
+        w.setShowDialogs(false);
+        QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
+        QVERIFY(w.openPath(file));
+        QVERIFY(done.wait(60000));
+        QVERIFY(w.database());
+        QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.memory()));
+        QCOMPARE(w.memory()->memoryMap()->blockCount(), 2);  // the block live at the start and the 8 MiB one
     }
 
     // 9. File menu: one mnemonic per entry; File > Open Folder… exists.

@@ -8,6 +8,7 @@
 #include "engine/memory/caching_allocator.h"
 #include "engine/memory/device_allocator.h"
 #include "profiler/importers/memory_snapshot_importer.h"
+#include "profiler/importers/memory_snapshot_map.h"
 #include "profiler/importers/memory_snapshot_reader.h"
 #include "profiler/importers/memory_snapshot_replay.h"
 #include "profiler/importers/trace_importer.h"
@@ -68,6 +69,22 @@ private slots:
         QCOMPARE(run.reserved_peak, replay.measuredReservedPeak);
         QCOMPARE(run.allocated_peak, std::int64_t{34 << 20});
         QCOMPARE(run.segment_allocs, 2);  // the adopted one and the new 30 MiB one
+
+        // The memory map at the real addresses: the block live when the trace began, the
+        // 8 MiB block freed at its free_completed (event 2), the 30 MiB one still live;
+        // the adopted segment and the new one. No time_us: one microsecond per event.
+        const auto map = profiler::snapshotMemoryMap(*snap, replay, 0);
+        QCOMPARE(map.blocks.size(), size_t(3));
+        QCOMPARE(map.blocks[0].addr, std::int64_t{1048576000});
+        QCOMPARE(map.blocks[0].free_ns, std::int64_t{-1});
+        QCOMPARE(map.blocks[1].addr, std::int64_t{1052770304});
+        QCOMPARE(map.blocks[1].alloc_ns, std::int64_t{0});
+        QCOMPARE(map.blocks[1].free_ns, std::int64_t{2000});
+        QCOMPARE(map.blocks[2].size, std::int64_t{31457280});
+        QCOMPARE(map.blocks[2].alloc_ns, std::int64_t{4000});
+        QCOMPARE(map.segments.size(), size_t(2));
+        QCOMPARE(map.segments[1].addr, std::int64_t{2000000000});
+        QCOMPARE(map.segments[1].alloc_ns, std::int64_t{3000});
     }
 
     void realSnapshotMatchesModel() {
