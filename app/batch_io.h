@@ -1,7 +1,8 @@
 #pragma once
-// Small helpers the batch sub-commands share: writing the JSON report atomically and
-// opening a run database with a message that names the file.
+// Small helpers the batch sub-commands share: writing the JSON report atomically,
+// opening a run database with a message that names the file, and progress on stderr.
 
+#include "engine/core/progress.h"
 #include "profiler/store/profile_db.h"
 
 #include <nlohmann/json.hpp>
@@ -18,5 +19,10 @@ bool writeReport(const std::filesystem::path& path, const nlohmann::json& report
 
 // Null (and the error printed) when the file is missing or not a profiling database.
 std::shared_ptr<profiler::ProfileDb> openRun(const std::filesystem::path& path, std::ostream& err);
+
+// Progress for a long batch run, on stderr so stdout stays the summary: the first stage,
+// then a stage that starts at least half a second after the last line printed, each as
+// "npustudio: 42 % building model graph (1.3 s)". Not thread-safe: one run per callback.
+Progress stderrProgress(std::ostream& err);
 
 }  // namespace npu::app

@@ -20,7 +20,7 @@ int runBatchSimulate(const CommandLine& cmd, std::ostream& out, std::ostream& er
     profiler::SimulationRunOptions options;
     options.steps = cmd.steps;
     if (!cmd.out.isEmpty()) options.dir = cmd.out.toStdString();
-    const profiler::SimulationRun run = profiler::runSimulation(project, options);
+    const profiler::SimulationRun run = profiler::runSimulation(project, options, stderrProgress(err));
     switch (run.outcome) {
     case profiler::SimulationRun::Outcome::ok: break;
     case profiler::SimulationRun::Outcome::badInput:

@@ -89,6 +89,9 @@ private slots:
         const QString report = m_tmp.filePath(QStringLiteral("report.json"));
         const Run r = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--report"), report});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        // Progress goes to stderr (stdout stays the summary): at least the first stage.
+        QVERIFY2(r.err.contains(QStringLiteral("npustudio:   0 % building model graph")), qPrintable(r.err));
+        QVERIFY(!r.out.contains(QStringLiteral("building model graph")));
         const QJsonObject j = readJson(report);
         QCOMPARE(j.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
         for (const char* key : {"step_time_ms", "samples_per_s", "tokens_per_s", "db", "mfu", "top_ops"})
