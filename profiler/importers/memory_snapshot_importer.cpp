@@ -11,11 +11,11 @@
 
 namespace npu::profiler {
 
-ImportSummary emitMemorySnapshot(const MemorySnapshot& snap, TraceSink& sink) {
+ImportSummary emitMemorySnapshot(const MemorySnapshot& snap, const std::vector<SnapshotReplay>& replays, TraceSink& sink) {
     ImportSummary summary;
     sink.setMeta("source", "memory_snapshot");
-    for (std::size_t d = 0; d < std::max<std::size_t>(1, snap.device_traces.size()); ++d) {
-        const SnapshotReplay replay = snapshotReplay(snap, static_cast<int>(d));
+    for (std::size_t d = 0; d < replays.size(); ++d) {
+        const SnapshotReplay& replay = replays[d];
         const auto device = sink.addDevice("gpu" + std::to_string(d), "gpu");
         ++summary.devices;
         const auto allocated = sink.addTrack(device, -1, TrackKind::counter, "Total Allocated", 100);
@@ -47,13 +47,17 @@ Expected<ImportSummary> importMemorySnapshot(const std::filesystem::path& file, 
     auto writer = ProfileDbWriter::create(outDb);
     if (!writer) return writer.error();
     progress(0.3, "storing allocator events");
-    ImportSummary summary = emitMemorySnapshot(*snap, **writer);
+    // One replay per device, read by both the counters and the memory map.
+    std::vector<SnapshotReplay> replays;
+    for (std::size_t d = 0; d < std::max<std::size_t>(1, snap->device_traces.size()); ++d)
+        replays.push_back(snapshotReplay(*snap, static_cast<int>(d)));
+    ImportSummary summary = emitMemorySnapshot(*snap, replays, **writer);
     // emitMemorySnapshot adds device d as id d (a fresh writer numbers devices from 0).
-    for (std::size_t d = 0; d < std::max<std::size_t>(1, snap->device_traces.size()); ++d) {
-        const auto map = snapshotMemoryMap(*snap, snapshotReplay(*snap, static_cast<int>(d)), static_cast<int>(d));
-        if (auto s = writeMemoryMap((*writer)->handle(), static_cast<std::int64_t>(d), map); !s)
+    for (std::size_t d = 0; d < replays.size(); ++d)
+        if (auto s = writeMemoryMap((*writer)->handle(), static_cast<std::int64_t>(d),
+                                    snapshotMemoryMap(*snap, replays[d], static_cast<int>(d)));
+            !s)
             return makeError(outDb.string() + ": " + s.message());
-    }
     progress(0.9, "building indexes");
     if (auto s = (*writer)->commit(); !s) return s.error();
     summary.db = outDb;

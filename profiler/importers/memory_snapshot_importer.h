@@ -11,16 +11,19 @@
 #include "profiler/importers/trace_importer.h"
 
 #include <filesystem>
+#include <vector>
 
 namespace npu::profiler {
 
 class TraceSink;
 struct MemorySnapshot;
+struct SnapshotReplay;
 
 Expected<ImportSummary> importMemorySnapshot(const std::filesystem::path& file, const std::filesystem::path& outDb,
                                              const Progress& progress = {});
 
-// Emits the snapshot into any sink (tests use an in-memory one).
-ImportSummary emitMemorySnapshot(const MemorySnapshot& snapshot, TraceSink& sink);
+// Emits the snapshot into any sink (tests use an in-memory one): device d's counters from
+// replays[d] (snapshotReplay of that device; one per device trace, at least one).
+ImportSummary emitMemorySnapshot(const MemorySnapshot& snapshot, const std::vector<SnapshotReplay>& replays, TraceSink& sink);
 
 }  // namespace npu::profiler

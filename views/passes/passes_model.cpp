@@ -1,46 +1,16 @@
 #include "views/passes/passes_model.h"
 
+#include "engine/passes/pass_summary.h"
 #include "views/common/units.h"
 
 namespace npu::views {
 
 PassesModel::PassesModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-namespace {
-
-// The chained passes [first, last) as one: the graph before the first and after the last.
-engine::PassRecord chainedPasses(const std::vector<engine::PassRecord>& passes, size_t first, size_t last, std::string name) {
-    engine::PassRecord r;
-    r.name = std::move(name);
-    r.level = -1;
-    const auto& a = passes[first];
-    const auto& b = passes[last - 1];
-    r.nodes_before = a.nodes_before;
-    r.kernels_before = a.kernels_before;
-    r.bytes_before = a.bytes_before;
-    r.flops_before = a.flops_before;
-    r.nodes_after = b.nodes_after;
-    r.kernels_after = b.kernels_after;
-    r.bytes_after = b.bytes_after;
-    r.flops_after = b.flops_after;
-    for (size_t i = first; i < last; ++i) r.ms += passes[i].ms;
-    return r;
-}
-
-}  // namespace
-
 void PassesModel::setPasses(std::vector<engine::PassRecord> passes) {
     beginResetModel();
     m_passes = std::move(passes);
-    m_summaries.clear();
-    if (!m_passes.empty()) {
-        // The pipeline's level-0 passes (precision, training graph, checkpointing) run
-        // first, the graph_level fusion passes after them.
-        size_t fusion = 0;
-        while (fusion < m_passes.size() && m_passes[fusion].level == 0) ++fusion;
-        if (fusion < m_passes.size()) m_summaries.push_back(chainedPasses(m_passes, fusion, m_passes.size(), "Fusion passes"));
-        m_summaries.push_back(chainedPasses(m_passes, 0, m_passes.size(), "Total"));
-    }
+    m_summaries = engine::passSummaries(m_passes);
     endResetModel();
 }
 

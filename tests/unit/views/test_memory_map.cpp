@@ -1,10 +1,14 @@
 // The memory map: compacted addresses, blocks found under the cursor, drawing at any
-// zoom, and the Memory tab showing it for a simulated run's blocks.
+// zoom, the series derived from its blocks, and the Memory tab drawing only memory
+// counters, in bytes.
 
 #include "profiler/analysis/memory_map_series.h"
 #include "profiler/store/memory_block_store.h"
+#include "profiler/store/profile_db.h"
+#include "views/charts/memory_chart.h"
 #include "views/charts/memory_map.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace npu;
@@ -69,6 +73,30 @@ private slots:
         qInfo("100k blocks painted in %lld ms", timer.elapsed());
         QVERIFY(!shot.isNull());
         QCOMPARE(map.blockCount(), 100000);
+    }
+
+    // The Memory tab draws memory only, in bytes: Ascend's trace_view.json counters
+    // include bandwidths, frequencies and hit rates, and its memory ones are in KB.
+    void memoryChartShowsMemoryCountersInBytes() {
+        QTemporaryDir dir;
+        auto writer = profiler::ProfileDbWriter::create(dir.filePath(QStringLiteral("ascend.npudb")).toStdString());
+        QVERIFY(writer.ok());
+        auto& w = **writer;
+        const auto dev = w.addDevice("NPU 0", "npu");
+        const auto hbm = w.addTrack(dev, -1, profiler::TrackKind::counter, "APP/HBM KB", 0);
+        w.addCounter(hbm, 0, 2160232.0);
+        w.addCounter(hbm, 1000, 2164456.0);
+        const auto bandwidth = w.addTrack(dev, -1, profiler::TrackKind::counter, "HBM 0/Read Read(MB/s)", 1);
+        w.addCounter(bandwidth, 0, 9e9);
+        const auto freq = w.addTrack(dev, -1, profiler::TrackKind::counter, "AI Core Freq MHz", 2);
+        w.addCounter(freq, 0, 1800);
+        QVERIFY(w.commit().ok());
+        views::MemoryChart chart;
+        auto db = profiler::ProfileDb::open(dir.filePath(QStringLiteral("ascend.npudb")).toStdString());
+        QVERIFY(db.ok());
+        chart.setDatabase(std::shared_ptr<const profiler::ProfileDb>(std::move(db).value()));
+        QCOMPARE(chart.seriesNames(), QStringList{QStringLiteral("APP/HBM")});
+        QCOMPARE(chart.peakBytes(), 2164456.0 * 1024);
     }
 };
 

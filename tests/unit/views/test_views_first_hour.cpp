@@ -379,26 +379,6 @@ private slots:
                 chart.plot()->yAxis->range().upper * 1e9 >= 8e10 * 0.999);
     }
 
-    // The Memory tab draws memory only, in bytes: Ascend's trace_view.json counters
-    // include bandwidths, frequencies and hit rates, and its memory ones are in KB.
-    void memoryChartShowsMemoryCountersInBytes() {
-        auto writer = profiler::ProfileDbWriter::create(m_dir.filePath(QStringLiteral("ascend.npudb")).toStdString());
-        QVERIFY(writer.ok());
-        auto& w = **writer;
-        const auto dev = w.addDevice("NPU 0", "npu");
-        const auto hbm = w.addTrack(dev, -1, profiler::TrackKind::counter, "APP/HBM KB", 0);
-        w.addCounter(hbm, 0, 2160232.0);
-        w.addCounter(hbm, 1000, 2164456.0);
-        const auto bandwidth = w.addTrack(dev, -1, profiler::TrackKind::counter, "HBM 0/Read Read(MB/s)", 1);
-        w.addCounter(bandwidth, 0, 9e9);
-        const auto freq = w.addTrack(dev, -1, profiler::TrackKind::counter, "AI Core Freq MHz", 2);
-        w.addCounter(freq, 0, 1800);
-        QVERIFY(w.commit().ok());
-        MemoryChart chart;
-        chart.setDatabase(openDb(m_dir.filePath(QStringLiteral("ascend.npudb")).toStdString()));
-        QCOMPARE(chart.seriesNames(), QStringList{QStringLiteral("APP/HBM")});
-        QCOMPARE(chart.peakBytes(), 2164456.0 * 1024);
-    }
 };
 
 QTEST_MAIN(TestViewsFirstHour)
