@@ -44,6 +44,33 @@ Expected<json> readJson(const std::filesystem::path& file) {
     }
 }
 
+CommOpRecord opFromTimeInfo(const json& time, std::int64_t rank, const std::string& step, const std::string& type,
+                            const std::string& key) {
+    const auto [name, group] = splitOpKey(key);
+    CommOpRecord r;
+    r.rank = rank;
+    r.step = step;
+    r.type = type;
+    r.op = name;
+    r.group = group;
+    r.start_ns = static_cast<std::int64_t>(std::llround(jsonNumber(time, "Start Timestamp(us)") * 1e3));
+    r.elapse_ns = msToNs(jsonNumber(time, "Elapse Time(ms)"));
+    r.transit_ns = msToNs(jsonNumber(time, "Transit Time(ms)"));
+    r.wait_ns = msToNs(jsonNumber(time, "Wait Time(ms)"));
+    r.synchronization_ns = msToNs(jsonNumber(time, "Synchronization Time(ms)"));
+    r.idle_ns = msToNs(jsonNumber(time, "Idle Time(ms)"));
+    r.wait_ratio = jsonNumber(time, "Wait Time Ratio");
+    r.synchronization_ratio = jsonNumber(time, "Synchronization Time Ratio");
+    return r;
+}
+
+// One "Communication Bandwidth Info" entry (per link type) of an op.
+CommBandwidthRecord bandwidthFromInfo(const json& bw, std::int64_t rank, const std::string& step, const std::string& type,
+                                      const std::string& op, const std::string& transport) {
+    return {rank, step, type, op, transport, jsonNumber(bw, "Transit Size(MB)"), msToNs(jsonNumber(bw, "Transit Time(ms)")),
+            jsonNumber(bw, "Bandwidth(GB/s)"), jsonNumber(bw, "Large Packet Ratio")};
+}
+
 }  // namespace
 
 Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank, CommunicationData& out,
@@ -59,38 +86,13 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
                 if (!ops.is_object()) continue;
                 for (const auto& [key, op] : ops.items()) {
                     if (key == "Total Op Info" || !op.is_object()) continue;
-                    const auto [name, group] = splitOpKey(key);
-                    const json time = op.value("Communication Time Info", json::object());
-                    CommOpRecord r;
-                    r.rank = rank;
-                    r.step = step;
-                    r.type = type;
-                    r.op = name;
-                    r.group = group;
-                    r.start_ns = static_cast<std::int64_t>(std::llround(jsonNumber(time, "Start Timestamp(us)") * 1e3));
-                    r.elapse_ns = msToNs(jsonNumber(time, "Elapse Time(ms)"));
-                    r.transit_ns = msToNs(jsonNumber(time, "Transit Time(ms)"));
-                    r.wait_ns = msToNs(jsonNumber(time, "Wait Time(ms)"));
-                    r.synchronization_ns = msToNs(jsonNumber(time, "Synchronization Time(ms)"));
-                    r.idle_ns = msToNs(jsonNumber(time, "Idle Time(ms)"));
-                    r.wait_ratio = jsonNumber(time, "Wait Time Ratio");
-                    r.synchronization_ratio = jsonNumber(time, "Synchronization Time Ratio");
-                    out.ops.push_back(std::move(r));
+                    out.ops.push_back(opFromTimeInfo(op.value("Communication Time Info", json::object()), rank, step, type, key));
+                    const std::string name = out.ops.back().op;
                     // Named: iterating items() of the temporary value() returns would read freed memory.
                     const json bandwidth = op.value("Communication Bandwidth Info", json::object());
                     for (const auto& [transport, bw] : bandwidth.items()) {
                         if (!bw.is_object()) continue;
-                        CommBandwidthRecord b;
-                        b.rank = rank;
-                        b.step = step;
-                        b.type = type;
-                        b.op = name;
-                        b.transport = transport;
-                        b.size_mb = jsonNumber(bw, "Transit Size(MB)");
-                        b.time_ns = msToNs(jsonNumber(bw, "Transit Time(ms)"));
-                        b.bandwidth_gbps = jsonNumber(bw, "Bandwidth(GB/s)");
-                        b.large_packet_ratio = jsonNumber(bw, "Large Packet Ratio");
-                        out.bandwidth.push_back(b);
+                        out.bandwidth.push_back(bandwidthFromInfo(bw, rank, step, type, name, transport));
                         const json sizes = bw.value("Size Distribution", json::object());
                         for (const auto& [size, bucket] : sizes.items()) {
                             CommPacketRecord p;
@@ -221,26 +223,6 @@ std::string opTypeOf(const std::string& op) {
     return op.find("send") != std::string::npos || op.find("receive") != std::string::npos ? "p2p" : "collective";
 }
 
-CommOpRecord opFromTimeInfo(const json& time, std::int64_t rank, const std::string& step, const std::string& type,
-                            const std::string& key) {
-    const auto [name, group] = splitOpKey(key);
-    CommOpRecord r;
-    r.rank = rank;
-    r.step = step;
-    r.type = type;
-    r.op = name;
-    r.group = group;
-    r.start_ns = static_cast<std::int64_t>(std::llround(jsonNumber(time, "Start Timestamp(us)") * 1e3));
-    r.elapse_ns = msToNs(jsonNumber(time, "Elapse Time(ms)"));
-    r.transit_ns = msToNs(jsonNumber(time, "Transit Time(ms)"));
-    r.wait_ns = msToNs(jsonNumber(time, "Wait Time(ms)"));
-    r.synchronization_ns = msToNs(jsonNumber(time, "Synchronization Time(ms)"));
-    r.idle_ns = msToNs(jsonNumber(time, "Idle Time(ms)"));
-    r.wait_ratio = jsonNumber(time, "Wait Time Ratio");
-    r.synchronization_ratio = jsonNumber(time, "Synchronization Time Ratio");
-    return r;
-}
-
 Status readClusterJson(const std::filesystem::path& dir, CommunicationData& out, ImportDiagnostics& diag) {
     std::error_code ec;
     if (const auto file = dir / "cluster_communication.json"; std::filesystem::exists(file, ec)) {
@@ -263,10 +245,7 @@ Status readClusterJson(const std::filesystem::path& dir, CommunicationData& out,
                         out.ops.push_back(opFromTimeInfo(info.value("Communication Time Info", json::object()), rank, step, type, key));
                         const json bandwidth = info.value("Communication Bandwidth Info", json::object());
                         for (const auto& [transport, bw] : bandwidth.items())
-                            if (bw.is_object())
-                                out.bandwidth.push_back({rank, step, type, out.ops.back().op, transport, jsonNumber(bw, "Transit Size(MB)"),
-                                                         msToNs(jsonNumber(bw, "Transit Time(ms)")), jsonNumber(bw, "Bandwidth(GB/s)"),
-                                                         jsonNumber(bw, "Large Packet Ratio")});
+                            if (bw.is_object()) out.bandwidth.push_back(bandwidthFromInfo(bw, rank, step, type, out.ops.back().op, transport));
                     }
                 }
     }
