@@ -1,9 +1,10 @@
 #include "profiler/store/profile_db.h"
 
 #include "engine/core/atomic_file.h"
+#include "profiler/store/comm_store.h"
 #include "profiler/store/npudb_schema.h"
+#include "profiler/store/profile_db_writer_rows.h"
 #include "profiler/store/sqlite_statement.h"
-#include "profiler/store/text_hash.h"
 
 #include <sqlite3.h>
 
@@ -17,68 +18,7 @@
 #include <unordered_map>
 
 namespace npu::profiler {
-namespace {
-
-// Args are deduplicated by a 128-bit content key (two independent 64-bit hashes) rather
-// than by the text itself: Kineto args are mostly unique, and keeping every text as a
-// map key would double the importer's memory for no gain. A false match needs both
-// hashes to collide (~1e-25 for 10M args).
-struct ArgsKey {
-    std::uint64_t a, b;
-    bool operator==(const ArgsKey&) const = default;
-};
-struct ArgsKeyHash {
-    size_t operator()(const ArgsKey& k) const { return static_cast<size_t>(k.a ^ (k.b * 0x9E3779B97F4A7C15ull)); }
-};
-ArgsKey argsKey(std::string_view s) {
-    const auto h = textHash128(s);
-    return {h.a, h.b};
-}
-
-struct TaskRow {
-    std::int64_t id, track, start, dur;
-    std::int32_t depth, name, category;
-    std::int64_t args;  // -1: none
-};
-// Slices go to SQLite in multi-row INSERTs: one statement step per kTaskBatch rows
-// amortises the per-statement VM overhead that dominates single-row inserts.
-constexpr int kTaskBatch = 64;
-
-// Counters and flows likewise: single-row inserts of Kineto's ~160k memory samples
-// per 110 MB were 11% of the import's CPU.
-constexpr int kRowBatch = 64;
-
-struct CounterInsert {
-    std::int64_t track, ts;
-    double value;
-};
-struct FlowInsert {
-    std::int64_t id, from, to, kind;
-};
-
-std::string multiRowInsert(std::string_view head, std::string_view row, int rows) {
-    std::string sql(head);
-    sql += " VALUES";
-    for (int i = 0; i < rows; ++i) {
-        if (i) sql += ',';
-        sql += row;
-    }
-    return sql;
-}
-constexpr std::string_view kTaskHead = "INSERT INTO TASK(id, track_id, start_ns, dur_ns, depth, name_id, category_id, args_id)";
-constexpr std::string_view kTaskRow = "(?,?,?,?,?,?,?,?)";
-constexpr std::string_view kCounterHead = "INSERT INTO COUNTER(track_id, ts_ns, value)";
-constexpr std::string_view kCounterRow = "(?,?,?)";
-constexpr std::string_view kFlowHead = "INSERT INTO FLOW(id, from_task, to_task, kind_id)";
-constexpr std::string_view kFlowRow = "(?,?,?,?)";
-
-struct DiagnosticAccumulator {
-    Severity severity = Severity::info;
-    std::int64_t count = 0;
-    std::string example;
-};
-
-}  // namespace
+using namespace writer_rows;
 
 struct ProfileDbWriter::Impl {
     sqlite3* db = nullptr;
@@ -423,24 +363,8 @@ sqlite3* ProfileDbWriter::handle() const { return m_impl->db; }
 
 void ProfileDbWriter::addCommunication(const CommunicationData& c) {
     Impl& d = *m_impl;
-    SqliteStatement op(d.db, "INSERT INTO COMM_OP VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    for (const auto& r : c.ops)
-        d.check(op.execRow(r.rank, r.step, r.type, r.op, r.group, r.start_ns, r.elapse_ns, r.transit_ns, r.wait_ns,
-                           r.synchronization_ns, r.idle_ns, r.wait_ratio, r.synchronization_ratio),
-                "COMM_OP");
-    SqliteStatement bw(d.db, "INSERT INTO COMM_BANDWIDTH VALUES(?,?,?,?,?,?,?,?,?)");
-    for (const auto& r : c.bandwidth)
-        d.check(bw.execRow(r.rank, r.step, r.type, r.op, r.transport, r.size_mb, r.time_ns, r.bandwidth_gbps,
-                           r.large_packet_ratio),
-                "COMM_BANDWIDTH");
-    SqliteStatement pk(d.db, "INSERT INTO COMM_PACKET VALUES(?,?,?,?,?,?,?,?)");
-    for (const auto& r : c.packets)
-        d.check(pk.execRow(r.rank, r.step, r.type, r.op, r.transport, r.packet_size_mb, r.count, r.time_ns), "COMM_PACKET");
-    SqliteStatement mx(d.db, "INSERT INTO COMM_MATRIX VALUES(?,?,?,?,?,?,?,?,?,?)");
-    for (const auto& r : c.matrix)
-        d.check(mx.execRow(r.step, r.type, r.group_op, r.op, r.src_rank, r.dst_rank, r.transport, r.size_mb, r.time_ns,
-                           r.bandwidth_gbps),
-                "COMM_MATRIX");
+    if (auto st = writeCommunication(d.db, c); !st && d.firstError.empty())
+        d.firstError = "writing " + d.target.string() + ": " + st.message();
 }
 
 void ProfileDbWriter::addOpAllocation(const OpAllocationRecord& r) {

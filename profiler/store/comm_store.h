@@ -1,0 +1,16 @@
+#pragma once
+// Ascend's communication analysis stored with a run (COMM_OP, COMM_BANDWIDTH,
+// COMM_PACKET, COMM_MATRIX; docs/npudb-schema.md). Read back by
+// profiler/analysis/communication_summary.
+
+#include "engine/core/expected.h"
+#include "profiler/store/comm_records.h"
+
+struct sqlite3;
+
+namespace npu::profiler {
+
+// Inside the writer's open transaction; the error names the table.
+Status writeCommunication(sqlite3* db, const CommunicationData& data);
+
+}  // namespace npu::profiler
