@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sqlite3.h>
+
 class TestRegressionSuites : public QObject {
     Q_OBJECT
 
@@ -61,6 +63,41 @@ class TestRegressionSuites : public QObject {
         }
         report[QStringLiteral("cases")] = cases;
         return report;
+    }
+
+    // Every row of every table of an .npudb as text, table by table in name order, rows in
+    // rowid order, minus what legitimately differs between two runs of the same case:
+    // the run's name (a timestamp) and the passes' wall times (PASS_STATS.ms).
+    static QStringList npudbContent(const QString& file) {
+        QStringList rows;
+        sqlite3* db = nullptr;
+        if (sqlite3_open_v2(file.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+            sqlite3_close(db);
+            return {QStringLiteral("cannot open ") + file};
+        }
+        QStringList tables;
+        sqlite3_stmt* st = nullptr;
+        sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", -1, &st, nullptr);
+        while (sqlite3_step(st) == SQLITE_ROW) tables << QString::fromUtf8(reinterpret_cast<const char*>(sqlite3_column_text(st, 0)));
+        sqlite3_finalize(st);
+        for (const QString& table : tables) {
+            const QByteArray sql = "SELECT * FROM \"" + table.toUtf8() + "\"";
+            if (sqlite3_prepare_v2(db, sql.constData(), -1, &st, nullptr) != SQLITE_OK) continue;
+            while (sqlite3_step(st) == SQLITE_ROW) {
+                QStringList cells;
+                for (int c = 0; c < sqlite3_column_count(st); ++c) {
+                    const QString column = QString::fromUtf8(sqlite3_column_name(st, c));
+                    if (table == QStringLiteral("PASS_STATS") && column == QStringLiteral("ms")) continue;
+                    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(st, c));
+                    cells << (text ? QString::fromUtf8(text) : QStringLiteral("NULL"));
+                }
+                if (table == QStringLiteral("META_DATA") && !cells.isEmpty() && cells.front() == QStringLiteral("run")) continue;
+                rows << table + QLatin1Char('|') + cells.join(QLatin1Char('|'));
+            }
+            sqlite3_finalize(st);
+        }
+        sqlite3_close(db);
+        return rows;
     }
 
     QTemporaryDir m_tmp;
@@ -146,6 +183,11 @@ private slots:
                                      path(QStringLiteral("r2.json")), QStringLiteral("-j"), QStringLiteral("3")});
         QCOMPARE(third.exitCode, 0);
         QCOMPARE(stable(readJson(path(QStringLiteral("r2.json")))), stable(r1));
+        // ... and the same database content (apart from the run's timestamped name and wall times).
+        const QStringList dbA = npudbContent(path(QStringLiteral("runs-a/tiny/run.npudb")));
+        const QStringList dbC = npudbContent(path(QStringLiteral("runs-c/tiny/run.npudb")));
+        QVERIFY2(dbA.size() > 100, qPrintable(dbA.join(QLatin1Char('\n')).left(300)));
+        QCOMPARE(dbC, dbA);
     }
 
     void regressionAndBudgetExitOne() {
