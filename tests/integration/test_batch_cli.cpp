@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
+
 class TestBatchCli : public QObject {
     Q_OBJECT
 
@@ -119,6 +121,34 @@ private slots:
         for (const char* word : {"parameters", "FLOPs/step", "step time", "samples/s", "tokens/s", "MFU", "peak memory", "db:"})
             QVERIFY2(r.out.contains(QLatin1String(word)), word);
         QVERIFY(r.out.count(QLatin1Char('\n')) < 40);
+    }
+
+    void estimateDevicesAndTime() {
+        const QString project = copyProject(QStringLiteral("tiny-llama"));
+        const QString report = m_tmp.filePath(QStringLiteral("estimate.json"));
+        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--estimate"), project, QStringLiteral("--tokens"),
+                                 QStringLiteral("1e9"), QStringLiteral("--devices-max"), QStringLiteral("8"),
+                                 QStringLiteral("--report"), report});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        for (const char* word : {"devices", "per device", "step", "device-hours", "assumptions:"})
+            QVERIFY2(r.out.contains(QLatin1String(word)), word);
+        const QJsonObject j = readJson(report);
+        QVERIFY(j.value(QStringLiteral("fits")).toBool());
+        QCOMPARE(j.value(QStringLiteral("devices")).toInt(), 1);  // a tiny model fits one device
+        const double stepMs = j.value(QStringLiteral("step_time_ms")).toDouble();
+        const double tokensPerStep = j.value(QStringLiteral("tokens_per_step")).toDouble();
+        QVERIFY(stepMs > 0 && tokensPerStep > 0);
+        // The time for N tokens is ceil(N / tokens per step) steps of the simulated step.
+        QVERIFY(qAbs(j.value(QStringLiteral("seconds_for_tokens")).toDouble() - std::ceil(1e9 / tokensPerStep) * stepMs / 1e3) <
+                1e-6 * j.value(QStringLiteral("seconds_for_tokens")).toDouble());
+        QVERIFY(!j.value(QStringLiteral("assumptions")).toArray().isEmpty());
+        // The estimate never records a run in the project.
+        QVERIFY(!readJson(project).contains(QStringLiteral("runs")));
+
+        const Run bad = npustudio({QStringLiteral("--batch"), QStringLiteral("--estimate"), project, QStringLiteral("--tokens"),
+                                   QStringLiteral("lots")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--tokens")) && bad.err.contains(QStringLiteral("\"lots\"")), qPrintable(bad.err));
     }
 
     void outFolderIsNotRecorded() {
