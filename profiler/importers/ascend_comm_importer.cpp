@@ -104,7 +104,7 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
                             try {
                                 p.packet_size_mb = std::stod(size);
                             } catch (const std::exception&) {
-                                diag.add(DiagnosticKind::unreadable_number, [&] {
+                                diag.add(DiagnosticKind::unreadable_number, [&, size = std::string(size)] {
                                     return file.filename().string() + ": packet size \"" + size + "\" of " + name;
                                 });
                                 continue;
@@ -137,7 +137,7 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
                             m.src_rank = std::stoll(pair.substr(0, dash));
                             m.dst_rank = std::stoll(pair.substr(dash + 1));
                         } catch (const std::exception&) {
-                            diag.add(DiagnosticKind::unreadable_number, [&] {
+                            diag.add(DiagnosticKind::unreadable_number, [&, pair = std::string(pair)] {
                                 return file.filename().string() + ": link \"" + pair + "\" is not \"src-dst\"";
                             });
                             continue;
@@ -239,7 +239,7 @@ Status readClusterJson(const std::filesystem::path& dir, CommunicationData& out,
                             rank = std::stoll(rankText);
                         } catch (const std::exception&) {
                             diag.add(DiagnosticKind::unreadable_number,
-                                     [&] { return file.filename().string() + ": rank \"" + rankText + "\" of " + key; });
+                                     [&, rankText = std::string(rankText), key = std::string(key)] { return file.filename().string() + ": rank \"" + rankText + "\" of " + key; });
                             continue;
                         }
                         out.ops.push_back(opFromTimeInfo(info.value("Communication Time Info", json::object()), rank, step, type, key));

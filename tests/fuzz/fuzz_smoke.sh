@@ -3,14 +3,15 @@
 # (incrementally; the first build instruments the whole engine), replays the kept crash
 # inputs (tests/fuzz/regressions/TARGET) and runs each target SECONDS on a copy of its
 # seed corpus. Exit 77 (ctest: skipped) with the reason when clang or libFuzzer is absent
-# or unless NPU_FUZZ_SMOKE=1. Built at -O1 without debug info: quick to build on CI's 2 cores, and
+# or when NPU_FUZZ_SMOKE=0. Built at -O1 without debug info: quick to build on CI's 2 cores, and
 # ccache hits across clones (with -g the compile folder would be part of the hash). Usage: fuzz_smoke.sh SOURCE_DIR FUZZ_BUILD_DIR [SECONDS]
 set -u
 src="$1"; build="$2"; seconds="${3:-15}"
-targets="fuzz_onnx_import fuzz_project_loader fuzz_npuom_load fuzz_suite_loader"
-# Opt-in for now: the first instrumented build takes minutes on 2 cores and a time-bounded
-# fuzz run is not deterministic, so a CI run could fail on a finding unrelated to the change.
-if [ "${NPU_FUZZ_SMOKE:-0}" = 0 ]; then echo "SKIP: fuzz smoke is opt-in: run 'make fuzz-smoke' (or NPU_FUZZ_SMOKE=1 ctest -R fuzz_smoke)"; exit 77; fi
+targets="fuzz_onnx_import fuzz_project_loader fuzz_npuom_load fuzz_suite_loader fuzz_trace_import fuzz_memory_snapshot fuzz_npudb_open"
+# On by default when clang and libFuzzer are present (the "part of make test"):
+# NPU_FUZZ_SMOKE=0 switches it off, e.g. for a quick local loop. The instrumented build is
+# cached by ccache across clones, so only the first run on a machine pays for it.
+if [ "${NPU_FUZZ_SMOKE:-1}" = 0 ]; then echo "SKIP: fuzz smoke switched off (NPU_FUZZ_SMOKE=0)"; exit 77; fi
 if ! command -v clang++ >/dev/null 2>&1; then
   echo "SKIP: clang++ is not installed (apt-get install clang libclang-rt-14-dev): fuzz smoke not run"; exit 77
 fi
@@ -33,6 +34,9 @@ for t in $targets; do
     fuzz_project_loader) seeds="$build/tests/fuzz/corpus_project" ;;
     fuzz_npuom_load) seeds="$build/tests/fuzz/corpus_npuom" ;;
     fuzz_suite_loader) seeds="$build/tests/fuzz/corpus_suite" ;;
+    fuzz_trace_import) seeds="$build/tests/fuzz/corpus_trace" ;;
+    fuzz_memory_snapshot) seeds="$build/tests/fuzz/corpus_snapshot" ;;
+    fuzz_npudb_open) seeds="$build/tests/fuzz/corpus_npudb" ;;
   esac
   if [ -d "$src/tests/fuzz/regressions/$t" ]; then
     "$bin" -runs=0 "$src/tests/fuzz/regressions/$t" >/dev/null 2>&1 || { echo "FAIL: $t crashes on a kept regression input"; status=1; }
