@@ -169,6 +169,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QAction* m_saveAction = nullptr;
+    QAction* m_estimateAction = nullptr;
     QAction* m_simulateAction = nullptr;
     QAction* m_exportChromeAction = nullptr;
     QAction* m_exportCsvAction = nullptr;

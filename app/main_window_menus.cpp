@@ -4,6 +4,7 @@
 
 #include "profiler/store/profile_db.h"
 #include "views/dialogs/new_project_dialog.h"
+#include "views/dialogs/resource_estimate_dialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -51,6 +52,14 @@ void MainWindow::buildMenus() {
     m_simulateAction = run->addAction(QStringLiteral("&Simulate"), QKeySequence(Qt::Key_F5), this, [this] { simulate(); });
     m_simulateAction->setToolTip(QStringLiteral("Simulate one training step of the project and open the run"));
     run->addAction(QStringLiteral("&Cancel"), QKeySequence(Qt::Key_Escape), m_jobs, &JobRunner::cancel);
+    run->addSeparator();
+    m_estimateAction = run->addAction(QStringLiteral("&Estimate Resources…"), this, [this] {
+        if (!m_project) return;
+        auto* dialog = new views::ResourceEstimateDialog(*m_project, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    m_estimateAction->setToolTip(QStringLiteral("How many devices and how long to train the project's model on N tokens"));
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
@@ -64,6 +73,7 @@ void MainWindow::updateActions() {
     if (!m_simulateAction) return;
     m_simulateAction->setEnabled(m_project.has_value() && !m_jobs->busy());
     m_saveAction->setEnabled(m_project.has_value());
+    m_estimateAction->setEnabled(m_project.has_value());
     m_exportChromeAction->setEnabled(m_db != nullptr);
     m_exportCsvAction->setEnabled(m_db != nullptr);
 }
