@@ -74,7 +74,7 @@ int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     }
     auto opened = openRun(db, err);
     if (!opened) return kExitRunFailed;
-    json report = profiler::runReport(*opened);
+    json report = profiler::runReport(*opened, 20, cmd.htaCompat);
     report["status"] = "ok";
     report["trace"] = trace.string();
     report["db"] = db.string();

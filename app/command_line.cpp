@@ -7,7 +7,7 @@ void addOptions(QCommandLineParser& parser) {
         "NPU Studio: simulate and profile the training of large models on NPUs.\n\n"
         "GUI:   npustudio [PROJECT.json | RUN.npudb | TRACE.json[.gz]]\n"
         "Batch: npustudio --batch PROJECT.json [--out DIR] [--report REPORT.json]\n"
-        "       npustudio --batch --import TRACE|FOLDER [--out RUN.npudb] [--report REPORT.json]\n"
+        "       npustudio --batch --import TRACE|FOLDER [--out RUN.npudb] [--report REPORT.json] [--hta-compat]\n"
         "       npustudio --batch --compare A.npudb B.npudb [--report DIFF.json]\n"
         "       npustudio --batch --export-chrome RUN.npudb OUT.json\n"
         "       npustudio --batch --export-csv RUN.npudb OUT.csv [--group-by name|type|category]\n"
@@ -31,6 +31,9 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("steps"), QStringLiteral("Training steps to simulate (default 1)."), QStringLiteral("N")},
         {QStringLiteral("import"), QStringLiteral("Import a Chrome/Kineto/Ascend trace or a folder of per-rank traces."),
          QStringLiteral("TRACE")},
+        {QStringLiteral("hta-compat"),
+         QStringLiteral("With --import: device metrics as HTA prints them (drops the last profiler step's and "
+                        "uncorrelated kernels).")},
         {QStringLiteral("compare"), QStringLiteral("Compare two runs given as A.npudb B.npudb.")},
         {QStringLiteral("export-chrome"),
          QStringLiteral("Export RUN.npudb as a Chrome trace (Perfetto, chrome://tracing) to OUT.json.")},
@@ -69,6 +72,7 @@ QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
     out.out = parser.value(QStringLiteral("out"));
     out.report = parser.value(QStringLiteral("report"));
     out.importPath = parser.value(QStringLiteral("import"));
+    out.htaCompat = parser.isSet(QStringLiteral("hta-compat"));
     out.compare = parser.isSet(QStringLiteral("compare"));
     out.exportChrome = parser.isSet(QStringLiteral("export-chrome"));
     out.exportCsv = parser.isSet(QStringLiteral("export-csv"));

@@ -14,6 +14,7 @@ struct CommandLine {
     QString report;       // --report: JSON report path
     int steps = 1;        // --steps: training steps to simulate
     QString importPath;   // --import TRACE|FOLDER
+    bool htaCompat = false;     // --hta-compat: device metrics over the kernels HTA's parser keeps
     bool compare = false;       // --compare A.npudb B.npudb
     bool exportChrome = false;  // --export-chrome RUN.npudb OUT.json
     bool exportCsv = false;     // --export-csv RUN.npudb OUT.csv

@@ -1,7 +1,10 @@
 #include "profiler/analysis/run_report.h"
 
+#include "profiler/analysis/hta_compat.h"
+
 #include "profiler/analysis/communication_summary.h"
 #include "profiler/analysis/device_metrics.h"
+#include "profiler/analysis/hta_compat.h"
 #include "profiler/analysis/memory_peaks.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/run_comparison.h"
@@ -64,7 +67,7 @@ nlohmann::json deltasJson(const std::vector<OpDelta>& v, int limit) {
 
 }  // namespace
 
-nlohmann::json runReport(const ProfileDb& db, int topKernels) {
+nlohmann::json runReport(const ProfileDb& db, int topKernels, bool htaCompat) {
     nlohmann::json j;
     const auto slices = db.sliceCount();
     const auto counters = countRows(db, "COUNTER");
@@ -85,9 +88,11 @@ nlohmann::json runReport(const ProfileDb& db, int topKernels) {
     // Kernels are loaded once per device and shared by the metrics and the step breakdown.
     std::map<std::int64_t, std::vector<DeviceKernel>> kernels;
     std::map<std::int64_t, DeviceMetrics> metrics;
+    HtaKernelFilter hta = htaCompat ? htaKernelFilter(db) : HtaKernelFilter{};
     for (const auto& d : db.devices()) {
         auto& k = kernels[d.id];
         k = loadDeviceKernels(db, d.id);
+        applyHtaKernelFilter(db, d.id, hta, k);
         if (k.empty()) continue;
         auto m = computeDeviceMetrics(k);
         m.device = d.id;
@@ -95,6 +100,10 @@ nlohmann::json runReport(const ProfileDb& db, int topKernels) {
         metrics[d.id] = m;
     }
 
+    if (htaCompat)
+        j["hta_compat"] = {{"filtered", hta.active},
+                           {"last_step_start_ns", hta.active ? nlohmann::json(hta.lastStepStart) : nlohmann::json(nullptr)},
+                           {"kernels_dropped", hta.dropped}};
     j["devices"] = nlohmann::json::array();
     for (const auto& d : db.devices()) {
         const auto m = metrics.find(d.id);
