@@ -2,6 +2,10 @@
 
 #include "profiler/importers/byte_source.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
 namespace npu::profiler {
 
 namespace {
@@ -21,16 +25,32 @@ Expected<std::string> readWhole(const std::filesystem::path& file, std::size_t l
     return out;
 }
 
-// Integer field `key` of `obj`, or an error naming where it was expected.
+// Integer field `key` of `obj` (absent: -1 when not required), or an error naming where
+// it was expected. JSON floats count when they hold an integer that fits in 64 bits
+// (Python's json writes large ints exactly, but hand-edited files may say 1.5e9); others
+// are refused rather than converted (a float beyond int64 is undefined behaviour).
 Expected<std::int64_t> intField(const nlohmann::json& obj, const char* key, const std::string& where, bool required = true) {
     auto it = obj.find(key);
     if (it == obj.end()) {
         if (!required) return std::int64_t{-1};
         return makeError(where + ": expected \"" + key + "\"");
     }
-    if (!it->is_number()) return makeError(where + "." + key + ": expected a number, got " + it->dump());
-    return it->get<std::int64_t>();
+    if (it->is_number_integer()) {
+        if (it->is_number_unsigned() && it->get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))
+            return makeError(where + "." + key + ": " + it->dump() + " is too large");
+        return it->get<std::int64_t>();
+    }
+    if (it->is_number_float()) {
+        const double v = it->get<double>();
+        // 2^63 is exactly representable; every double below it converts.
+        if (std::isfinite(v) && v == std::floor(v) && v >= -9.2233720368547758e18 && v < 9.2233720368547758e18)
+            return static_cast<std::int64_t>(v);
+    }
+    return makeError(where + "." + key + ": expected an integer, got " + it->dump());
 }
+
+// A segment's blocks are laid out from its address: address + sizes must not overflow.
+bool addFits(std::int64_t a, std::int64_t b, std::int64_t& out) { return !__builtin_add_overflow(a, b, &out); }
 
 Expected<std::vector<SnapshotEvent>> parseTrace(const nlohmann::json& list, const std::string& where) {
     if (!list.is_array()) return makeError(where + ": expected a list of trace entries");
@@ -49,8 +69,12 @@ Expected<std::vector<SnapshotEvent>> parseTrace(const nlohmann::json& list, cons
         if (!size) return size.error();
         ev.addr = *addr;
         ev.size = *size;
-        if (auto t = intField(e, "time_us", at, false); t) ev.time_us = *t;
-        if (auto s = intField(e, "stream", at, false); s && *s >= 0) ev.stream = *s;
+        auto time = intField(e, "time_us", at, false);
+        if (!time) return time.error();
+        ev.time_us = *time;
+        auto stream = intField(e, "stream", at, false);
+        if (!stream) return stream.error();
+        if (*stream >= 0) ev.stream = *stream;
         out.push_back(std::move(ev));
     }
     return out;
@@ -74,15 +98,22 @@ Expected<MemorySnapshot> parseMemorySnapshot(const nlohmann::json& doc, const st
         if (!total) return total.error();
         seg.address = *addr;
         seg.total_size = *total;
-        seg.allocated_size = std::max<std::int64_t>(0, *intField(s, "allocated_size", at, false));
-        seg.stream = std::max<std::int64_t>(0, *intField(s, "stream", at, false));
-        seg.small = s.value("segment_type", std::string()) == "small";
+        auto allocated = intField(s, "allocated_size", at, false);
+        if (!allocated) return allocated.error();
+        auto stream = intField(s, "stream", at, false);
+        if (!stream) return stream.error();
+        seg.allocated_size = std::max<std::int64_t>(0, *allocated);
+        seg.stream = std::max<std::int64_t>(0, *stream);
+        seg.small = s.contains("segment_type") && s["segment_type"] == "small";
         std::int64_t cursor = seg.address;
         for (const auto& b : s.value("blocks", nlohmann::json::array())) {
+            if (!b.is_object()) return makeError(at + ".blocks: expected objects with \"size\"");
             auto size = intField(b, "size", at + ".blocks");
             if (!size) return size.error();
-            seg.blocks.push_back({cursor, *size, b.value("state", std::string("inactive"))});
-            cursor += *size;
+            if (*size < 0 || !addFits(cursor, *size, cursor))
+                return makeError(at + ".blocks: block size " + std::to_string(*size) + " does not fit the segment's address range");
+            const auto state = b.contains("state") && b["state"].is_string() ? b["state"].get<std::string>() : std::string("inactive");
+            seg.blocks.push_back({cursor - *size, *size, state});
         }
         snap.segments.push_back(std::move(seg));
     }
