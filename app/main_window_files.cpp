@@ -175,21 +175,11 @@ bool MainWindow::simulate() {
         fail(QStringLiteral("Busy"), QStringLiteral("%1 is still running; cancel it or wait").arg(m_jobs->label()));
         return false;
     }
-    const fs::path dir = runsFolder(*m_project);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) {
-        fail(QStringLiteral("Cannot simulate"), QStringLiteral("%1: %2").arg(QString::fromStdString(dir.string()),
-                                                                              QString::fromStdString(ec.message())));
-        return false;
-    }
-    const std::string runName = newRunName("sim", dir);
-    const fs::path db = dir / (runName + ".npudb");
+    // The run function names the run and creates the project's runs/ folder.
     m_jobKind = JobKind::simulate;
-    m_jobRunName = QString::fromStdString(runName);
     const engine::Project project = *m_project;
     return m_jobs->start(QStringLiteral("Simulating %1").arg(QString::fromStdString(project.name)),
-                         [project, db, runName](const Progress& p) { return simulateToDatabase(project, db, runName, 1, p); });
+                         [project](const Progress& p) { return simulateToDatabase(project, {}, {}, 1, p); });
 }
 
 void MainWindow::jobFinished(const JobResult& result) {
@@ -213,7 +203,9 @@ void MainWindow::jobFinished(const JobResult& result) {
         info(result.message);
     if (m_project && !result.dbPath.isEmpty()) {
         const std::string source = kind == JobKind::simulate ? "simulated" : "imported";
-        auto recorded = recordRun(*m_project, toPath(result.dbPath), m_jobRunName.toStdString(), source);
+        const std::string runName = kind == JobKind::simulate ? QFileInfo(result.dbPath).completeBaseName().toStdString()
+                                                              : m_jobRunName.toStdString();
+        auto recorded = recordRun(*m_project, toPath(result.dbPath), runName, source);
         if (!recorded) warn(QStringLiteral("Run not added to the project: %1").arg(QString::fromStdString(recorded.message())));
         m_explorer->model()->setProject(*m_project);
     }

@@ -23,7 +23,7 @@ JobResult simulateToDatabase(const engine::Project& project, const std::filesyst
     if (run.outcome != profiler::SimulationRun::Outcome::ok)
         return {JobResult::Outcome::failed, qs(run.error), {}, QStringLiteral("error")};
     JobResult out;
-    out.dbPath = QString::fromStdString(dbPath.string());
+    out.dbPath = QString::fromStdString(run.summary.db.string());
     out.status = qs(run.summary.sim.status);
     out.message = qs(oneLineSummary(run.summary));
     return out;

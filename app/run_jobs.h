@@ -9,7 +9,8 @@
 
 namespace npu::app {
 
-// Simulates the project and writes the run to dbPath.
+// Simulates the project and writes the run to dbPath, or (dbPath empty) to a new
+// "sim-<time>" run in the project's runs/ folder named by the run function.
 JobResult simulateToDatabase(const engine::Project& project, const std::filesystem::path& dbPath,
                              const std::string& runName, int steps, const Progress& progress);
 
