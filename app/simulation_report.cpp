@@ -119,9 +119,9 @@ void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostr
 std::string oneLineSummary(const profiler::SimulationRunSummary& run) {
     const engine::SimSummary& s = run.sim;
     char line[512];
-    std::snprintf(line, sizeof line, "%s on %s: step %.2f ms, %.1f samples/s, MFU %.1f %%, peak %.1f of %.1f GiB [%s]",
+    std::snprintf(line, sizeof line, "%s on %s: step %.2f ms, %.1f samples/s, MFU %.1f %%, peak %s of %s [%s]",
                   s.model.c_str(), s.device.c_str(), s.step_time_ms, s.samples_per_s, 100 * s.mfu,
-                  double(s.peak_bytes) / (1 << 30), double(s.capacity_bytes) / (1 << 30), s.status.c_str());
+                  humanBytes(double(s.peak_bytes)).c_str(), humanBytes(double(s.capacity_bytes)).c_str(), s.status.c_str());
     std::string text = line;
     if (!s.message.empty()) text += ": " + s.message;
     return text;
