@@ -4,6 +4,7 @@
 #include "engine/ir/op_registry.h"
 #include "engine/memory/memory_model.h"
 #include "engine/memory/zero_sharding.h"
+#include "engine/precision/skipped_update.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -77,6 +78,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         for (int id : order) {
             const Node& n = graph.node(id);
             if (m + 1 < micro && n.phase == Phase::optimizer) continue;  // one update per step
+            if (skipsUpdate(options.skipUpdate, step, n)) continue;         // loss-scale overflow
             const OpTiming& t = timing[static_cast<std::size_t>(id)];
             times.push_back({id, now, now + t.durationNs});
             if (t.durationNs <= 0) continue;  // views launch nothing
