@@ -11,6 +11,7 @@
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
 #include "engine/precision/loss_scale_plan.h"
+#include "engine/precision/skipped_update.h"
 #include "engine/sim/dtype_summary.h"
 #include "engine/sim/simulator.h"
 #include "engine/training/mode_graph.h"
@@ -108,7 +109,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
             result->summary.time_by_phase_ms[model] = ms;
         splitComputeTracksByModel(*result, modeGraph->otherModels, modeGraph->mainModel);
     }
-    summarizeByDType(*result);
+    summarizeByDType(*result, summaryStep(sim.skipUpdate, sim.steps));
     result->summary.loss_scale = lossScale->summary;
     result->loss_scale = std::move(lossScale->points);
     result->graph_level = graphLevel;

@@ -14,4 +14,13 @@ inline bool skipsUpdate(const std::vector<bool>& skipUpdate, int step, const Nod
            node.phase == Phase::optimizer && node.op != "GradUnscale";
 }
 
+// The step the summary's per-step figures (step time, time by category/phase/dtype)
+// describe: the first whose update ran, so a run that opens with overflows still reports
+// a whole step; 0 when every step was skipped.
+inline int summaryStep(const std::vector<bool>& skipUpdate, int steps) {
+    for (int s = 0; s < steps; ++s)
+        if (static_cast<std::size_t>(s) >= skipUpdate.size() || !skipUpdate[static_cast<std::size_t>(s)]) return s;
+    return 0;
+}
+
 }  // namespace npu::engine
