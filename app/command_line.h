@@ -12,7 +12,7 @@ struct CommandLine {
     bool batch = false;
     QString out;          // --out: run folder (simulate) or output file (import/convert)
     QString report;       // --report: JSON report path
-    int steps = 1;        // --steps: training steps to simulate
+    int steps = 0;        // --steps: training steps to simulate; 0: the project's training.steps
     QString importPath;   // --import TRACE|FOLDER
     bool compare = false;       // --compare A.npudb B.npudb
     bool exportChrome = false;  // --export-chrome RUN.npudb OUT.json

@@ -189,7 +189,7 @@ bool MainWindow::simulate() {
     m_jobRunName = QString::fromStdString(runName);
     const engine::Project project = *m_project;
     return m_jobs->start(QStringLiteral("Simulating %1").arg(QString::fromStdString(project.name)),
-                         [project, db, runName](const Progress& p) { return simulateToDatabase(project, db, runName, 1, p); });
+                         [project, db, runName](const Progress& p) { return simulateToDatabase(project, db, runName, 0, p); });
 }
 
 void MainWindow::jobFinished(const JobResult& result) {
