@@ -2,6 +2,7 @@
 // master weights, weight gradients and AdamW states per level for a small LLaMA, against
 // the parameter count worked out by hand; the unscale + inf-check kernel for the fp16
 // levels only; dtype summaries of a simulated step.
+#include "engine/ir/op_registry.h"
 #include "engine/models/model_zoo.h"
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
@@ -25,6 +26,7 @@ constexpr std::int64_t kParams = 95'040;
 struct StateBytes {
     std::int64_t weights = 0, masters = 0, grads = 0, states = 0;
     bool unscale = false;
+    double unscaleRead = 0;  // the unscale + inf-check kernel's bytes read (op registry)
 };
 
 // What the optimizer update reads, by role: it takes every trained weight with its
@@ -38,7 +40,10 @@ StateBytes stateBytes(Precision precision) {
     if (auto s = pm.run(*g); !s) qFatal("%s", s.message().c_str());
     StateBytes out;
     for (const Node& n : g->nodes()) {
-        if (n.op == "GradUnscale") out.unscale = true;
+        if (n.op == "GradUnscale") {
+            out.unscale = true;
+            out.unscaleRead = OpRegistry::instance().cost(*g, n).bytesRead;
+        }
         if (n.op != "AdamW") continue;
         for (int t : n.inputs) {
             const Tensor& x = g->tensor(t);
@@ -110,6 +115,8 @@ private slots:
         QCOMPARE(b.grads, g * kParams);
         QCOMPARE(b.states, s * kParams);
         QCOMPARE(b.unscale, unscale);  // fp16 levels unscale and check for inf; bf16 needs none
+        // It reads every weight gradient once (and writes it back unscaled, in place).
+        QCOMPARE(b.unscaleRead, unscale ? static_cast<double>(g * kParams) : 0.0);
     }
 
     void projectAcceptsEveryLevel() {
