@@ -28,7 +28,7 @@ void addOptions(QCommandLineParser& parser) {
                         "when importing, the .npuom when converting."),
          QStringLiteral("PATH")},
         {QStringLiteral("report"), QStringLiteral("Write a JSON report to FILE."), QStringLiteral("FILE")},
-        {QStringLiteral("steps"), QStringLiteral("Training steps to simulate (default 1)."), QStringLiteral("N")},
+        {QStringLiteral("steps"), QStringLiteral("Training steps to simulate (default: the project's training.steps, 1 if unset)."), QStringLiteral("N")},
         {QStringLiteral("import"), QStringLiteral("Import a Chrome/Kineto/Ascend trace or a folder of per-rank traces."),
          QStringLiteral("TRACE")},
         {QStringLiteral("hta-compat"),

@@ -12,7 +12,7 @@ struct CommandLine {
     bool batch = false;
     QString out;          // --out: run folder (simulate) or output file (import/convert)
     QString report;       // --report: JSON report path
-    int steps = 1;        // --steps: training steps to simulate
+    int steps = 0;        // --steps: training steps to simulate; 0: the project's training.steps
     QString importPath;   // --import TRACE|FOLDER
     bool htaCompat = false;     // --hta-compat: device metrics over the kernels HTA's parser keeps
     bool compare = false;       // --compare A.npudb B.npudb

@@ -179,7 +179,7 @@ bool MainWindow::simulate() {
     m_jobKind = JobKind::simulate;
     const engine::Project project = *m_project;
     return m_jobs->start(QStringLiteral("Simulating %1").arg(QString::fromStdString(project.name)),
-                         [project](const Progress& p) { return simulateToDatabase(project, {}, {}, 1, p); });
+                         [project](const Progress& p) { return simulateToDatabase(project, {}, {}, 0, p); });
 }
 
 void MainWindow::jobFinished(const JobResult& result) {

@@ -56,6 +56,11 @@ json simulationReport(const profiler::SimulationRunSummary& run) {
     addMemoryReport(r["memory"], s.memory);
     r["time_by_category_ms"] = s.time_by_category_ms;
     r["time_by_phase_ms"] = s.time_by_phase_ms;
+    r["time_by_dtype_ms"] = s.time_by_dtype_ms;
+    r["bytes_by_dtype"] = s.bytes_by_dtype;
+    if (s.loss_scale.enabled)
+        r["loss_scale"] = {{"final", s.loss_scale.final_scale}, {"overflows", s.loss_scale.overflows},
+                           {"skipped_steps", s.loss_scale.skipped_steps}, {"dynamic", s.loss_scale.dynamic}};
     r["graph_level"] = run.graphLevel;
     r["kernels_per_step"] = run.kernelsPerStep;
     json passes = json::array();
@@ -106,6 +111,11 @@ void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostr
     }
     out << "\n";
     printMemoryDetails(s.memory, out);
+    if (s.loss_scale.enabled) {
+        std::snprintf(line, sizeof line, "  loss scale      final %g, %lld overflow(s), %lld skipped step(s) over %zu steps\n",
+                      s.loss_scale.final_scale, (long long)s.loss_scale.overflows, (long long)s.loss_scale.skipped_steps, run.steps);
+        out << line;
+    }
     out << "  top operators by time:\n";
     for (size_t i = 0; i < run.topOps.size() && i < 5; ++i) {
         const auto& op = run.topOps[i];

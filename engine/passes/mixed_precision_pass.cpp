@@ -8,27 +8,6 @@
 
 namespace npu::engine {
 
-Expected<Precision> parsePrecision(const std::string& text) {
-    if (text == "fp32") return Precision::fp32;
-    if (text == "tf32") return Precision::tf32;
-    if (text == "fp16-amp") return Precision::fp16_amp;
-    if (text == "bf16-amp") return Precision::bf16_amp;
-    if (text == "bf16") return Precision::bf16;
-    return makeError("training.precision: expected fp32, tf32, fp16-amp, bf16-amp or bf16, got \"" + text + "\"");
-}
-
-DType lowDType(Precision p) {
-    switch (p) {
-    case Precision::fp16_amp: return DType::f16;
-    case Precision::bf16_amp: case Precision::bf16: return DType::bf16;
-    case Precision::fp32: return DType::f32;
-    case Precision::tf32: return DType::tf32;
-    }
-    return DType::f32;
-}
-
-bool isAutocast(Precision p) { return p == Precision::fp16_amp || p == Precision::bf16_amp; }
-
 namespace {
 
 bool runsLow(const Node& n) {
@@ -78,7 +57,7 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
     std::vector<int> newOrder;
     std::map<int, int> weightCasts;  // weight tensor -> its low-precision copy
 
-    if (m_precision == Precision::bf16) {
+    if (castsModel(m_precision)) {
         for (Tensor& t : graph.tensors())
             if (isFloating(t.dtype) && (t.role == TensorRole::weight || t.role == TensorRole::input)) t.dtype = low;
     }

@@ -12,17 +12,15 @@
 //   -> fp32), so the residual stream stays fp32. RMSNorm and BatchNorm keep the input
 //   dtype (HF LlamaRMSNorm computes in fp32 internally; cuDNN BN takes bf16 with fp32
 //   affine parameters).
-// - bf16: the model is cast to bf16 (weights and activations); fp32 master weights and
-//   optimizer states are added by the training pass (Megatron-style).
+// - bf16-o2 / fp16-o2 (O2) and bf16 / fp16 (O3, pure): the model is cast to the half
+//   type (weights and activations); the training pass adds fp32 master weights and states
+//   for O2 only (engine/precision/precision_level.h). Norms, softmax and losses keep fp32
+//   math inside their kernels (the zoo graphs' explicit upcasts, fp32 loss outputs).
 
 #include "engine/passes/pass.h"
+#include "engine/precision/precision_level.h"
 
 namespace npu::engine {
-
-enum class Precision { fp32, tf32, fp16_amp, bf16_amp, bf16 };
-Expected<Precision> parsePrecision(const std::string& text);
-DType lowDType(Precision p);   // f16 / bf16, f32 for fp32
-bool isAutocast(Precision p);
 
 class MixedPrecisionPass : public Pass {
 public:

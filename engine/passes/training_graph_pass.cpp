@@ -26,6 +26,15 @@ std::vector<bool> requiresGrad(const Graph& g, const std::vector<int>& order) {
 
 }  // namespace
 
+TrainingOptions trainingOptionsFor(Precision precision, const std::string& optimizer) {
+    TrainingOptions o;
+    o.optimizer = optimizer;
+    o.fp32MasterWeights = keepsFp32Masters(precision);
+    o.optimizerStateDType = optimizerStateDType(precision);
+    o.lossScaling = needsLossScaling(precision);
+    return o;
+}
+
 Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
     if (m_options.optimizer != "adamw" && m_options.optimizer != "sgd")
         return makeError("training.optimizer: expected adamw or sgd, got \"" + m_options.optimizer + "\"");
@@ -88,8 +97,8 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         const char* states[2] = {".exp_avg", ".exp_avg_sq"};
         const int nStates = m_options.optimizer == "adamw" ? 2 : 1;
         for (int s = 0; s < nStates; ++s)
-            updateInputs.push_back(graph.addTensor(w.name + (nStates == 2 ? states[s] : ".momentum_buffer"), w.shape, DType::f32,
-                                                   TensorRole::optimizer_state));
+            updateInputs.push_back(graph.addTensor(w.name + (nStates == 2 ? states[s] : ".momentum_buffer"), w.shape,
+                                                   m_options.optimizerStateDType, TensorRole::optimizer_state));
     }
     if (allGrads.empty()) return makeError("no weight receives a gradient from the loss");
     if (m_options.lossScaling) {

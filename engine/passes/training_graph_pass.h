@@ -8,6 +8,7 @@
 // adds a GradUnscale op (unscale + inf check) before the update.
 
 #include "engine/passes/pass.h"
+#include "engine/precision/precision_level.h"
 
 namespace npu::engine {
 
@@ -19,7 +20,14 @@ struct TrainingOptions {
     // gradients are copied to the host over PCIe, the host runs the update, the updated
     // parameters come back. Device memory holds only weights and gradients.
     bool offloadOptimizer = false;
+    // Adam moments / SGD momentum: fp32, or the half type for pure (O3) training where
+    // the optimizer runs on the model's own half-precision parameters.
+    DType optimizerStateDType = DType::f32;
 };
+
+// What a precision level asks of the training pass: fp32 masters (O2), half optimizer
+// states (O3), the unscale + inf-check kernel (fp16 levels).
+TrainingOptions trainingOptionsFor(Precision precision, const std::string& optimizer = "adamw");
 
 class TrainingGraphPass : public Pass {
 public:

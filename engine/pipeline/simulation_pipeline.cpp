@@ -10,6 +10,9 @@
 #include "engine/passes/graph_cost_summary.h"
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
+#include "engine/precision/loss_scale_plan.h"
+#include "engine/precision/skipped_update.h"
+#include "engine/sim/dtype_summary.h"
 #include "engine/sim/simulator.h"
 #include "engine/training/mode_graph.h"
 #include "engine/training/model_ensemble.h"
@@ -46,7 +49,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
 
     progress(0.0, "building model graph");
     const bool lm = project.model.zoo.empty() || isLanguageModel(project.model.zoo);
-    const DType halfType = isAutocast(*precision) || *precision == Precision::bf16 ? lowDType(*precision) : DType::f32;
+    const DType halfType = isAutocast(*precision) || castsModel(*precision) ? lowDType(*precision) : DType::f32;
     auto modeGraph = buildModeGraph(project, halfType);
     if (!modeGraph) return fail(modeGraph.message());
     Graph* graph = &modeGraph->graph;
@@ -58,10 +61,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
 
     PassManager passes;
     passes.add(std::make_unique<MixedPrecisionPass>(*precision));
-    TrainingOptions training;
-    training.optimizer = t.optimizer;
-    training.fp32MasterWeights = *precision == Precision::bf16;
-    training.lossScaling = *precision == Precision::fp16_amp;
+    TrainingOptions training = trainingOptionsFor(*precision, t.optimizer);
     training.offloadOptimizer = t.offload_optimizer;
     passes.add(std::make_unique<TrainingGraphPass>(training));
     passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));
@@ -82,8 +82,12 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     auto stats = passes.run(*graph, passProgress);
     if (!stats) return stats.message() == "cancelled" ? makeError("cancelled") : fail(stats.message());
 
+    const int steps = options.steps > 0 ? options.steps : static_cast<int>(t.steps);
+    auto lossScale = planLossScaling(t, *precision, steps, project.file.empty() ? project.name : project.file.string());
+    if (!lossScale) return fail(lossScale.message());
     SimulatorOptions sim;
-    sim.steps = options.steps;
+    sim.steps = steps;
+    sim.skipUpdate = lossScale->skipUpdate;
     sim.batch = t.batch * modeGraph->sequencesPerSample;
     sim.seq = lm && !project.model.zoo.empty() && project.model.zoo != "resnet" ? t.seq : 0;
     sim.precision = t.precision;
@@ -105,6 +109,9 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
             result->summary.time_by_phase_ms[model] = ms;
         splitComputeTracksByModel(*result, modeGraph->otherModels, modeGraph->mainModel);
     }
+    summarizeByDType(*result, summaryStep(sim.skipUpdate, sim.steps));
+    result->summary.loss_scale = lossScale->summary;
+    result->loss_scale = std::move(lossScale->points);
     result->graph_level = graphLevel;
     result->kernels_per_step = summarizeGraphCost(*graph).kernels;
     for (const PassStats& p : *stats)

@@ -15,7 +15,7 @@ struct SimulationOptions {
     // Where device profiles named in the project are looked up; empty means
     // defaultDevicesDir().
     std::filesystem::path devicesDir;
-    int steps = 1;  // training steps to simulate
+    int steps = 0;  // training steps to simulate; 0: the project's training.steps
     // Keep the graph before and after fusion in the result (as npuom graph JSON) so a
     // saved run can show its Graph tab.
     bool keepGraphs = true;

@@ -3,6 +3,7 @@
 #include "engine/core/atomic_file.h"
 #include "engine/parallel/cluster_spec.h"
 #include "engine/precision/loss_scaler.h"
+#include "engine/precision/precision_level.h"
 #include "engine/project/json_checker.h"
 
 #include <fstream>
@@ -46,7 +47,13 @@ Status parseTraining(const nlohmann::json& doc, const std::string& file, Trainin
     JsonChecker c(doc, file, "training");
     t.batch = c.positiveInt("batch", t.batch);
     t.seq = c.positiveInt("seq", t.seq);
-    t.precision = c.oneOf("precision", {"fp32", "tf32", "fp16-amp", "bf16-amp", "bf16"}, t.precision);
+    if (const std::string precision = c.string("precision", t.precision); parsePrecision(precision)) {
+        t.precision = precision;
+    } else {
+        std::string names;
+        for (const std::string& n : precisionNames()) names += (names.empty() ? "" : ", ") + n;
+        c.fail("precision", "expected one of " + names + ", got \"" + precision + "\"");
+    }
     t.optimizer = c.oneOf("optimizer", {"adamw", "sgd"}, t.optimizer);
     t.activation_checkpointing = c.oneOf("activation_checkpointing", {"none", "selective", "full"}, t.activation_checkpointing);
     t.gradient_accumulation = c.positiveInt("gradient_accumulation", t.gradient_accumulation);

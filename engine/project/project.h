@@ -29,7 +29,7 @@ struct ModelSource {
 struct TrainingSettings {
     std::int64_t batch = 1;
     std::int64_t seq = 1024;                 // ignored by vision models
-    std::string precision = "bf16-amp";      // fp32 | fp16-amp | bf16-amp | bf16
+    std::string precision = "bf16-amp";      // engine/precision/precision_level.h: fp32 | tf32 | *-amp | *-o2 | bf16 | fp16
     std::string optimizer = "adamw";         // adamw | sgd
     std::string activation_checkpointing = "none";  // none | selective | full
     std::int64_t gradient_accumulation = 1;

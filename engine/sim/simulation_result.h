@@ -71,6 +71,23 @@ struct DeviceResult {
     std::vector<SegmentSpan> memory_segments;
 };
 
+// Loss scaling over a multi-step fp16 run (engine/precision/loss_scaler): the scale each
+// step's loss was multiplied by, and whether its optimizer step was skipped.
+struct LossScalePoint {
+    int step = 0;
+    double scale = 0;
+    bool overflow = false;
+    bool skipped = false;
+};
+
+struct LossScaleSummary {
+    bool enabled = false;             // fp16 levels only: bf16 and fp32 need no scaling
+    bool dynamic = true;
+    double final_scale = 0;           // the scale after the last step (the next step's)
+    std::int64_t overflows = 0;
+    std::int64_t skipped_steps = 0;
+};
+
 struct SimSummary {
     std::string status = "ok";        // ok | oom | error
     std::string message;              // why, when not ok
@@ -94,6 +111,11 @@ struct SimSummary {
     std::string precision;
     std::map<std::string, double> time_by_category_ms;  // OpCategory name -> total task time
     std::map<std::string, double> time_by_phase_ms;     // Phase name -> total task time
+    // Step 0's task time and bytes (read + written) by the dtype each op computes in
+    // (engine/sim/dtype_summary).
+    std::map<std::string, double> time_by_dtype_ms;
+    std::map<std::string, double> bytes_by_dtype;
+    LossScaleSummary loss_scale;
 };
 
 // What one graph pass did (engine::PassStats, kept here so this header stays light).
@@ -114,6 +136,7 @@ struct SimulationResult {
     int graph_level = 0;               // optimizations.graph_level the run used
     int kernels_per_step = 0;          // kernels launched by one step
     std::vector<PassRecord> passes;    // in the order they ran
+    std::vector<LossScalePoint> loss_scale;  // one per step when summary.loss_scale.enabled
     // The training graph before fusion and the graph simulated, as engine/npuom graph
     // JSON text (empty when not kept).
     std::string graph_before_fusion;

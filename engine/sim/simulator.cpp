@@ -4,6 +4,7 @@
 #include "engine/ir/op_registry.h"
 #include "engine/memory/memory_model.h"
 #include "engine/memory/zero_sharding.h"
+#include "engine/precision/skipped_update.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -66,6 +67,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     std::vector<std::vector<NodeTiming>> stepTimes;
     SimSummary& s = result.summary;
     std::int64_t now = 0;
+    const int summary = summaryStep(options.skipUpdate, options.steps);  // the step the summary describes
     for (int step = 0; step < options.steps; ++step) {
         if (progress.cancelled()) return makeError("cancelled");
         progress(0.5 + 0.4 * step / options.steps, "scheduling step " + std::to_string(step + 1));
@@ -77,6 +79,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         for (int id : order) {
             const Node& n = graph.node(id);
             if (m + 1 < micro && n.phase == Phase::optimizer) continue;  // one update per step
+            if (skipsUpdate(options.skipUpdate, step, n)) continue;         // loss-scale overflow
             const OpTiming& t = timing[static_cast<std::size_t>(id)];
             times.push_back({id, now, now + t.durationNs});
             if (t.durationNs <= 0) continue;  // views launch nothing
@@ -92,7 +95,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
             task.phase = n.phase;
             task.flops = t.flops;
             task.bytes = t.bytes;
-            if (step == 0) {
+            if (step == summary) {
                 s.time_by_category_ms[std::string(opCategoryName(task.category))] += t.durationNs / 1e6;
                 s.time_by_phase_ms[std::string(phaseName(task.phase))] += t.durationNs / 1e6;
             }
@@ -113,7 +116,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     s.device = device.name;
     s.params = graph.parameterCount();
     s.flops_per_step = modelFlopsPerStep(graph) * std::max(1, options.gradientAccumulation);
-    const auto& first = result.steps.front();
+    const auto& first = result.steps[static_cast<std::size_t>(summary)];
     s.step_time_ms = (first.end_ns - first.start_ns) / 1e6;
     s.batch = options.batch;
     s.seq = options.seq;

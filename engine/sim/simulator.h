@@ -24,6 +24,9 @@ struct SimulatorOptions {
     std::string precision = "fp32";
     DType computeDType = DType::f32; // the dtype MFU is measured against
     MemoryOptions memory;            // allocator replayed over the step (engine/memory)
+    // Steps whose optimizer update is skipped (fp16 loss-scale overflow): they run forward,
+    // backward and the unscale/inf check only (engine/precision/skipped_update.h).
+    std::vector<bool> skipUpdate;
 };
 
 Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& device, const SimulatorOptions& options,

@@ -25,7 +25,22 @@ struct Group {
     std::int64_t count = 0, total = 0;
     std::int64_t min = std::numeric_limits<std::int64_t>::max(), max = std::numeric_limits<std::int64_t>::min();
     std::map<std::int32_t, std::int64_t> categoryCounts;
+    std::map<std::int32_t, std::int64_t> dtypeTime;
 };
+
+bool hasOpInfo(const ProfileDb& db) {
+    SqliteStatement q(db.handle(), "SELECT EXISTS(SELECT 1 FROM OP_INFO)");
+    return q.step() == SQLITE_ROW && q.int64(0) != 0;
+}
+
+std::string dtypesByTime(const ProfileDb& db, const std::map<std::int32_t, std::int64_t>& time) {
+    std::vector<std::pair<std::int64_t, std::int32_t>> order;
+    for (const auto& [id, t] : time) order.emplace_back(-t, id);
+    std::sort(order.begin(), order.end());
+    std::string out;
+    for (const auto& [t, id] : order) out += (out.empty() ? "" : "/") + db.string(id);
+    return out;
+}
 
 bool wanted(const TrackRow& t, const OpStatOptions& o) {
     if (t.kind == TrackKind::counter || t.kind == TrackKind::process) return false;
@@ -45,9 +60,10 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
     for (size_t i = 0; i < strings.size(); ++i)
         if (strings[i] == "gpu_user_annotation") annotationId = static_cast<std::int64_t>(i);
 
+    // Imported runs have no OP_INFO: they skip the join (and show no dtype).
+    const bool opInfo = options.grouping == OpGrouping::byType || hasOpInfo(db);
     std::string sql = "SELECT t.start_ns, t.dur_ns, t.name_id, t.category_id";
-    sql += options.grouping == OpGrouping::byType ? ", o.op_type_id FROM TASK t LEFT JOIN OP_INFO o ON o.task_id = t.id"
-                                                   : " FROM TASK t";
+    sql += opInfo ? ", o.op_type_id, o.dtype_id FROM TASK t LEFT JOIN OP_INFO o ON o.task_id = t.id" : " FROM TASK t";
     sql += " WHERE t.track_id = ?1";
     // The lower bound (longest slice before t0) keeps the scan inside the index range.
     if (options.range) sql += " AND t.start_ns < ?3 AND t.start_ns >= ?4 AND t.start_ns + t.dur_ns > ?2";
@@ -82,6 +98,7 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
             g.min = std::min(g.min, d);
             g.max = std::max(g.max, d);
             ++g.categoryCounts[category];
+            if (opInfo && !q.isNull(5)) g.dtypeTime[static_cast<std::int32_t>(q.int64(5))] += d;
         }
     }
     // Shares are of the summed durations of all rows (Nsight Systems' "Time (%)", the
@@ -96,6 +113,7 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
         const auto common = std::max_element(g.categoryCounts.begin(), g.categoryCounts.end(),
                                              [](const auto& a, const auto& b) { return a.second < b.second; });
         r.category = db.string(common->first);
+        r.dtype = dtypesByTime(db, g.dtypeTime);
         r.count = g.count;
         r.total_ns = g.total;
         r.mean_ns = double(g.total) / double(g.count);

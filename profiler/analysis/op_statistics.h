@@ -23,6 +23,9 @@ struct OpStatRow {
     std::int64_t min_ns = 0;
     std::int64_t max_ns = 0;
     double share = 0;       // total / reference_ns, in [0, 1]
+    // The dtypes the group's ops compute in (OP_INFO, simulated runs), most time first,
+    // joined by "/" ("bf16", "bf16/fp32"); empty where the run has no OP_INFO.
+    std::string dtype;
 };
 
 struct OpStatOptions {

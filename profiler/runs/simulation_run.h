@@ -18,7 +18,7 @@
 namespace npu::profiler {
 
 struct SimulationRunOptions {
-    int steps = 1;                          // training steps to simulate
+    int steps = 0;                          // training steps to simulate; 0: the project's training.steps
     std::filesystem::path devicesDir;       // device profiles; empty: the engine's default
     std::filesystem::path dir;              // run folder; empty: the project's runs/
     std::filesystem::path db;               // the .npudb to write; empty: dir/<runName>.npudb

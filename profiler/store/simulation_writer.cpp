@@ -1,6 +1,7 @@
 #include "profiler/store/simulation_writer.h"
 
 #include "profiler/store/fusion_store.h"
+#include "profiler/store/loss_scale_store.h"
 #include "profiler/store/memory_block_store.h"
 
 #include "profiler/store/profile_db.h"
@@ -40,7 +41,9 @@ nlohmann::json summaryJson(const engine::SimSummary& s) {
             {"seq", s.seq},
             {"precision", s.precision},
             {"time_by_category_ms", s.time_by_category_ms},
-            {"time_by_phase_ms", s.time_by_phase_ms}};
+            {"time_by_phase_ms", s.time_by_phase_ms},
+            {"time_by_dtype_ms", s.time_by_dtype_ms},
+            {"bytes_by_dtype", s.bytes_by_dtype}};
 }
 
 // Numbers go to META_DATA as JSON-formatted text so doubles keep full precision.
@@ -110,6 +113,7 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
         }
     }
     for (const auto& step : result.steps) sink.addStep(step.start_ns, step.end_ns);
+    emitLossScale(result, sink);
 }
 
 Status writeSimulation(const engine::SimulationResult& result, const SimulationRunInfo& info,

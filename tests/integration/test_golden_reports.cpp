@@ -147,6 +147,8 @@ private slots:
         QTest::newRow("llama-small-h200") << QStringLiteral("projects/llama-small-h200/project.json");
         QTest::newRow("resnet50") << QStringLiteral("projects/resnet50/project.json");
         QTest::newRow("llama-7b") << QStringLiteral("projects/llama-7b/project.json");
+        // 40 fp16 steps with dynamic loss scaling: the loss_scale report keys.
+        QTest::newRow("llama-small-fp16-loss-scale") << QStringLiteral("projects/llama-small-fp16-loss-scale/project.json");
     }
     void simulatedSamples() {
         QFETCH(QString, project);

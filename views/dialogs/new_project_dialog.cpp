@@ -1,6 +1,7 @@
 #include "views/dialogs/new_project_dialog.h"
 
 #include "engine/pipeline/simulation_pipeline.h"
+#include "engine/precision/precision_level.h"
 #include "views/project/project_validation.h"
 
 #include <QComboBox>
@@ -121,8 +122,13 @@ NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
     m_batch = spin(1, 1 << 20, 8, QStringLiteral("Global batch size per step (samples)"));
     m_seq = spin(1, 1 << 20, 1024, QStringLiteral("Sequence length in tokens (ignored by vision models)"));
     m_precision = new QComboBox(this);
-    m_precision->addItems({QStringLiteral("bf16-amp"), QStringLiteral("fp16-amp"), QStringLiteral("fp32"), QStringLiteral("bf16")});
-    m_precision->setToolTip(QStringLiteral("fp32, mixed precision with bf16 or fp16 compute (amp), or pure bf16"));
+    for (const std::string& name : engine::precisionNames()) {
+        const auto level = engine::parsePrecision(name);
+        m_precision->addItem(QString::fromStdString(name));
+        m_precision->setItemData(m_precision->count() - 1, QString::fromLatin1(engine::precisionLevel(*level).data()), Qt::ToolTipRole);
+    }
+    m_precision->setToolTip(QStringLiteral("O0 fp32/tf32; O1 autocast (-amp); O2 half model with fp32 master weights (-o2); "
+                                           "O3 pure half weights, gradients and optimizer states (bf16, fp16)"));
 
     m_error = new QLabel(this);
     m_error->setStyleSheet(QStringLiteral("color: #b00020"));

@@ -48,6 +48,8 @@ DisplayGraph buildDisplayGraph(const Graph& graph, const DisplayOptions& options
         item.pattern = QString::fromStdString(n.attrString("pattern"));
         // A fused node reads as what it is (its pattern); its kind is in the details.
         item.label = item.pattern.isEmpty() ? QString::fromStdString(n.op) : item.pattern;
+        // Every op shows the dtype it computes in (the project's precision level applied).
+        if (n.dtype != DType::unknown) item.label += QStringLiteral(" · ") + QString::fromLatin1(dtypeName(n.dtype).data(), static_cast<qsizetype>(dtypeName(n.dtype).size()));
         item.sublabel = QString::fromStdString(n.name);
         item.category = OpRegistry::instance().category(n.op);
         item.opaque = n.opaque;

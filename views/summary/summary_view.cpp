@@ -90,6 +90,14 @@ QString keyFigures(const nlohmann::json& s) {
     }
     return parts.isEmpty() ? QString() : QStringLiteral("<br>") + parts.join(QStringLiteral(" · "));
 }
+
+QString lossScaleFigures(const nlohmann::json& l) {
+    if (!l.is_object()) return {};
+    return QStringLiteral("<br>loss scale: final <b>%1</b> · %2 overflow(s) · %3 skipped step(s)")
+        .arg(l.value("final", 0.0), 0, 'g', 8)
+        .arg(l.value("overflows", std::int64_t{0}))
+        .arg(l.value("skipped_steps", std::int64_t{0}));
+}
 }  // namespace
 
 QString SummaryView::headlineText() const { return m_headline->text(); }
@@ -105,12 +113,19 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     // META_DATA values are text; numbers become numbers so *_bytes, *_ms ... get units.
     // Integers stay integers (a ns timestamp keeps all its digits, not 1.79086e+18).
     nlohmann::json meta = nlohmann::json::object();
-    nlohmann::json summary;
+    nlohmann::json summary, lossScale;
     for (const auto& [k, v] : db->allMeta()) {
         if (k == "max_dur_ns") continue;  // the store's query cache, not a property of the run
         if (k == "summary") {  // the simulator's summary: its figures get rows of their own
             summary = nlohmann::json::parse(v, nullptr, false);
             if (summary.is_object()) continue;
+        }
+        if (k == "loss_scale") {  // fp16 loss scaling (profiler/store/loss_scale_store): one row per figure
+            lossScale = nlohmann::json::parse(v, nullptr, false);
+            if (lossScale.is_object()) {
+                for (auto it = lossScale.begin(); it != lossScale.end(); ++it) meta["loss_scale_" + it.key()] = *it;
+                continue;
+            }
         }
         std::int64_t i = 0;
         const auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), i);
@@ -135,7 +150,7 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
                             .arg(db->devices().size())
                             .arg(db->steps().size())
                             .arg(formatDuration(double(range.second - range.first))) +
-                        keyFigures(summary));
+                        keyFigures(summary) + lossScaleFigures(lossScale));
     // Steps as recorded, until the profiler's breakdown replaces them (setReport).
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : db->steps())

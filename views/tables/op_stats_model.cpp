@@ -25,6 +25,7 @@ QVariant OpStatsModel::data(const QModelIndex& index, int role) const {
         switch (col) {
         case Key: return QString::fromStdString(r.key);
         case Category: return QString::fromStdString(r.category);
+        case DType: return QString::fromStdString(r.dtype);
         case Count: return QVariant::fromValue<qlonglong>(r.count);
         case Total: return formatDuration(double(r.total_ns));
         case Mean: return formatDuration(r.mean_ns);
@@ -36,6 +37,7 @@ QVariant OpStatsModel::data(const QModelIndex& index, int role) const {
         switch (col) {
         case Key: return QString::fromStdString(r.key);
         case Category: return QString::fromStdString(r.category);
+        case DType: return QString::fromStdString(r.dtype);
         case Count: return QVariant::fromValue<qlonglong>(r.count);
         case Total: return QVariant::fromValue<qlonglong>(r.total_ns);
         case Mean: return r.mean_ns;
@@ -55,7 +57,7 @@ QVariant OpStatsModel::data(const QModelIndex& index, int role) const {
         if (col == Share)
             return QStringLiteral("%1 of the summed time %2 of all rows").arg(formatPercent(r.share), formatDuration(double(m_stats.reference_ns)));
     } else if (role == Qt::TextAlignmentRole) {
-        return col <= Category ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter)) : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
+        return col <= DType ? QVariant(int(Qt::AlignLeft | Qt::AlignVCenter)) : QVariant(int(Qt::AlignRight | Qt::AlignVCenter));
     }
     return {};
 }
@@ -69,6 +71,7 @@ QVariant OpStatsModel::headerData(int section, Qt::Orientation orientation, int 
                    : m_grouping == profiler::OpGrouping::byType ? QStringLiteral("Op type")
                                                                 : QStringLiteral("Category");
         case Category: return QStringLiteral("Category");
+        case DType: return QStringLiteral("Dtype");
         case Count: return QStringLiteral("Count");
         case Total: return QStringLiteral("Total");
         case Mean: return QStringLiteral("Mean");
@@ -82,6 +85,7 @@ QVariant OpStatsModel::headerData(int section, Qt::Orientation orientation, int 
         case Total: return QStringLiteral("Sum of the durations of all occurrences");
         case Share: return QStringLiteral("Total over the reference time (the step time when the run has steps, else the busy span)");
         case Category: return QStringLiteral("Most common category of the group");
+        case DType: return QStringLiteral("The dtypes the group's ops compute in, most time first (simulated runs)");
         default: return {};
         }
     }

@@ -1,5 +1,5 @@
 #pragma once
-// Operator statistics (profiler::computeOpStatistics) as a table: key, category, count,
+// Operator statistics (profiler::computeOpStatistics) as a table: key, category, dtype, count,
 // total, mean, min, max, share. Display text uses readable units; SortRole gives the
 // raw numbers so sorting is numeric; FractionRole feeds the share bar.
 
@@ -12,7 +12,7 @@ namespace npu::views {
 class OpStatsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Key, Category, Count, Total, Mean, Min, Max, Share, ColumnCount };
+    enum Column { Key, Category, DType, Count, Total, Mean, Min, Max, Share, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int FractionRole = Qt::UserRole + 1;
 

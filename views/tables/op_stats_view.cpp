@@ -62,7 +62,7 @@ OpStatsView::OpStatsView(QWidget* parent) : QWidget(parent) {
     auto* header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
-    const int widths[] = {360, 110, 70, 95, 95, 95, 95, 160};
+    const int widths[] = {360, 110, 80, 70, 95, 95, 95, 95, 160};
     for (int c = 0; c < OpStatsModel::ColumnCount; ++c) header->resizeSection(c, widths[c]);
 
     auto* layout = new QVBoxLayout(this);

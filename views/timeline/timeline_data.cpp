@@ -1,5 +1,7 @@
 #include "views/timeline/timeline_data.h"
 
+#include "profiler/store/slice_dtypes.h"
+
 #include <algorithm>
 
 namespace npu::views {
@@ -53,6 +55,7 @@ TimelineTrack TimelineData::loadTrack(const profiler::ProfileDb& db, const profi
         }
     } else {
         track.slices = db.trackSlices(row.id);
+        track.dtypeId = profiler::sliceDTypeIds(db, row.id, track.slices.id);
         track.depths = buildDepthIndex(track.slices);
     }
     return track;

@@ -20,6 +20,7 @@ struct TimelineTrack {
     bool isCounter = false;
     bool loaded = true;  // false while a background load has not delivered it yet
     profiler::TrackSlices slices;  // slice tracks
+    std::vector<std::int32_t> dtypeId;  // per slice (string id, -1 none); empty: no OP_INFO
     DepthIndex depths;
     profiler::CounterSeries counter;  // counter tracks
     double counterMin = 0;

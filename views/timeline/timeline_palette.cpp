@@ -54,6 +54,19 @@ QColor categoryColor(std::string_view category)
     return QColor::fromRgb(kHashed[fnv1a(category) % kHashed.size()]);
 }
 
+QColor dtypeColor(std::string_view dtype)
+{
+    // Full precision cool, half precision warm, so a mixed-precision step reads at a glance.
+    static constexpr std::array<std::pair<std::string_view, QRgb>, 8> kDTypes{{
+        {"fp32", 0xff4e79a7}, {"tf32", 0xff76b7b2}, {"bf16", 0xfff28e2b}, {"fp16", 0xffe15759},
+        {"fp64", 0xff59a14f}, {"int8", 0xff9c755f}, {"int64", 0xffbab0ac}, {"int32", 0xffbab0ac},
+    }};
+    for (const auto& [name, rgb] : kDTypes)
+        if (name == dtype)
+            return QColor::fromRgb(rgb);
+    return categoryColor("other");
+}
+
 QColor textColorOn(const QColor& background)
 {
     // Relative luminance in sRGB, approximated: enough to choose between black and white.

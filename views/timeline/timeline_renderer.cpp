@@ -66,6 +66,18 @@ const QColor& TimelineRenderer::colorOf(std::int32_t categoryId)
     return m_colors[i];
 }
 
+QColor TimelineRenderer::sliceColor(SliceColouring colouring, const TimelineTrack& track, std::uint32_t slice)
+{
+    switch (colouring) {
+    case SliceColouring::category: break;
+    case SliceColouring::name: return colorOf(track.slices.nameId[slice]);  // the same hash palette, keyed by name
+    case SliceColouring::dtype:
+        return dtypeColor(slice < track.dtypeId.size() && track.dtypeId[slice] >= 0 ? std::string_view(m_data->string(track.dtypeId[slice]))
+                                                                                    : std::string_view());
+    }
+    return colorOf(track.slices.categoryId[slice]);
+}
+
 const QString& TimelineRenderer::nameOf(std::int32_t nameId)
 {
     static const QString empty;
@@ -218,7 +230,7 @@ void TimelineRenderer::paintSliceTrack(QPainter& p, const TimelineFrame& f, int 
         const double x = f.gutterWidth + item.x0;
         const double w = std::max(1.0, static_cast<double>(item.x1 - item.x0));
         const QRectF r(x, top + item.depth * rowH, w, rowH - 1);
-        const QColor& c = colorOf(tr.slices.categoryId[item.slice]);
+        const QColor c = sliceColor(f.colouring, tr, item.slice);
         if (item.count > 1) {
             // Folded runs read as "busy, zoom in": the category colour, darkened.
             p.fillRect(r, c.darker(125));

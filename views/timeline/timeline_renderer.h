@@ -3,6 +3,7 @@
 // reduced counter columns) are rebuilt by rebuild() when the view range or width
 // changes, into buffers reused from frame to frame; paint() only walks them.
 
+#include "views/timeline/timeline_palette.h"
 #include "views/timeline/counter_lod.h"
 #include "views/timeline/slice_lod.h"
 #include "views/timeline/timeline_data.h"
@@ -54,6 +55,7 @@ struct TimelineFrame {
     const std::vector<int>* rangeTracks = nullptr;  // area selection: these tracks only; empty = all
     const std::vector<TimelineFlag>* flags = nullptr;
     int dropLineY = -1;  // widget y of the insertion line while a track is dragged in the gutter
+    SliceColouring colouring = SliceColouring::category;
 };
 
 // What is under a point of a track: a slice, a folded block, or nothing.
@@ -87,6 +89,7 @@ private:
     void paintRuler(QPainter& p, const TimelineFrame& f);
     void paintRange(QPainter& p, const TimelineFrame& f);
     const QColor& colorOf(std::int32_t categoryId);
+    QColor sliceColor(SliceColouring colouring, const TimelineTrack& track, std::uint32_t slice);
     const QString& nameOf(std::int32_t nameId);
     int sliceTop(const TimelineFrame& f, int track, int depth) const;
 

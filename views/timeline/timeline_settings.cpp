@@ -63,6 +63,20 @@ TimelineSettings loadTimelineSettings(const std::filesystem::path& database)
     return out;
 }
 
+SliceColouring loadSliceColouring()
+{
+    const QString v = QSettings().value(QStringLiteral("timeline/colour_by")).toString();
+    return v == QStringLiteral("name") ? SliceColouring::name : v == QStringLiteral("dtype") ? SliceColouring::dtype : SliceColouring::category;
+}
+
+void saveSliceColouring(SliceColouring colouring)
+{
+    QSettings().setValue(QStringLiteral("timeline/colour_by"),
+                         colouring == SliceColouring::name    ? QStringLiteral("name")
+                         : colouring == SliceColouring::dtype ? QStringLiteral("dtype")
+                                                              : QStringLiteral("category"));
+}
+
 void saveTimelineSettings(const std::filesystem::path& database, const TimelineSettings& s)
 {
     if (database.empty())

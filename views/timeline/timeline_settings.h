@@ -26,4 +26,9 @@ QString timelineSettingsKey(const std::filesystem::path& database);
 TimelineSettings loadTimelineSettings(const std::filesystem::path& database);
 void saveTimelineSettings(const std::filesystem::path& database, const TimelineSettings& settings);
 
+// The timeline's "Colour by" choice: one for every run (a way of reading, not a run's
+// arrangement), under "timeline/colour_by" (category | name | dtype).
+SliceColouring loadSliceColouring();
+void saveSliceColouring(SliceColouring colouring);
+
 }  // namespace npu::views

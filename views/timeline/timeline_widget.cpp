@@ -233,6 +233,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     f.rangeTracks = &s.rangeTracks;
     f.flags = &s.flags;
     f.dropLineY = s.dropLineY;
+    f.colouring = s.colouring;
     s.renderer.paint(p, f);
     if (!s.data || s.data->tracks().empty()) {
         p.setPen(QColor(110, 110, 120));

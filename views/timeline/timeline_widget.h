@@ -10,6 +10,7 @@
 // selects the slice under the cursor (in a folded block, the one nearest the cursor),
 // a double-click on a folded block zooms to it.
 
+#include "views/timeline/timeline_palette.h"
 #include "views/timeline/track_arrangement.h"
 
 #include <QPair>
@@ -81,6 +82,9 @@ public:
     void setTrackArrangement(const TrackArrangement& arrangement);
     const TrackArrangement& trackArrangement() const;
     void setTrackPinned(qint64 trackId, bool pinned);
+    // What slice colours show (the context menu's "Colour by"); remembered across sessions.
+    void setColouring(SliceColouring colouring);
+    SliceColouring colouring() const;
     void setTrackHidden(qint64 trackId, bool hidden);
     void moveTrackBefore(qint64 trackId, qint64 beforeTrackId);  // -1: to the end of its group
     void setTrackFilter(const QString& text);

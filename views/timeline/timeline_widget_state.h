@@ -4,6 +4,7 @@
 #include "views/timeline/time_viewport.h"
 #include "views/timeline/timeline_data.h"
 #include "views/timeline/timeline_renderer.h"
+#include "views/timeline/timeline_settings.h"
 #include "views/timeline/timeline_widget.h"
 #include "views/timeline/track_layout.h"
 
@@ -67,6 +68,7 @@ struct TimelineWidget::State {
     int dragTrack = -1;               // track index being moved in the gutter
     std::int64_t dropBefore = -1;     // track id it would land before (-1: end of group)
     int dropLineY = -1;
+    SliceColouring colouring = loadSliceColouring();
 
     Drag drag = Drag::none;
     QPoint pressPos;

@@ -222,6 +222,17 @@ int TimelineWidget::flagNear(int plotX) const
     return -1;
 }
 
+void TimelineWidget::setColouring(SliceColouring colouring)
+{
+    if (m_state->colouring == colouring)
+        return;
+    m_state->colouring = colouring;
+    saveSliceColouring(colouring);
+    update();
+}
+
+SliceColouring TimelineWidget::colouring() const { return m_state->colouring; }
+
 void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
 {
     State& s = *m_state;
@@ -267,6 +278,15 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
         menu.addAction(tr("Move Up"), this, [this, id, up] { moveTrackBefore(id, up); })->setEnabled(up != -2);
         menu.addAction(tr("Move Down"), this, [this, id, afterDown] { moveTrackBefore(id, afterDown == -2 ? -1 : afterDown); })
             ->setEnabled(down != -2);
+    }
+    QMenu* colourBy = menu.addMenu(tr("Colour By"));
+    const std::pair<SliceColouring, QString> colourings[] = {
+        {SliceColouring::category, tr("Category")}, {SliceColouring::name, tr("Name")}, {SliceColouring::dtype, tr("Dtype")}};
+    for (const auto& entry : colourings) {
+        const SliceColouring mode = entry.first;
+        QAction* a = colourBy->addAction(entry.second, this, [this, mode] { setColouring(mode); });
+        a->setCheckable(true);
+        a->setChecked(s.colouring == mode);
     }
     if (!s.arrangement.hidden.empty()) {
         menu.addAction(tr("Show All Tracks (%1 hidden)").arg(s.arrangement.hidden.size()), this, [this] {

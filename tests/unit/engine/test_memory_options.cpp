@@ -50,10 +50,10 @@ private slots:
     }
 
     void zeroStagesMatchThePaper() {
-        // Pure bf16 weights and gradients with fp32 masters and Adam states: 16 bytes per
+        // bf16-o2: bf16 weights and gradients with fp32 masters and Adam states: 16 bytes per
         // parameter of model states, which ZeRO shards as 4+12/N, 2+14/N, 16/N.
         Project p = calibrationProject();
-        p.training.precision = "bf16";
+        p.training.precision = "bf16-o2";
         p.parallel["data_parallel"] = 8;
         std::int64_t lower[4];
         std::int64_t params = 0;

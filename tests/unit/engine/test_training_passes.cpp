@@ -19,9 +19,7 @@ Graph trainingGraph(const std::string& family, const nlohmann::json& cfg, ZooSha
     if (!g) qFatal("%s", g.message().c_str());
     PassManager pm;
     pm.add(std::make_unique<MixedPrecisionPass>(precision));
-    TrainingOptions training;
-    training.fp32MasterWeights = precision == Precision::bf16;  // as the pipeline does
-    pm.add(std::make_unique<TrainingGraphPass>(training));
+    pm.add(std::make_unique<TrainingGraphPass>(trainingOptionsFor(precision)));  // as the pipeline does
     pm.add(std::make_unique<ActivationCheckpointingPass>(checkpointing));
     auto stats = pm.run(*g);
     if (!stats) qFatal("%s", stats.message().c_str());
@@ -118,7 +116,7 @@ private slots:
         QVERIFY(sawWeightCast);
         for (const Tensor& t : g.tensors())
             if (t.role == TensorRole::weight) QCOMPARE(t.dtype, DType::f32);  // autocast keeps fp32 parameters
-        const Graph pure = trainingGraph("llama", kLlamaSmall, {1, 64}, Precision::bf16);
+        const Graph pure = trainingGraph("llama", kLlamaSmall, {1, 64}, Precision::bf16_o2);
         std::int64_t masters = 0;
         for (const Tensor& t : pure.tensors()) {
             if (t.role == TensorRole::weight) QCOMPARE(t.dtype, DType::bf16);

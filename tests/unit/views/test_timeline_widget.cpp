@@ -3,6 +3,7 @@
 #include "profiler/store/profile_db.h"
 #include "profiler/store/synthetic_db.h"
 #include "views/timeline/timeline_data.h"
+#include "views/timeline/timeline_settings.h"
 #include "views/timeline/timeline_widget.h"
 
 #include <QApplication>
@@ -222,6 +223,39 @@ private slots:
         QTest::mouseMove(&w, QPoint(200 + 480, 64));  // hover: cursor line, time readout
         w.render(&img);
         QCOMPARE(w.selectedSlice(), small.c);
+    }
+
+    void coloursByDtype()
+    {
+        const SmallDb small = writeSmallDb(m_dir.path());
+        const auto data = TimelineData::load(*small.db);
+        const TimelineTrack& compute = data->tracks().at(0);
+        QCOMPARE(compute.dtypeId.size(), compute.slices.size());
+        QCOMPARE(data->string(compute.dtypeId.at(0)), std::string("bf16"));  // A has OP_INFO
+        QCOMPARE(compute.dtypeId.back(), -1);                               // C has none
+        QVERIFY(dtypeColor("bf16") != dtypeColor("fp32"));
+        QCOMPARE(dtypeColor("no-such"), categoryColor("other"));
+
+        TimelineWidget w;
+        w.resize(1000, 300);
+        w.setDatabase(small.db);
+        const SliceColouring before = w.colouring();
+        auto pixelsOf = [&](QRgb rgb) {
+            QImage img(w.size(), QImage::Format_ARGB32);
+            w.render(&img);
+            int n = 0;
+            for (int y = 0; y < img.height(); ++y)
+                for (int x = 0; x < img.width(); ++x) n += img.pixel(x, y) == rgb;
+            return n;
+        };
+        const QRgb bf16 = dtypeColor("bf16").rgb();
+        w.setColouring(SliceColouring::category);
+        QCOMPARE(pixelsOf(bf16), 0);  // bf16's orange is no category of this run
+        w.setColouring(SliceColouring::dtype);
+        QCOMPARE(w.colouring(), SliceColouring::dtype);
+        QVERIFY(pixelsOf(bf16) > 1000);  // A, 500 us of the 1 ms view
+        QCOMPARE(loadSliceColouring(), SliceColouring::dtype);  // remembered
+        w.setColouring(before);
     }
 
     void rendersEmptyAndNull()

@@ -35,8 +35,8 @@ private slots:
     void opStatsModel() {
         profiler::OpStatistics s;
         s.reference_ns = 1000000;
-        s.rows.push_back({"matmul", "matmul", 10, 600000, 60000, 50000, 70000, 0.6});
-        s.rows.push_back({"add", "elementwise", 100, 200000, 2000, 1000, 5000, 0.2});
+        s.rows.push_back({"matmul", "matmul", 10, 600000, 60000, 50000, 70000, 0.6, ""});
+        s.rows.push_back({"add", "elementwise", 100, 200000, 2000, 1000, 5000, 0.2, "bf16/fp32"});
         views::OpStatsModel m;
         Tester t(&m, Tester::FailureReportingMode::QtTest);
         m.setStatistics(s, profiler::OpGrouping::byType);
@@ -45,6 +45,9 @@ private slots:
         QCOMPARE(m.headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Op type"));
         QCOMPARE(m.index(0, views::OpStatsModel::Total).data().toString(), QStringLiteral("600 µs"));
         QCOMPARE(m.index(0, views::OpStatsModel::Share).data(views::OpStatsModel::FractionRole).toDouble(), 0.6);
+        QCOMPARE(m.headerData(views::OpStatsModel::DType, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Dtype"));
+        QCOMPARE(m.index(1, views::OpStatsModel::DType).data().toString(), QStringLiteral("bf16/fp32"));
+        QCOMPARE(m.index(0, views::OpStatsModel::DType).data().toString(), QString());  // no OP_INFO: blank
         // Numeric sort through the proxy: "600 µs" > "200 µs" but also 100 > 10 counts.
         QSortFilterProxyModel proxy;
         proxy.setSourceModel(&m);
