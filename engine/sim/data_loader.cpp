@@ -14,6 +14,10 @@ void DataLoader::warmUp(std::int64_t stepNs, int batchesPerStep, int steps) {
     if (!active()) return;
     // Enough virtual steps for the queue to fill (a fast loader) or drain (a slow one).
     if (steps <= 0) steps = 4 * (m_options.prefetchDepth + m_options.workers) + 8;
+    // Workers started together deliver in bursts; jitter spreads them out over an epoch.
+    // Staggered starts give that spread, so every steady step waits the same.
+    for (std::size_t w = 0; w < m_workerFree.size(); ++w)
+        m_workerFree[w] = m_options.nsPerBatch * static_cast<std::int64_t>(w) / static_cast<std::int64_t>(m_workerFree.size());
     std::int64_t t = 0;
     for (int s = 0; s < steps; ++s) {
         for (int b = 0; b < std::max(1, batchesPerStep); ++b) t = take(t);

@@ -9,7 +9,8 @@
 // The run starts in the loader's steady state (as a profiled step mid-epoch does, and as
 // the report's per-step figures should): warmUp() runs virtual steps before t = 0, so a
 // loader faster than the step starts with a full queue and a slower one with an empty
-// queue and its workers busy, and every simulated step waits what a steady step waits.
+// queue and its workers busy (their starts staggered), and every simulated step waits
+// what a steady step waits.
 
 #include "engine/sim/host_activity.h"
 
