@@ -61,6 +61,10 @@ json simulationReport(const profiler::SimulationRunSummary& run) {
     if (s.loss_scale.enabled)
         r["loss_scale"] = {{"final", s.loss_scale.final_scale}, {"overflows", s.loss_scale.overflows},
                            {"skipped_steps", s.loss_scale.skipped_steps}, {"dynamic", s.loss_scale.dynamic}};
+    r["step_split"] = {{"device_busy_ms", s.device_busy_ms},
+                       {"host_bound_idle_ms", s.host_bound_idle_ms},
+                       {"data_wait_ms", s.data_wait_ms}};
+    r["graph_mode"] = s.graph_mode;
     r["graph_level"] = run.graphLevel;
     r["kernels_per_step"] = run.kernelsPerStep;
     json passes = json::array();
@@ -97,6 +101,9 @@ void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostr
     out << "  parameters      " << humanCount(double(s.params)) << "  (" << s.params << ")\n";
     out << "  FLOPs/step      " << humanCount(s.flops_per_step) << "FLOP\n";
     std::snprintf(line, sizeof line, "  step time       %.2f ms\n", s.step_time_ms);
+    out << line;
+    std::snprintf(line, sizeof line, "    device busy %.2f ms, host-bound idle %.2f ms, data wait %.2f ms (%s dispatch)\n",
+                  s.device_busy_ms, s.host_bound_idle_ms, s.data_wait_ms, s.graph_mode.c_str());
     out << line;
     std::snprintf(line, sizeof line, "  samples/s       %.4g\n", s.samples_per_s);
     out << line;

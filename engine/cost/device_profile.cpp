@@ -113,6 +113,11 @@ Expected<DeviceProfile> parseDeviceProfile(const nlohmann::json& doc, const std:
     }
     if (r.error) return *r.error;
     p.sources = std::move(r.sources);
+    if (doc.contains("host")) {
+        auto host = parseHostProfile(doc.at("host"), file);
+        if (!host) return host.error();
+        p.host = std::move(*host);
+    }
     return p;
 }
 

@@ -6,6 +6,7 @@
 
 #include "engine/core/expected.h"
 #include "engine/cost/efficiency_curve.h"
+#include "engine/cost/host_profile.h"
 #include "engine/ir/dtype.h"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,7 @@ struct DeviceProfile {
     // "matmul.bf16", "conv_backward.fp32", "attention.bf16", "memory", "memory.norm", ...
     std::map<std::string, EfficiencyCurve> efficiency;
     std::map<std::string, double> links;    // bytes/s
+    HostProfile host;                       // the "host" block (engine/cost/host_profile)
     nlohmann::json sources;                 // key path -> source text, for display
 
     // Peak for a compute dtype; tf32 falls back to fp32, fp16 to bf16 and vice versa.

@@ -13,6 +13,7 @@
 #include "engine/precision/loss_scale_plan.h"
 #include "engine/precision/skipped_update.h"
 #include "engine/sim/dtype_summary.h"
+#include "engine/sim/project_host_options.h"
 #include "engine/sim/simulator.h"
 #include "engine/training/mode_graph.h"
 #include "engine/training/model_ensemble.h"
@@ -96,6 +97,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     sim.memory = memoryOptionsFor(project);
     sim.memory.zeroStage = t.zero_stage;
     sim.memory.dataParallel = static_cast<int>(project.parallel.value("data_parallel", std::int64_t{1}));
+    applyHostOptions(project, graphLevel, sim);
     Progress simProgress;
     simProgress.cancel = progress.cancel;
     simProgress.report = [&](double f, std::string_view stage) { progress(0.3 + 0.7 * f, stage); };

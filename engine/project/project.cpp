@@ -90,6 +90,7 @@ Status checkOptimizations(const nlohmann::json& doc, const std::string& file) {
     JsonChecker c(doc, file, "optimizations");
     c.intInRange("graph_level", 0, 3, 0);
     c.intInRange("prefetch_depth", 0, 64, 0);
+    c.oneOf("graph_mode", {"eager", "graph"}, "eager");
     if (c.has("passes_off")) {
         const auto& off = c.any("passes_off");
         bool ok = off.is_array();
@@ -109,6 +110,18 @@ Status checkOptimizations(const nlohmann::json& doc, const std::string& file) {
         }
         if (auto s = m.finish(); !s) return s;
     }
+    return c.finish();
+}
+
+// data: the input pipeline (engine/sim/data_loader): one worker's time per batch, given
+// as loader_ms_per_batch or loader_samples_per_s, and the number of workers.
+Status checkData(const nlohmann::json& doc, const std::string& file) {
+    JsonChecker c(doc, file, "data");
+    if (c.has("loader_ms_per_batch") && c.has("loader_samples_per_s"))
+        c.fail("loader_samples_per_s", "expected one of loader_ms_per_batch or loader_samples_per_s, not both");
+    c.positiveNumber("loader_ms_per_batch", 1);
+    c.positiveNumber("loader_samples_per_s", 1);
+    c.intInRange("workers", 0, 1024, 1);
     return c.finish();
 }
 
@@ -178,6 +191,7 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     const nlohmann::json& training = c.object("training");
     const nlohmann::json& optimizations = c.object("optimizations");
     const nlohmann::json& parallel = c.object("parallel");
+    const nlohmann::json& data = c.object("data");
     const nlohmann::json& communication = c.object("communication");
     const nlohmann::json& cluster = c.object("cluster");
     const nlohmann::json& runs = c.any("runs");
@@ -191,6 +205,7 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     collect(parseModel(model, file, p.model));
     collect(parseTraining(training, file, p.training));
     collect(checkOptimizations(optimizations, file));
+    collect(checkData(data, file));
     collect(checkParallel(parallel, file));
     collect(checkCommunication(communication, file));
     if (doc.contains("cluster"))
@@ -199,6 +214,7 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     if (!problems.empty()) return makeError(problems);
     p.optimizations = optimizations;
     p.parallel = parallel;
+    p.data = data;
     p.communication = communication;
     if (doc.contains("cluster")) p.cluster = cluster;
     p.file = file;
@@ -254,6 +270,7 @@ nlohmann::json projectToJson(const Project& p) {
     if (!t.overflow_steps.empty()) j["training"]["overflow_steps"] = t.overflow_steps;
     if (t.overflow_rate > 0) j["training"]["overflow_rate"] = t.overflow_rate;
     if (!p.optimizations.empty()) j["optimizations"] = p.optimizations;
+    if (!p.data.empty()) j["data"] = p.data;
     if (!p.parallel.empty()) j["parallel"] = p.parallel;
     if (!p.communication.empty()) j["communication"] = p.communication;
     if (!p.cluster.empty()) j["cluster"] = p.cluster;

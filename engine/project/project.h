@@ -55,6 +55,7 @@ struct Project {
     std::string device = "h200";   // profile name in resources/devices or a path
     TrainingSettings training;
     nlohmann::json optimizations = nlohmann::json::object();  // graph_level, memory_optimizer, ...
+    nlohmann::json data = nlohmann::json::object();           // loader_ms_per_batch | loader_samples_per_s, workers
     nlohmann::json parallel = nlohmann::json::object();       // data_parallel, tensor_parallel, pipeline_stages
     nlohmann::json communication = nlohmann::json::object();  // gradient_allreduce, bucket_size_mb, overlap
     nlohmann::json cluster = nlohmann::json::object();        // nodes, devices_per_node, intra_node, inter_node

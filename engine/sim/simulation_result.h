@@ -8,6 +8,7 @@
 #include "engine/ir/node.h"
 #include "engine/ir/tensor.h"
 #include "engine/memory/memory_summary.h"
+#include "engine/sim/host_activity.h"
 
 #include <cstdint>
 #include <map>
@@ -69,6 +70,12 @@ struct DeviceResult {
     std::vector<AllocatorSample> allocator_samples;
     std::vector<PlacedBlock> memory_blocks;
     std::vector<SegmentSpan> memory_segments;
+    // The host side (engine/sim/host_dispatch, data_loader): the dispatch thread's slices
+    // in time order and the data loader's batches; empty when the profile has no host
+    // block and no loader is configured.
+    std::vector<HostSlice> host;
+    std::vector<LoaderSlice> loader;
+    int loader_workers = 0;
 };
 
 // Loss scaling over a multi-step fp16 run (engine/precision/loss_scaler): the scale each
@@ -116,6 +123,13 @@ struct SimSummary {
     std::map<std::string, double> time_by_dtype_ms;
     std::map<std::string, double> bytes_by_dtype;
     LossScaleSummary loss_scale;
+    // The first step's wall time split (engine/sim/host_dispatch): device busy, device idle
+    // while the host was still issuing (host-bound), device idle while the host waited for
+    // a batch (data wait). The three add up to step_time_ms.
+    double device_busy_ms = 0;
+    double host_bound_idle_ms = 0;
+    double data_wait_ms = 0;
+    std::string graph_mode = "eager";  // eager | graph: how the host issued the step
 };
 
 // What one graph pass did (engine::PassStats, kept here so this header stays light).

@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
+#include <iterator>
+#include <map>
 
 namespace npu::engine {
 
@@ -64,30 +67,86 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         return id;
     };
     dev.capacity_bytes = static_cast<std::int64_t>(device.hbmBytes);
+
+    // One step's ops in issue order (the same every step): micro-batches of forward and
+    // backward, one optimizer update, each op with its host cost.
+    // Eager PyTorch runs one autograd function per forward op however many kernels its
+    // backward launches (ConvolutionBackward0: grad input and grad weight): the backward
+    // nodes of one forward node share that one op's host cost.
+    std::map<int, int> backwardKernelsOf;
+    for (int id : order) {
+        const Node& n = graph.node(id);
+        if (n.phase == Phase::backward && n.forwardNode >= 0 && timing[static_cast<std::size_t>(id)].durationNs > 0)
+            ++backwardKernelsOf[n.forwardNode];
+    }
+    auto hostCostNs = [&](const Node& n, bool launches) {
+        double ns = device.host.costNs(reg.category(n.op), launches);
+        if (launches && n.phase == Phase::backward && n.forwardNode >= 0) ns /= std::max(1, backwardKernelsOf[n.forwardNode]);
+        return static_cast<std::int64_t>(ns);
+    };
+    const int micro = std::max(1, options.gradientAccumulation);
+    // skipped: a step whose update a loss-scale overflow skipped (engine/precision).
+    static const std::vector<bool> kSkippedStep{true};
+    auto stepOps = [&](bool skipped) {
+        std::vector<DispatchOp> ops;
+        ops.reserve(order.size() * static_cast<std::size_t>(micro));
+        for (int m = 0; m < micro; ++m) {
+            bool first = true;
+            for (int id : order) {
+                const Node& n = graph.node(id);
+                if (m + 1 < micro && n.phase == Phase::optimizer) continue;  // one update per step
+                if (skipped && skipsUpdate(kSkippedStep, 0, n)) continue;  // loss-scale overflow
+                const OpTiming& t = timing[static_cast<std::size_t>(id)];
+                DispatchOp op;
+                op.node = id;
+                op.durNs = t.durationNs;
+                op.hostNs = hostCostNs(n, t.durationNs > 0);
+                op.stream = streamOf(n);
+                op.takesBatch = first;
+                op.name = n.name.c_str();
+                ops.push_back(op);
+                first = false;
+            }
+        }
+        return ops;
+    };
+    const std::vector<DispatchOp> fullStepOps = stepOps(false);
+    const bool anySkipped = std::find(options.skipUpdate.begin(), options.skipUpdate.end(), true) != options.skipUpdate.end();
+    const std::vector<DispatchOp> skippedOps = anySkipped ? stepOps(true) : std::vector<DispatchOp>{};
+    HostDispatchOptions hostOptions;
+    hostOptions.mode = options.dispatch;
+    hostOptions.queueDepth = options.queueDepth > 0 ? options.queueDepth : device.host.queueDepth;
+    hostOptions.graphLaunchNs = static_cast<std::int64_t>(device.host.graphLaunchNs);
+    DataLoader loader(options.data);
+    if (loader.active()) loader.warmUp(dispatchStep(fullStepOps, 0, hostOptions).endNs, micro);
+    std::function<std::int64_t(std::int64_t)> takeBatch;
+    if (loader.active()) takeBatch = [&loader](std::int64_t t) { return loader.take(t); };
+
     std::vector<std::vector<NodeTiming>> stepTimes;
     SimSummary& s = result.summary;
+    s.graph_mode = options.dispatch == DispatchMode::graph ? "graph" : "eager";
     std::int64_t now = 0;
     const int summary = summaryStep(options.skipUpdate, options.steps);  // the step the summary describes
     for (int step = 0; step < options.steps; ++step) {
         if (progress.cancelled()) return makeError("cancelled");
         progress(0.5 + 0.4 * step / options.steps, "scheduling step " + std::to_string(step + 1));
-        const std::int64_t stepStart = now;
+        const bool skipped = static_cast<std::size_t>(step) < options.skipUpdate.size() && options.skipUpdate[static_cast<std::size_t>(step)];
+        const std::vector<DispatchOp>& ops = skipped ? skippedOps : fullStepOps;
+        DispatchedStep run = dispatchStep(ops, now, hostOptions, takeBatch);
         std::vector<NodeTiming> times;
-        times.reserve(order.size());
-        const int micro = std::max(1, options.gradientAccumulation);
-        for (int m = 0; m < micro; ++m)
-        for (int id : order) {
-            const Node& n = graph.node(id);
-            if (m + 1 < micro && n.phase == Phase::optimizer) continue;  // one update per step
-            if (skipsUpdate(options.skipUpdate, step, n)) continue;         // loss-scale overflow
-            const OpTiming& t = timing[static_cast<std::size_t>(id)];
-            times.push_back({id, now, now + t.durationNs});
+        times.reserve(ops.size());
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            const DispatchOp& op = ops[i];
+            const Node& n = graph.node(op.node);
+            const OpTiming& t = timing[static_cast<std::size_t>(op.node)];
+            const std::int64_t start = run.startNs[i];
+            times.push_back({op.node, start, start + std::max<std::int64_t>(0, t.durationNs)});
             if (t.durationNs <= 0) continue;  // views launch nothing
             SimTask task;
-            task.start_ns = now;
+            task.start_ns = start;
             task.dur_ns = t.durationNs;
-            task.stream = streamOf(n);
-            task.node = id;
+            task.stream = op.stream;
+            task.node = op.node;
             task.name = n.name;
             task.op_type = n.op;
             task.category = reg.category(n.op);
@@ -100,10 +159,20 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
                 s.time_by_phase_ms[std::string(phaseName(task.phase))] += t.durationNs / 1e6;
             }
             dev.tasks.push_back(std::move(task));
-            now += t.durationNs;
         }
-        result.steps.push_back({step, stepStart, now});
+        if (step == summary) {
+            s.device_busy_ms = run.busyNs / 1e6;
+            s.host_bound_idle_ms = run.hostBoundIdleNs / 1e6;
+            s.data_wait_ms = run.dataWaitNs / 1e6;
+        }
+        std::move(run.host.begin(), run.host.end(), std::back_inserter(dev.host));
+        result.steps.push_back({step, now, run.endNs});
+        now = run.endNs;
         stepTimes.push_back(std::move(times));
+    }
+    if (loader.active()) {
+        dev.loader = loader.slices();
+        dev.loader_workers = options.data.workers;
     }
 
     progress(0.9, "tracking memory");

@@ -1,8 +1,9 @@
 #pragma once
-// Single-device simulator: runs the training step's nodes in program (topological)
-// order on one compute stream, each taking the CostModel's duration, back to back for
-// `steps` steps; tracks live memory (engine/memory), replays it through the chosen
-// allocator and fills the summary. A run whose allocator cannot fit the step in the
+// Single-device simulator: costs the training step's nodes (CostModel), has the host
+// thread issue them in program (topological) order (engine/sim/host_dispatch: eager
+// launches or one graph launch, fed by the data loader of engine/sim/data_loader) onto
+// one compute stream for `steps` steps; tracks live memory (engine/memory), replays it
+// through the chosen allocator and fills the summary. A run whose allocator cannot fit the step in the
 // device's HBM is returned with status "oom", the failing op and the live tensors.
 
 #include "engine/core/expected.h"
@@ -10,6 +11,8 @@
 #include "engine/cost/device_profile.h"
 #include "engine/ir/graph.h"
 #include "engine/memory/memory_analysis.h"
+#include "engine/sim/data_loader.h"
+#include "engine/sim/host_dispatch.h"
 #include "engine/sim/simulation_result.h"
 
 #include <string>
@@ -27,6 +30,12 @@ struct SimulatorOptions {
     // Steps whose optimizer update is skipped (fp16 loss-scale overflow): they run forward,
     // backward and the unscale/inf check only (engine/precision/skipped_update.h).
     std::vector<bool> skipUpdate;
+    // The host side: eager or graph dispatch with the device profile's host costs, the
+    // launch queue depth (0: the profile's) and the data loader (default: none, batches
+    // always ready). A profile without a host block issues at no host cost.
+    DispatchMode dispatch = DispatchMode::eager;
+    int queueDepth = 0;
+    DataLoaderOptions data;
 };
 
 Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& device, const SimulatorOptions& options,

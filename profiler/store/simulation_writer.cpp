@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
+#include <utility>
 
 namespace npu::profiler {
 namespace {
@@ -43,7 +45,39 @@ nlohmann::json summaryJson(const engine::SimSummary& s) {
             {"time_by_category_ms", s.time_by_category_ms},
             {"time_by_phase_ms", s.time_by_phase_ms},
             {"time_by_dtype_ms", s.time_by_dtype_ms},
-            {"bytes_by_dtype", s.bytes_by_dtype}};
+            {"bytes_by_dtype", s.bytes_by_dtype},
+            {"device_busy_ms", s.device_busy_ms},
+            {"host_bound_idle_ms", s.host_bound_idle_ms},
+            {"data_wait_ms", s.data_wait_ms},
+            {"graph_mode", s.graph_mode}};
+}
+
+// The host side of a simulated device (engine/sim/host_dispatch, data_loader): a "Host
+// (dispatch)" track with every launch, view, data wait and end-of-step sync, a flow
+// from each launch to the kernel it issued (kind "ac2g", as Kineto names its
+// launch -> kernel flows), and a "Data loader" track with each batch on its worker's row.
+void emitHostActivity(const engine::DeviceResult& dev, std::int64_t device,
+                      const std::map<std::pair<int, std::int64_t>, std::int64_t>& sliceOfKernel, TraceSink& sink) {
+    const int sortBase = static_cast<int>(dev.streams.size()) + 50;
+    if (!dev.host.empty()) {
+        const auto track = sink.addTrack(device, -1, TrackKind::host_thread, "Host (dispatch)", sortBase);
+        for (const auto& h : dev.host) {
+            const std::string_view kind = engine::hostSliceKindName(h.kind);
+            const nlohmann::json args = {{"host_kind", kind}, {"node", h.node}};
+            const auto slice = sink.addSlice(track, h.start_ns, h.dur_ns, 0, h.name, kind, args.dump());
+            if (h.kernel_start_ns < 0) continue;
+            if (auto k = sliceOfKernel.find({h.stream, h.kernel_start_ns}); k != sliceOfKernel.end())
+                sink.addFlow(slice, k->second, "ac2g");
+        }
+    }
+    if (!dev.loader.empty()) {
+        const auto track = sink.addTrack(device, -1, TrackKind::host_thread, "Data loader", sortBase + 1);
+        for (const auto& b : dev.loader) {
+            const nlohmann::json args = {{"batch", b.batch}, {"worker", b.worker}};
+            sink.addSlice(track, b.start_ns, b.dur_ns, std::max(0, b.worker), "batch " + std::to_string(b.batch),
+                          "data_loader", args.dump());
+        }
+    }
 }
 
 // Numbers go to META_DATA as JSON-formatted text so doubles keep full precision.
@@ -75,6 +109,7 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
     for (const auto& dev : result.devices) {
         const auto device = sink.addDevice(dev.name, "npu");
         std::map<int, std::int64_t> trackOfStream;
+        std::map<std::pair<int, std::int64_t>, std::int64_t> sliceOfKernel;  // (stream, start) -> slice, for launch flows
         for (const auto& stream : dev.streams)
             trackOfStream[stream.id] = sink.addTrack(device, -1, trackKindOf(stream.kind), stream.name, stream.id);
         for (const auto& task : dev.tasks) {
@@ -92,7 +127,9 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
             const auto slice = sink.addSlice(it->second, task.start_ns, task.dur_ns, 0, task.name,
                                              engine::opCategoryName(task.category), args.dump());
             sink.addOpInfo(slice, task.op_type, dtype, task.flops, task.bytes, task.node);
+            sliceOfKernel[{task.stream, task.start_ns}] = slice;
         }
+        emitHostActivity(dev, device, sliceOfKernel, sink);
         const auto memory = sink.addTrack(device, -1, TrackKind::counter, "Memory (live bytes)",
                                           static_cast<int>(dev.streams.size()) + 100);
         for (const auto& ev : dev.memory) sink.addCounter(memory, ev.t_ns, static_cast<double>(ev.live_bytes));

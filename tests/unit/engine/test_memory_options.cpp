@@ -37,8 +37,9 @@ private slots:
         p.training.gradient_accumulation = 2;
         const SimulationResult two = run(p);
         const double opt1 = one.summary.time_by_phase_ms.at("optimizer");
-        // Two forward+backward passes, one optimizer update.
-        QVERIFY(std::abs((two.summary.step_time_ms - opt1) / (one.summary.step_time_ms - opt1) - 2) < 0.01);
+        // Two forward+backward passes, one optimizer update: twice the device work (the
+        // wall time is not additive: the host issues micro-batch 2 while micro-batch 1 runs).
+        QVERIFY(std::abs((two.summary.device_busy_ms - opt1) / (one.summary.device_busy_ms - opt1) - 2) < 0.01);
         QCOMPARE(two.summary.time_by_phase_ms.at("optimizer"), opt1);
         QVERIFY(std::abs(two.summary.samples_per_s / one.summary.samples_per_s * two.summary.step_time_ms /
                              one.summary.step_time_ms - 2) < 1e-9);

@@ -127,6 +127,50 @@ private slots:
         QCOMPARE(map.segments[0].pool, std::string("large"));
         QCOMPARE(memoryMapDevices(r), std::vector<std::int64_t>{0});
     }
+    void storesHostTracksAndLaunchFlows() {
+        // Two launches on the host, each issuing one kernel; one view; two batches.
+        auto result = makeResult();
+        auto& d = result.devices[0];
+        d.host = {{0, 10, engine::HostSliceKind::launch, 1, "layers.0.q_proj", 0, 0},
+                  {10, 5, engine::HostSliceKind::view, 2, "layers.0.view", -1, -1},
+                  {15, 20, engine::HostSliceKind::launch, 3, "layers.0.norm", 0, 100},
+                  {35, 300, engine::HostSliceKind::synchronize, -1, "synchronize", -1, -1}};
+        d.loader = {{0, 400, 0, 0}, {0, 400, 1, 1}};
+        d.loader_workers = 2;
+        const auto path = std::filesystem::path(m_dir.path().toStdString()) / "host.npudb";
+        auto s = writeSimulation(result, {"demo", "/p/project.json", "sim-2"}, path);
+        QVERIFY2(s.ok(), s.ok() ? "" : s.message().c_str());
+        auto db = ProfileDb::open(path);
+        QVERIFY(db.ok());
+        const ProfileDb& r = **db;
+        std::int64_t host = -1, loader = -1, compute = -1;
+        for (const auto& t : r.tracks()) {
+            if (t.name == "Host (dispatch)") host = t.id;
+            if (t.name == "Data loader") loader = t.id;
+            if (t.name == "Compute") compute = t.id;
+            if (t.name == "Host (dispatch)" || t.name == "Data loader") QCOMPARE(t.kind, TrackKind::host_thread);
+        }
+        QVERIFY(host >= 0 && loader >= 0 && compute >= 0);
+        const TrackSlices hs = r.trackSlices(host), ks = r.trackSlices(compute), ls = r.trackSlices(loader);
+        QCOMPARE(hs.size(), std::size_t{4});
+        QCOMPARE(ls.size(), std::size_t{2});
+        QCOMPARE(ls.maxDepth, 1);  // one row per worker
+        // Each launch flows to the kernel that starts where it said; the view and the sync to nothing.
+        for (std::size_t i = 0; i < hs.size(); ++i) {
+            const auto flows = r.flowsOf(hs.id[i]);
+            const std::int64_t kernelStart = i == 0 ? 0 : i == 2 ? 100 : -1;
+            if (kernelStart < 0) {
+                QVERIFY(flows.empty());
+                continue;
+            }
+            QCOMPARE(flows.size(), std::size_t{1});
+            QCOMPARE(flows[0].kind, std::string("ac2g"));
+            std::size_t k = 0;
+            while (k < ks.size() && ks.id[k] != flows[0].toSlice) ++k;
+            QVERIFY(k < ks.size());
+            QCOMPARE(ks.start_ns[k], kernelStart);
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSimulationWriter)

@@ -1,0 +1,223 @@
+// The host side of a step (engine/sim/host_dispatch, data_loader): a launch-bound toy
+// step idles exactly as predicted, the launch queue bounds how far the host runs ahead,
+// graph mode removes the idle, a slow data loader makes every step wait by the predicted
+// amount; the project settings reach the simulator; and the ResNet-50 bf16-amp b64
+// sample against the measured H200 step (../shared/data/traces/
+// resnet50_amp_bf16_b64_h200.json.gz: 38.16 ms from the first kernel to the last,
+// 40.19 ms from the first CPU op; 15.25 ms of kernels), printed by
+// `ctest -R host_dispatch -V` (resnet50AgainstTheMeasuredStep).
+#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/sim/data_loader.h"
+#include "engine/sim/host_dispatch.h"
+#include "engine/sim/project_host_options.h"
+
+#include <QtTest>
+
+#include <filesystem>
+
+using namespace npu::engine;
+
+namespace {
+
+constexpr std::int64_t us = 1000;
+
+std::vector<DispatchOp> toyStep(int n, std::int64_t kernelNs, std::int64_t hostNs) {
+    std::vector<DispatchOp> ops(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) ops[static_cast<std::size_t>(i)] = {i, kernelNs, hostNs, 0, i == 0, "op"};
+    return ops;
+}
+
+// Runs `steps` steps of ops back to back with a data loader; returns them.
+std::vector<DispatchedStep> runWithLoader(const std::vector<DispatchOp>& ops, DataLoaderOptions data, int steps) {
+    const HostDispatchOptions host;
+    DataLoader loader(data);
+    loader.warmUp(dispatchStep(ops, 0, host).endNs, 1);
+    std::vector<DispatchedStep> out;
+    std::int64_t now = 0;
+    for (int s = 0; s < steps; ++s) {
+        out.push_back(dispatchStep(ops, now, host, [&loader](std::int64_t t) { return loader.take(t); }));
+        now = out.back().endNs;
+    }
+    return out;
+}
+
+Project smallLlama() {
+    Project p;
+    p.name = "t";
+    p.device = "h200";
+    p.model.zoo = "llama";
+    p.model.config = {{"hidden", 256}, {"ffn", 704}, {"layers", 2}, {"heads", 4}, {"vocab", 1000}};
+    p.training.batch = 2;
+    p.training.seq = 128;
+    return p;
+}
+
+}  // namespace
+
+class TestHostDispatch : public QObject {
+    Q_OBJECT
+private slots:
+    void launchBoundStepIsHostTime() {
+        // 100 kernels of 2 us, 10 us to issue each: the device waits for every launch.
+        const auto r = dispatchStep(toyStep(100, 2 * us, 10 * us), 0, {});
+        QCOMPARE(r.endNs, 100 * 10 * us + 2 * us);  // n x host cost, plus the last kernel
+        QCOMPARE(r.busyNs, 100 * 2 * us);
+        QCOMPARE(r.hostBoundIdleNs, r.endNs - r.busyNs);
+        QCOMPARE(r.dataWaitNs, std::int64_t{0});
+        for (std::size_t i = 0; i < 100; ++i) QCOMPARE(r.startNs[i], static_cast<std::int64_t>(i + 1) * 10 * us);
+        // One launch slice per kernel, each pointing at its kernel.
+        int launches = 0;
+        for (const auto& h : r.host)
+            if (h.kind == HostSliceKind::launch) {
+                QCOMPARE(h.kernel_start_ns, r.startNs[static_cast<std::size_t>(h.node)]);
+                ++launches;
+            }
+        QCOMPARE(launches, 100);
+    }
+    void deviceBoundStepIsKernelTime() {
+        // Kernels longer than their launches: only the first launch is exposed.
+        const auto r = dispatchStep(toyStep(100, 20 * us, 10 * us), 0, {});
+        QCOMPARE(r.endNs, 10 * us + 100 * 20 * us);
+        QCOMPARE(r.busyNs, 100 * 20 * us);
+        QCOMPARE(r.hostBoundIdleNs, 10 * us);
+    }
+    void viewsCostHostTimeOnly() {
+        auto ops = toyStep(3, 2 * us, 10 * us);
+        ops[1].durNs = 0;  // a view between two kernels
+        ops[1].hostNs = 4 * us;
+        const auto r = dispatchStep(ops, 0, {});
+        QCOMPARE(r.startNs[2], 24 * us);
+        QCOMPARE(r.busyNs, 4 * us);
+        QCOMPARE(r.endNs, 26 * us);
+    }
+    void queueDepthBoundsTheHost() {
+        // Long kernels, cheap launches: the host runs ahead until `depth` launches are
+        // pending, then each launch waits for the kernel `depth` back to start.
+        HostDispatchOptions o;
+        o.queueDepth = 4;
+        const auto ops = toyStep(20, 100 * us, 1 * us);
+        const auto r = dispatchStep(ops, 0, o);
+        std::vector<std::int64_t> launchAt;
+        for (const auto& h : r.host)
+            if (h.kind == HostSliceKind::launch) launchAt.push_back(h.start_ns);
+        QCOMPARE(launchAt.size(), std::size_t{20});
+        QCOMPARE(launchAt[4], 4 * us);  // kernel 0 has started: 3 pending
+        for (std::size_t i = 5; i < 20; ++i) QCOMPARE(launchAt[i], 1 * us + static_cast<std::int64_t>(i - 4) * 100 * us);
+        for (std::size_t i = 0; i < 20; ++i) {  // never more than 4 issued and not started
+            int pending = 0;
+            for (std::size_t k = 0; k < i; ++k) pending += r.startNs[k] > launchAt[i] ? 1 : 0;
+            QVERIFY(pending <= 4);
+        }
+        QCOMPARE(r.endNs, 1 * us + 20 * 100 * us);
+        // With the default depth the host issues everything in the first 20 us.
+        const auto deep = dispatchStep(ops, 0, {});
+        QCOMPARE(deep.host.back().kind, HostSliceKind::synchronize);
+        QCOMPARE(deep.host.back().start_ns, 20 * us);
+    }
+    void graphModeRemovesTheIdle() {
+        HostDispatchOptions o;
+        o.mode = DispatchMode::graph;
+        o.graphLaunchNs = 10 * us;
+        const auto r = dispatchStep(toyStep(100, 2 * us, 10 * us), 0, o);
+        QCOMPARE(r.endNs, 10 * us + 100 * 2 * us);  // one launch, then the kernels back to back
+        QCOMPARE(r.hostBoundIdleNs, 10 * us);
+        QCOMPARE(r.host.front().kind, HostSliceKind::graph_launch);
+        QCOMPARE(r.host.front().kernel_start_ns, 10 * us);
+    }
+    void slowLoaderMakesStepsWait() {
+        // Step without data: 1002 us. One worker at 3 ms per batch: every step waits
+        // 3000 - 1002 us for its batch, from the first step on (steady state).
+        const auto ops = toyStep(100, 2 * us, 10 * us);
+        const std::int64_t step = 1002 * us;
+        DataLoaderOptions d;
+        d.nsPerBatch = 3000 * us;
+        for (const auto& r : runWithLoader(ops, d, 5)) QCOMPARE(r.dataWaitNs, 3000 * us - step);
+        const auto steps = runWithLoader(ops, d, 5);
+        for (std::size_t i = 1; i < steps.size(); ++i) QCOMPARE(steps[i].endNs - steps[i - 1].endNs, 3000 * us);
+        // Two workers: a batch every 1.5 ms. Depth 1 keeps one batch in flight: 3 ms again.
+        d.workers = 2;
+        for (const auto& r : runWithLoader(ops, d, 5)) QCOMPARE(r.dataWaitNs, 1500 * us - step);
+        d.prefetchDepth = 1;
+        for (const auto& r : runWithLoader(ops, d, 5)) QCOMPARE(r.dataWaitNs, 3000 * us - step);
+        // No prefetch: each batch is made when asked for.
+        d.prefetchDepth = 0;
+        d.nsPerBatch = 500 * us;
+        for (const auto& r : runWithLoader(ops, d, 5)) QCOMPARE(r.dataWaitNs, 500 * us);
+        // Prefetched and faster than the step: no wait.
+        d.prefetchDepth = 2;
+        for (const auto& r : runWithLoader(ops, d, 5)) QCOMPARE(r.dataWaitNs, std::int64_t{0});
+    }
+    void projectSettingsReachTheSimulator() {
+        Project p = smallLlama();
+        SimulatorOptions o;
+        applyHostOptions(p, 0, o);
+        QCOMPARE(o.dispatch, DispatchMode::eager);
+        QCOMPARE(o.data.prefetchDepth, 2);
+        QCOMPARE(o.data.nsPerBatch, std::int64_t{0});
+        applyHostOptions(p, 1, o);
+        QCOMPARE(o.dispatch, DispatchMode::graph);  // graph_level >= 1 implies graph mode
+        p.optimizations["graph_mode"] = "eager";
+        applyHostOptions(p, 2, o);
+        QCOMPARE(o.dispatch, DispatchMode::eager);
+        p.data = {{"loader_samples_per_s", 100.0}, {"workers", 4}};
+        applyHostOptions(p, 0, o);
+        QCOMPARE(o.data.nsPerBatch, 20 * 1000 * us);  // 2 samples at 100 samples/s
+        QCOMPARE(o.data.workers, 4);
+
+        auto bad = nlohmann::json::parse(R"({"format": "npustudio-project", "version": 1, "name": "x",
+            "model": {"zoo": "llama"}, "optimizations": {"graph_mode": "lazy"},
+            "data": {"loader_ms_per_batch": 5, "loader_samples_per_s": 10}})");
+        auto parsed = parseProject(bad, "p.json");
+        QVERIFY(!parsed.ok());
+        QVERIFY2(parsed.message().find("optimizations.graph_mode") != std::string::npos, parsed.message().c_str());
+        QVERIFY2(parsed.message().find("data.loader_samples_per_s") != std::string::npos, parsed.message().c_str());
+    }
+    void simulatedStepSplitsExactly() {
+        Project p = smallLlama();
+        p.data = {{"loader_ms_per_batch", 50.0}};
+        SimulationOptions o;
+        o.steps = 3;
+        auto eager = simulateProject(p, o);
+        QVERIFY2(eager.ok(), eager.ok() ? "" : eager.message().c_str());
+        const auto& s = eager->summary;
+        QCOMPARE(s.graph_mode, std::string("eager"));
+        QVERIFY(s.host_bound_idle_ms > 0);
+        QVERIFY(s.data_wait_ms > 0);
+        QVERIFY(qAbs(s.device_busy_ms + s.host_bound_idle_ms + s.data_wait_ms - s.step_time_ms) < 1e-6);
+        QVERIFY(qAbs(s.step_time_ms - 50.0) < 1e-6);  // the loader sets the pace
+        const auto& dev = eager->devices.at(0);
+        QVERIFY(!dev.host.empty());
+        QVERIFY(!dev.loader.empty());
+        p.optimizations["graph_mode"] = "graph";
+        p.data = nlohmann::json::object();
+        auto graph = simulateProject(p, {});
+        QVERIFY(graph.ok());
+        QVERIFY(graph->summary.host_bound_idle_ms < s.host_bound_idle_ms);
+        QVERIFY(graph->summary.step_time_ms < s.step_time_ms);
+    }
+    void resnet50AgainstTheMeasuredStep() {
+        auto project = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/resnet50/project.json");
+        QVERIFY2(project.ok(), project.ok() ? "" : project.message().c_str());
+        auto r = simulateProject(*project, {});
+        QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+        const auto& s = r->summary;
+        // Measured in the shared trace (scripts/measure-host-dispatch.py): 38.16 ms from
+        // the first kernel to the last, 15.25 ms of kernels, 22.9 ms of device idle, all
+        // under torch.profiler, whose 7027 recorded host events cost about 1.157 us each
+        // (the LLaMA trace's step against the same step unprofiled). The profile's host
+        // costs are profiler-free, so the simulated step is the unprofiled one: below the
+        // trace by about that overhead when the step is host-bound.
+        const double measured = 38.16, profilerMs = 7027 * 1.157e-3;
+        qInfo("resnet50 bf16-amp b64 step: simulated %.2f ms (device busy %.2f, host-bound idle %.2f, data wait %.2f) vs "
+              "measured %.2f ms under the profiler (%+.1f%%); with the profiler's %.2f ms of host events added: %.2f ms (%+.1f%%)",
+              s.step_time_ms, s.device_busy_ms, s.host_bound_idle_ms, s.data_wait_ms, measured,
+              100 * (s.step_time_ms / measured - 1), profilerMs, s.step_time_ms + profilerMs,
+              100 * ((s.step_time_ms + profilerMs) / measured - 1));
+        QVERIFY(s.host_bound_idle_ms > 0.5 * s.device_busy_ms);  // launch-bound, as the trace is
+        QVERIFY(s.step_time_ms < measured);
+        QVERIFY(qAbs((s.step_time_ms + profilerMs) / measured - 1) < 0.15);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostDispatch)
+#include "test_host_dispatch.moc"
