@@ -4,6 +4,7 @@
 // downstream (profiler::SimulationWriter stores it in a .npudb; the batch report reads
 // its summary).
 
+#include "engine/cluster/cluster_summary.h"
 #include "engine/ir/dtype.h"
 #include "engine/ir/node.h"
 #include "engine/ir/tensor.h"
@@ -94,6 +95,7 @@ struct SimSummary {
     std::string precision;
     std::map<std::string, double> time_by_category_ms;  // OpCategory name -> total task time
     std::map<std::string, double> time_by_phase_ms;     // Phase name -> total task time
+    ClusterSummary cluster;           // multi-device runs (engine/cluster); present == false otherwise
 };
 
 // What one graph pass did (engine::PassStats, kept here so this header stays light).
