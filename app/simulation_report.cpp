@@ -1,6 +1,7 @@
 #include "app/simulation_report.h"
 
 #include "app/memory_report.h"
+#include "engine/cluster/cluster_summary_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -77,6 +78,7 @@ json simulationReport(const profiler::SimulationRunSummary& run) {
     r["top_ops"] = top;
     r["steps"] = run.steps;
     r["db"] = run.db.string();
+    engine::addClusterReport(r, s.cluster);  // cluster runs: ranks, bubble_fraction, collectives
     return r;
 }
 
@@ -106,6 +108,13 @@ void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostr
     }
     out << "\n";
     printMemoryDetails(s.memory, out);
+    if (s.cluster.present) {
+        const auto& c = s.cluster;
+        std::snprintf(line, sizeof line, "  cluster         %d x %d devices: DP %d, TP %d%s, PP %d (%s, %d micro-batches), bubble %.1f %%\n", c.nodes,
+                      c.devices_per_node, c.data_parallel, c.tensor_parallel, c.sequence_parallel ? " + SP" : "", c.pipeline_stages,
+                      c.schedule.c_str(), c.micro_batches, 100 * c.bubble_fraction);
+        out << line;
+    }
     out << "  top operators by time:\n";
     for (size_t i = 0; i < run.topOps.size() && i < 5; ++i) {
         const auto& op = run.topOps[i];
