@@ -137,9 +137,10 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
         RankTimeline& rt = stageRanks[static_cast<std::size_t>(s)];
         const int ranksInStage = par.dataParallel * par.tensorParallel;
         const int copies = everyRank ? ranksInStage : 1;
+        const RankTimeSplit stageSplit = splitRankTime(rt, iteration, P > 1);
         for (int c = 0; c < copies; ++c) {
             const int rank = setup.rankOf(s, c / par.tensorParallel, c % par.tensorParallel);
-            RankTimeSplit split = splitRankTime(rt, iteration, P > 1);
+            RankTimeSplit split = stageSplit;
             split.rank = rank;
             split.node = setup.nodeOf(rank);
             split.stage = s;
@@ -170,10 +171,9 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     SimSummary& sum = result.summary;
     ZooShape shape{setup.microBatch, project.training.seq};
     auto full = buildZooModel(project.model.zoo, project.model.config, shape);
-    if (full) {
-        sum.params = full->parameterCount();
-        sum.flops_per_step = modelFlopsPerStep(*full) * par.microBatches * par.dataParallel;
-    }
+    if (!full) return fail(full.message());
+    sum.params = full->parameterCount();
+    sum.flops_per_step = modelFlopsPerStep(*full) * par.microBatches * par.dataParallel;
     sum.step_time_ms = iteration / 1e6;
     sum.batch = project.training.batch;
     if (sum.step_time_ms > 0) {

@@ -147,6 +147,14 @@ void growSummary(SimSummary& s, const SimSummary& one, int layers, std::int64_t 
     }
 }
 
+double optimizerNs(const SimulationResult& r) {
+    double ns = 0;
+    for (const auto& d : r.devices)
+        for (const auto& t : d.tasks)
+            if (t.phase == Phase::optimizer) ns += static_cast<double>(t.dur_ns);
+    return ns;
+}
+
 }  // namespace
 
 std::vector<std::size_t> tensorParallelPoints(const std::vector<SimTask>& tasks, bool afterPrologue) {
@@ -186,13 +194,16 @@ Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup&
     if (grown) probe.model.config["layers"] = 2;
     auto run = simulateProject(probe, one, progress);
     if (!run) return run.error();
-    double probeParams = static_cast<double>(run->summary.trainable_params);
+    // The optimizer's kernels grow with the layers they update (per-tensor work included).
+    double optimizerScale = 1;
     if (grown) {
         probe.model.config["layers"] = 1;
         one.keepGraphs = false;
         auto single = simulateProject(probe, one);
         if (!single) return single.error();
         growSummary(run->summary, single->summary, layers, run->summary.capacity_bytes);
+        const double two = optimizerNs(*run), oneLayer = optimizerNs(*single);
+        if (two > 0) optimizerScale = (two + (two - oneLayer) * (layers - 2)) / two;
     }
     StageProfile p;
     p.stage = stage;
@@ -215,8 +226,7 @@ Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup&
     if (grown) {
         growLayers(p.forward, layers, false);
         growLayers(p.backward, layers, true);
-        // The optimizer's multi-tensor kernels scale with the parameters they update.
-        const double scale = probeParams > 0 ? static_cast<double>(run->summary.trainable_params) / probeParams : 1.0;
+        const double scale = optimizerScale;
         for (auto& t : p.optimizer.tasks) {
             t.start_ns = static_cast<std::int64_t>(static_cast<double>(t.start_ns) * scale);
             t.dur_ns = static_cast<std::int64_t>(static_cast<double>(t.dur_ns) * scale);

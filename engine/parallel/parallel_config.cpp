@@ -1,5 +1,6 @@
 #include "engine/parallel/parallel_config.h"
 
+#include "engine/models/model_partition.h"
 #include "engine/parallel/cluster_spec.h"
 #include "engine/project/json_checker.h"
 #include "engine/project/project.h"
@@ -144,6 +145,7 @@ std::vector<std::string> validateParallel(const ParallelConfig& c, const Cluster
     if (zoo == "llama" || zoo == "gpt") {
         const std::int64_t heads = dim("heads", 1), layers = dim("layers", 1), kvHeads = dim("kv_heads", heads);
         const std::int64_t hidden = dim("hidden", 1), ffn = dim("ffn", zoo == "gpt" ? 4 * hidden : 1);
+        if (layers > kMaxModelLayers) problems.push_back(file + ": " + tooManyLayers(layers));
         if (heads % c.tensorParallel != 0)
             fail("parallel.tensor_parallel", n(c.tensorParallel) + " does not divide model.config.heads " + n(heads));
         if (kvHeads % c.tensorParallel != 0)

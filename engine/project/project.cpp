@@ -5,6 +5,7 @@
 #include "engine/parallel/parallel_config.h"
 #include "engine/precision/loss_scaler.h"
 #include "engine/project/json_checker.h"
+#include "engine/project/yaml_document.h"
 
 #include <fstream>
 #include <sstream>
@@ -194,7 +195,11 @@ Expected<Project> loadProject(const std::filesystem::path& file) {
     buffer << in.rdbuf();
     const std::string text = buffer.str();
     nlohmann::json doc;
-    try {
+    if (isYamlFile(file.string())) {  // project.yaml: same keys, read through yaml-cpp
+        auto yaml = parseYamlDocument(text, file.string());
+        if (!yaml) return yaml.error();
+        doc = std::move(*yaml);
+    } else try {
         doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         std::string what = e.what();

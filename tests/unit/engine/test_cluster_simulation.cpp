@@ -11,7 +11,10 @@
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/project/project.h"
 
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <fstream>
 
 #include <chrono>
 #include <cmath>
@@ -20,12 +23,12 @@ using namespace npu::engine;
 
 namespace {
 
-nlohmann::json gptDoc(int layers, int hidden, int heads) {
+nlohmann::json gptDoc(int layers, int hidden, int heads, int vocab = 51200) {
     return {{"format", "npustudio-project"},
             {"version", 1},
             {"name", "gpt-cluster"},
             {"device", "a100-80gb"},
-            {"model", {{"zoo", "gpt"}, {"config", {{"hidden", hidden}, {"layers", layers}, {"heads", heads}, {"vocab", 51200}, {"max_seq", 1024}}}}},
+            {"model", {{"zoo", "gpt"}, {"config", {{"hidden", hidden}, {"layers", layers}, {"heads", heads}, {"vocab", vocab}, {"max_seq", 1024}}}}},
             {"training", {{"batch", 8}, {"seq", 512}, {"precision", "bf16-amp"}}},
             {"cluster", {{"nodes", 1}, {"devices_per_node", 8}, {"intra_node", {{"bandwidth_GBps", 300}, {"latency_us", 2}}}}}};
 }
@@ -68,6 +71,30 @@ private slots:
         auto bad = parseProject(doc, "p.json");
         QVERIFY(!bad.ok());
         QVERIFY2(bad.message().find("parallel_strategy.model_parallel.tensor_slicing") != std::string::npos, bad.message().c_str());
+    }
+
+    void yamlProjectWithTheSeedBlock() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("project.yaml")).toStdString();
+        std::ofstream(file) << "format: npustudio-project\nversion: 1\nname: 'seed'\n"
+                               "model:\n  zoo: llama\n  config: {hidden: 512, ffn: 1024, layers: 8, heads: 8, vocab: 32000}\n"
+                               "device: ascend-910b\ntraining:\n  batch: 16\n  seq: 256\n"
+                               "parallel_strategy:\n  data_parallel: 2\n  model_parallel:\n    pipeline_stages: 2\n"
+                               "    tensor_slicing: [{hidden_size: 2}, {attention_heads: 2}]\n"
+                               "  communication:\n    gradient_allreduce: hierarchical\n    overlap_optimization: true\n";
+        auto p = loadProject(file);
+        QVERIFY2(p.ok(), p.ok() ? "" : p.message().c_str());
+        QCOMPARE(p->parallel.value("tensor_parallel", 0), 2);
+        QCOMPARE(p->communication.value("gradient_allreduce", std::string()), std::string("hierarchical"));
+        SimulationOptions o;
+        o.keepGraphs = false;
+        auto r = simulateProject(*p, o);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+        QCOMPARE(r->summary.cluster.data_parallel * r->summary.cluster.tensor_parallel * r->summary.cluster.pipeline_stages, 8);
+        std::ofstream(file) << "format: npustudio-project\nmodel: [unclosed\n";
+        auto bad = loadProject(file);
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.message().find("project.yaml: malformed YAML at line") != std::string::npos, bad.message().c_str());
     }
 
     void everyViolationIsNamed() {
@@ -118,14 +145,15 @@ private slots:
     }
 
     void oneFOneBBubbleAndRankSplit() {
-        nlohmann::json doc = gptDoc(8, 512, 8);
+        // Stages of 4 layers with a small vocabulary: the embedding and lm_head of the first
+        // and last stages hardly unbalance them.
+        nlohmann::json doc = gptDoc(16, 1024, 16, 2048);
         doc["training"]["batch"] = 16;
         doc["parallel"] = {{"data_parallel", 2}, {"pipeline_stages", 4}, {"micro_batches", 8}, {"schedule", "1f1b"}};
         const SimulationResult r = simulated(project(doc));
         const ClusterSummary& c = r.summary.cluster;
         const double p = 4, m = 8;
-        // First and last stages carry the embedding and lm_head, so not exactly equal stages.
-        QVERIFY2(std::abs(c.bubble_fraction - (p - 1) / (m + p - 1)) < 0.06, qPrintable(QString::number(c.bubble_fraction)));
+        QVERIFY2(std::abs(c.bubble_fraction - (p - 1) / (m + p - 1)) < 0.03, qPrintable(QString::number(c.bubble_fraction)));
         QCOMPARE(int(r.devices.size()), 8);  // every rank of a small cluster
         QCOMPARE(int(c.ranks.size()), 8);
         for (const RankTimeSplit& k : c.ranks) {
