@@ -111,6 +111,11 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     SimulationResult result;
     const StageProfile& first = profiles.at(0);
     result.summary = first.run.summary;
+    for (const auto& [stage, profile] : profiles)  // a later stage out of memory makes the run so
+        if (profile.run.summary.status != "ok" && result.summary.status == "ok") {
+            result.summary.status = profile.run.summary.status;
+            result.summary.message = "pipeline stage " + std::to_string(stage) + ": " + profile.run.summary.message;
+        }
     result.graph_level = first.run.graph_level;
     result.kernels_per_step = first.run.kernels_per_step;
     result.passes = first.run.passes;
@@ -190,7 +195,8 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
             sum.time_by_category_ms[std::string(opCategoryName(t.category))] += t.dur_ns / 1e6;
             sum.time_by_phase_ms[std::string(phaseName(t.phase))] += t.dur_ns / 1e6;
         }
-    cs.notes = {"one iteration simulated; ranks of a pipeline stage do identical work and are simulated once",
+    cs.notes = {"one iteration simulated (training.steps and --steps do not repeat it); ranks of a pipeline stage do identical "
+                "work and are simulated once, a stage's layers from its first two",
                 "memory figures are one micro-batch of the first stage: 1F1B's in-flight activations of earlier micro-batches are not added",
                 "tensor-parallel collectives block the next block of the layer (Megatron-LM); data-parallel buckets sharing a link with "
                 "them get half its bandwidth while both run (estimate)",
