@@ -1,6 +1,7 @@
 #include "app/simulation_report.h"
 
 #include "app/memory_report.h"
+#include "engine/cluster/cluster_summary_json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -86,6 +87,7 @@ json simulationReport(const profiler::SimulationRunSummary& run) {
     r["top_ops"] = top;
     r["steps"] = run.steps;
     r["db"] = run.db.string();
+    engine::addClusterReport(r, s.cluster);  // cluster runs: ranks, bubble_fraction, collectives
     return r;
 }
 
@@ -121,6 +123,13 @@ void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostr
     if (s.loss_scale.enabled) {
         std::snprintf(line, sizeof line, "  loss scale      final %g, %lld overflow(s), %lld skipped step(s) over %zu steps\n",
                       s.loss_scale.final_scale, (long long)s.loss_scale.overflows, (long long)s.loss_scale.skipped_steps, run.steps);
+        out << line;
+    }
+    if (s.cluster.present) {
+        const auto& c = s.cluster;
+        std::snprintf(line, sizeof line, "  cluster         %d x %d devices: DP %d, TP %d%s, PP %d (%s, %d micro-batches), bubble %.1f %%\n", c.nodes,
+                      c.devices_per_node, c.data_parallel, c.tensor_parallel, c.sequence_parallel ? " + SP" : "", c.pipeline_stages,
+                      c.schedule.c_str(), c.micro_batches, 100 * c.bubble_fraction);
         out << line;
     }
     out << "  top operators by time:\n";

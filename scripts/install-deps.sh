@@ -8,6 +8,7 @@ packages=(
   qt6-base-dev libqt6opengl6-dev libqcustomplot-dev
   libsqlite3-dev nlohmann-json3-dev libsimdjson-dev zlib1g-dev
   libonnx-dev libonnx-testdata libprotobuf-dev protobuf-compiler
+  libyaml-cpp-dev
   libgraphviz-dev
   xvfb xauth imagemagick fonts-dejavu-core
 )

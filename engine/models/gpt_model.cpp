@@ -6,6 +6,7 @@
 #include "engine/models/causal_lm_head.h"
 #include "engine/models/config_reader.h"
 #include "engine/models/graph_builder.h"
+#include "engine/models/model_partition.h"
 #include "engine/models/model_zoo.h"
 
 namespace npu::engine {
@@ -19,19 +20,30 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     const auto maxSeq = cfg.positiveInt("max_seq", 1024);
     const auto ffn = cfg.positiveInt("ffn", 4 * hidden);
     const bool tied = cfg.boolean("tie_embeddings", true);
+    const ModelPartition part = ModelPartition::read(cfg);
     if (auto s = cfg.finish(); !s) return s.error();
+    if (layers > kMaxModelLayers) return makeError(tooManyLayers(layers));
+    std::optional<Error> shardError;
+    const auto headsR = part.shard(heads, "heads", shardError), ffnR = part.shard(ffn, "ffn", shardError);
+    const auto hiddenR = hidden / heads * headsR;  // this rank's attention width
+    const auto vocabR = (vocab + part.tensorParallel - 1) / part.tensorParallel;  // Megatron pads the vocabulary
+    if (shardError) return *shardError;
     if (hidden % heads != 0) return makeError("model.config.heads: " + std::to_string(heads) + " does not divide hidden " + std::to_string(hidden));
     if (shape.seq > maxSeq) return makeError("training.seq: " + std::to_string(shape.seq) + " exceeds model.config.max_seq " + std::to_string(maxSeq));
     const auto B = shape.batch, S = shape.seq;
 
     GraphBuilder b("gpt");
-    const int ids = b.input("input_ids", {B, S}, DType::i64);
-    const int pos = b.input("position_ids", {S}, DType::i64);
-    const int labels = b.input("labels", {B, S}, DType::i64);
-    const int wte = b.weight("wte.weight", {vocab, hidden});
-    const int tok = b.op("Embedding", "wte", {ids, wte});
-    const int pe = b.op("Embedding", "wpe", {pos, b.weight("wpe.weight", {maxSeq, hidden})});
-    int x = b.op("Add", "embed.add", {tok, pe});
+    int wte = -1, x = -1;
+    if (part.embedding) {
+        const int ids = b.input("input_ids", {B, S}, DType::i64);
+        const int pos = b.input("position_ids", {S}, DType::i64);
+        wte = b.weight("wte.weight", {vocabR, hidden});
+        const int tok = b.op("Embedding", "wte", {ids, wte});
+        const int pe = b.op("Embedding", "wpe", {pos, b.weight("wpe.weight", {maxSeq, hidden})});
+        x = b.op("Add", "embed.add", {tok, pe});
+    } else {
+        x = addStageInput(b, B, S, hidden);
+    }
     auto linear = [&](const std::string& name, int in, std::int64_t outF, std::int64_t inF) {
         return b.op("Linear", name, {in, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
     };
@@ -39,23 +51,29 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
         return b.op("LayerNormalization", name, {in, b.weight(name + ".weight", {hidden}), b.weight(name + ".bias", {hidden})},
                     {{"axis", std::int64_t{-1}}});
     };
-    const Attributes attnAttrs{{"heads", heads}, {"kv_heads", heads}, {"causal", std::int64_t{1}}};
+    const Attributes attnAttrs{{"heads", headsR}, {"kv_heads", headsR}, {"causal", std::int64_t{1}}};
     for (std::int64_t i = 0; i < layers; ++i) {
         const std::string p = "layers." + std::to_string(i) + ".";
         b.setBlock("layers." + std::to_string(i));
         const int n1 = layerNorm(p + "ln_1", x);
-        const int q = linear(p + "attn.q_proj", n1, hidden, hidden);
-        const int k = linear(p + "attn.k_proj", n1, hidden, hidden);
-        const int v = linear(p + "attn.v_proj", n1, hidden, hidden);
+        const int q = linear(p + "attn.q_proj", n1, hiddenR, hidden);
+        const int k = linear(p + "attn.k_proj", n1, hiddenR, hidden);
+        const int v = linear(p + "attn.v_proj", n1, hiddenR, hidden);
         const int a = b.ops("ScaledDotProductAttention", p + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
-        x = b.op("Add", p + "attn.residual", {x, linear(p + "attn.o_proj", a, hidden, hidden)});
+        x = b.op("Add", p + "attn.residual", {x, linear(p + "attn.o_proj", a, hidden, hiddenR)});
         const int n2 = layerNorm(p + "ln_2", x);
-        const int h = b.op("Gelu", p + "mlp.gelu", {linear(p + "mlp.fc", n2, ffn, hidden)});
-        x = b.op("Add", p + "mlp.residual", {x, linear(p + "mlp.proj", h, hidden, ffn)});
+        const int h = b.op("Gelu", p + "mlp.gelu", {linear(p + "mlp.fc", n2, ffnR, hidden)});
+        x = b.op("Add", p + "mlp.residual", {x, linear(p + "mlp.proj", h, hidden, ffnR)});
     }
     b.setBlock("");
+    if (!part.lmHead) {
+        addStageOutput(b, x);
+        return b.finish();
+    }
+    const int labels = b.input("labels", {B, S}, DType::i64);
     const int nf = layerNorm("ln_f", x);
-    const int headW = tied ? wte : b.weight("lm_head.weight", {vocab, hidden});
+    // A last pipeline stage keeps its own copy of a tied embedding (Megatron-LM).
+    const int headW = tied && wte >= 0 ? wte : b.weight("lm_head.weight", {vocabR, hidden});
     addCausalLmHeadAndLoss(b, nf, headW, labels);
     return b.finish();
 }

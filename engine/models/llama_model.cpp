@@ -14,6 +14,7 @@
 #include "engine/models/config_reader.h"
 #include "engine/models/graph_builder.h"
 #include "engine/models/hf_eager_ops.h"
+#include "engine/models/model_partition.h"
 #include "engine/models/model_zoo.h"
 
 namespace npu::engine {
@@ -31,20 +32,31 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     const auto maxSeq = cfg.positiveInt("max_seq", 0);
     const bool hf = cfg.boolean("hf_eager_ops", true);
     const bool useCache = cfg.boolean("use_cache", true) && hf;
+    const ModelPartition part = ModelPartition::read(cfg);
     if (auto s = cfg.finish(); !s) return s.error();
+    if (layers > kMaxModelLayers) return makeError(tooManyLayers(layers));
     if (maxSeq > 0 && shape.seq > maxSeq)
         return makeError("training.seq: " + std::to_string(shape.seq) + " exceeds model.config.max_seq " + std::to_string(maxSeq));
     if (hidden % heads != 0) return makeError("model.config.heads: " + std::to_string(heads) + " does not divide hidden " + std::to_string(hidden));
     if (heads % kvHeads != 0) return makeError("model.config.kv_heads: " + std::to_string(kvHeads) + " does not divide heads " + std::to_string(heads));
     const auto headDim = hidden / heads;
+    std::optional<Error> shardError;
+    const auto headsR = part.shard(heads, "heads", shardError), kvHeadsR = part.shard(kvHeads, "kv_heads", shardError);
+    const auto ffnR = part.shard(ffn, "ffn", shardError);
+    const auto vocabR = (vocab + part.tensorParallel - 1) / part.tensorParallel;  // Megatron pads the vocabulary
+    if (shardError) return *shardError;
     const auto B = shape.batch, S = shape.seq;
 
     GraphBuilder b("llama");
-    const int ids = b.input("input_ids", {B, S}, DType::i64);
-    const int labels = b.input("labels", {B, S}, DType::i64);
-    const int embedW = b.weight("embed_tokens.weight", {vocab, hidden});
-    int x = b.op("Embedding", "embed_tokens", {ids, embedW});
-    const Attributes attnAttrs{{"heads", heads}, {"kv_heads", kvHeads}, {"causal", std::int64_t{1}}};
+    int embedW = -1, x = -1;
+    if (part.embedding) {
+        const int ids = b.input("input_ids", {B, S}, DType::i64);
+        embedW = b.weight("embed_tokens.weight", {vocabR, hidden});
+        x = b.op("Embedding", "embed_tokens", {ids, embedW});
+    } else {
+        x = addStageInput(b, B, S, hidden);
+    }
+    const Attributes attnAttrs{{"heads", headsR}, {"kv_heads", kvHeadsR}, {"causal", std::int64_t{1}}};
     const Attributes ropeAttrs{{"head_dim", headDim}};
     // LlamaRotaryEmbedding's per-step cos/sin tables (fp32, [S, 1, head_dim] broadcast over heads).
     const int cosT = hf ? b.buffer("rotary_emb.cos", {S, 1, headDim}) : -1;
@@ -54,31 +66,37 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
         const std::string p = "layers." + std::to_string(i) + ".";
         b.setBlock("layers." + std::to_string(i));
         const int n1 = norm(x, p + "input_layernorm", b.weight(p + "input_layernorm.weight", {hidden}));
-        const int q = b.op("Linear", p + "attn.q_proj", {n1, b.weight(p + "attn.q_proj.weight", {hidden, hidden})});
-        const int k = b.op("Linear", p + "attn.k_proj", {n1, b.weight(p + "attn.k_proj.weight", {kvHeads * headDim, hidden})});
-        const int v = b.op("Linear", p + "attn.v_proj", {n1, b.weight(p + "attn.v_proj.weight", {kvHeads * headDim, hidden})});
-        const int qr = hf ? addHfRotary(b, q, cosT, sinT, heads, headDim, p + "attn.rotary_q") : b.op("Rotary", p + "attn.rotary_q", {q}, ropeAttrs);
-        int kr = hf ? addHfRotary(b, k, cosT, sinT, kvHeads, headDim, p + "attn.rotary_k") : b.op("Rotary", p + "attn.rotary_k", {k}, ropeAttrs);
+        const int q = b.op("Linear", p + "attn.q_proj", {n1, b.weight(p + "attn.q_proj.weight", {headsR * headDim, hidden})});
+        const int k = b.op("Linear", p + "attn.k_proj", {n1, b.weight(p + "attn.k_proj.weight", {kvHeadsR * headDim, hidden})});
+        const int v = b.op("Linear", p + "attn.v_proj", {n1, b.weight(p + "attn.v_proj.weight", {kvHeadsR * headDim, hidden})});
+        const int qr = hf ? addHfRotary(b, q, cosT, sinT, headsR, headDim, p + "attn.rotary_q") : b.op("Rotary", p + "attn.rotary_q", {q}, ropeAttrs);
+        int kr = hf ? addHfRotary(b, k, cosT, sinT, kvHeadsR, headDim, p + "attn.rotary_k") : b.op("Rotary", p + "attn.rotary_k", {k}, ropeAttrs);
         int vc = v;
         if (useCache) {
-            const int empty = b.buffer(p + "attn.cache_empty", {B, 0, kvHeads * headDim});
+            const int empty = b.buffer(p + "attn.cache_empty", {B, 0, kvHeadsR * headDim});
             kr = b.op("Concat", p + "attn.cache_k", {empty, kr}, {{"axis", std::int64_t{1}}});
             vc = b.op("Concat", p + "attn.cache_v", {empty, v}, {{"axis", std::int64_t{1}}});
         }
         const int a = b.ops("ScaledDotProductAttention", p + "attn.sdpa", {qr, kr, vc}, attnAttrs, 2)[0];
-        const int o = b.op("Linear", p + "attn.o_proj", {a, b.weight(p + "attn.o_proj.weight", {hidden, hidden})});
+        const int o = b.op("Linear", p + "attn.o_proj", {a, b.weight(p + "attn.o_proj.weight", {hidden, headsR * headDim})});
         x = b.op("Add", p + "attn.residual", {x, o});
         const int n2 = norm(x, p + "post_attention_layernorm", b.weight(p + "post_attention_layernorm.weight", {hidden}));
-        const int g = b.op("Linear", p + "mlp.gate_proj", {n2, b.weight(p + "mlp.gate_proj.weight", {ffn, hidden})});
-        const int u = b.op("Linear", p + "mlp.up_proj", {n2, b.weight(p + "mlp.up_proj.weight", {ffn, hidden})});
+        const int g = b.op("Linear", p + "mlp.gate_proj", {n2, b.weight(p + "mlp.gate_proj.weight", {ffnR, hidden})});
+        const int u = b.op("Linear", p + "mlp.up_proj", {n2, b.weight(p + "mlp.up_proj.weight", {ffnR, hidden})});
         const int act = b.op("SiLU", p + "mlp.act", {g});
         const int m = b.op("Mul", p + "mlp.mul", {act, u});
-        const int d = b.op("Linear", p + "mlp.down_proj", {m, b.weight(p + "mlp.down_proj.weight", {hidden, ffn})});
+        const int d = b.op("Linear", p + "mlp.down_proj", {m, b.weight(p + "mlp.down_proj.weight", {hidden, ffnR})});
         x = b.op("Add", p + "mlp.residual", {x, d});
     }
     b.setBlock("");
+    if (!part.lmHead) {
+        addStageOutput(b, x);
+        return b.finish();
+    }
+    const int labels = b.input("labels", {B, S}, DType::i64);
     const int nf = norm(x, "norm", b.weight("norm.weight", {hidden}));
-    const int headW = tied ? embedW : b.weight("lm_head.weight", {vocab, hidden});
+    // A last pipeline stage keeps its own copy of a tied embedding (Megatron-LM).
+    const int headW = tied && embedW >= 0 ? embedW : b.weight("lm_head.weight", {vocabR, hidden});
     addCausalLmHeadAndLoss(b, nf, headW, labels);
     return b.finish();
 }

@@ -27,7 +27,7 @@ double deviceLink(const DeviceProfile* device, std::initializer_list<const char*
 
 Expected<ClusterSpec> parseClusterSpec(const nlohmann::json& doc, const DeviceProfile* device, const std::string& file) {
     ClusterSpec spec;
-    if (doc.is_null()) {
+    if (doc.is_null() || (doc.is_object() && doc.empty())) {
         spec.intra.bandwidth = deviceLink(device, {"nvlink_bandwidth", "hccs_bandwidth"});
         return spec;
     }
@@ -53,6 +53,13 @@ Expected<ClusterSpec> parseClusterSpec(const nlohmann::json& doc, const DevicePr
         spec.nicsPerNode = static_cast<int>(out.intInRange("nics_per_node", 1, 64, 1));
         spec.inter.latencyNs = out.positiveNumber("latency_us", 0) * 1e3;
         if (Status s = out.finish(); !s) return s.error();
+    }
+    if (spec.inter.bandwidth <= 0) {
+        // A device profile with a per-device NIC (the Atlas 800T A2's 200 Gb/s RoCE port per
+        // NPU) gives one NIC per device, with the profile's source.
+        spec.inter.bandwidth = deviceLink(device, {"roce_bandwidth", "infiniband_bandwidth"});
+        if (spec.inter.bandwidth > 0 && !(c.has("inter_node") && doc.at("inter_node").contains("nics_per_node")))
+            spec.nicsPerNode = spec.devicesPerNode;
     }
     if (spec.inter.latencyNs <= 0) spec.inter.latencyNs = 8000;  // estimate: RDMA verbs + switch hops
     if (c.ok() && spec.nodes > 1 && spec.inter.bandwidth <= 0)

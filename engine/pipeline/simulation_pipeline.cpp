@@ -1,9 +1,11 @@
 #include "engine/pipeline/simulation_pipeline.h"
 
+#include "engine/cluster/cluster_simulator.h"
 #include "engine/cost/device_profile.h"
 #include "engine/frontends/model_loader.h"
 #include "engine/npuom/graph_json.h"
 #include "engine/memory/project_memory_options.h"
+#include "engine/parallel/parallel_config.h"
 #include "engine/pipeline/oom_advice.h"
 #include "engine/passes/activation_checkpointing_pass.h"
 #include "engine/passes/fusion/fusion_passes.h"
@@ -43,6 +45,8 @@ std::string prefixed(const Project& project, const std::string& message) {
 }  // namespace
 
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
+    // Several devices: engine/cluster composes single-device runs of each pipeline stage.
+    if (isClusterProject(project)) return simulateCluster(project, options, progress);
     auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
     const TrainingSettings& t = project.training;
     auto precision = parsePrecision(t.precision);

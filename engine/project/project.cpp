@@ -2,9 +2,11 @@
 
 #include "engine/core/atomic_file.h"
 #include "engine/parallel/cluster_spec.h"
+#include "engine/parallel/parallel_config.h"
 #include "engine/precision/loss_scaler.h"
 #include "engine/precision/precision_level.h"
 #include "engine/project/json_checker.h"
+#include "engine/project/yaml_document.h"
 
 #include <fstream>
 #include <sstream>
@@ -125,23 +127,6 @@ Status checkData(const nlohmann::json& doc, const std::string& file) {
     return c.finish();
 }
 
-Status checkParallel(const nlohmann::json& doc, const std::string& file) {
-    JsonChecker c(doc, file, "parallel");
-    c.positiveInt("data_parallel", 1);
-    c.positiveInt("tensor_parallel", 1);
-    c.positiveInt("pipeline_stages", 1);
-    c.boolean("sequence_parallel", false);
-    return c.finish();
-}
-
-Status checkCommunication(const nlohmann::json& doc, const std::string& file) {
-    JsonChecker c(doc, file, "communication");
-    c.oneOf("gradient_allreduce", {"ring", "halving_doubling", "tree", "hierarchical"}, "ring");
-    c.positiveNumber("bucket_size_mb", 25);
-    c.boolean("overlap", true);
-    return c.finish();
-}
-
 Status parseRuns(const nlohmann::json& doc, const std::string& file, std::vector<RunEntry>& runs) {
     if (!doc.is_array()) return makeError(file + ": runs: expected an array, got " + doc.dump());
     for (std::size_t i = 0; i < doc.size(); ++i) {
@@ -190,9 +175,10 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     const nlohmann::json& model = c.object("model");
     const nlohmann::json& training = c.object("training");
     const nlohmann::json& optimizations = c.object("optimizations");
-    const nlohmann::json& parallel = c.object("parallel");
+    nlohmann::json parallel = c.object("parallel");
+    nlohmann::json communication = c.object("communication");
+    const nlohmann::json& strategy = c.object("parallel_strategy");
     const nlohmann::json& data = c.object("data");
-    const nlohmann::json& communication = c.object("communication");
     const nlohmann::json& cluster = c.object("cluster");
     const nlohmann::json& runs = c.any("runs");
     // Every section is checked even when an earlier one failed: all problems of the file
@@ -206,8 +192,12 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     collect(parseTraining(training, file, p.training));
     collect(checkOptimizations(optimizations, file));
     collect(checkData(data, file));
-    collect(checkParallel(parallel, file));
-    collect(checkCommunication(communication, file));
+    if (doc.contains("parallel_strategy") && (doc.contains("parallel") || doc.contains("communication")))
+        collect(makeError(file + ": parallel_strategy: give either parallel_strategy or parallel/communication, not both"));
+    else if (doc.contains("parallel_strategy"))
+        collect(translateParallelStrategy(strategy, file, parallel, communication));
+    collect(checkParallelSection(parallel, file));
+    collect(checkCommunicationSection(communication, file));
     if (doc.contains("cluster"))
         if (auto spec = parseClusterSpec(cluster, nullptr, file); !spec) collect(Status(spec.error()));
     if (doc.contains("runs")) collect(parseRuns(runs, file, p.runs));
@@ -228,7 +218,11 @@ Expected<Project> loadProject(const std::filesystem::path& file) {
     buffer << in.rdbuf();
     const std::string text = buffer.str();
     nlohmann::json doc;
-    try {
+    if (isYamlFile(file.string())) {  // project.yaml: same keys, read through yaml-cpp
+        auto yaml = parseYamlDocument(text, file.string());
+        if (!yaml) return yaml.error();
+        doc = std::move(*yaml);
+    } else try {
         doc = nlohmann::json::parse(text);
     } catch (const nlohmann::json::parse_error& e) {
         std::string what = e.what();

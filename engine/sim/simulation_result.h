@@ -4,6 +4,7 @@
 // downstream (profiler::SimulationWriter stores it in a .npudb; the batch report reads
 // its summary).
 
+#include "engine/cluster/cluster_summary.h"
 #include "engine/ir/dtype.h"
 #include "engine/ir/node.h"
 #include "engine/ir/tensor.h"
@@ -130,6 +131,7 @@ struct SimSummary {
     double host_bound_idle_ms = 0;
     double data_wait_ms = 0;
     std::string graph_mode = "eager";  // eager | graph: how the host issued the step
+    ClusterSummary cluster;           // multi-device runs (engine/cluster); present == false otherwise
 };
 
 // What one graph pass did (engine::PassStats, kept here so this header stays light).

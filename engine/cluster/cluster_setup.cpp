@@ -1,0 +1,49 @@
+#include "engine/cluster/cluster_setup.h"
+
+#include <algorithm>
+
+namespace npu::engine {
+
+namespace {
+
+std::string fileOf(const Project& p) { return p.file.empty() ? p.name : p.file.string(); }
+
+// A project that sets degrees but no "cluster": the devices those degrees need, in
+// servers of up to 8 (the DGX / Atlas 800 size), inter-node links from the profile.
+nlohmann::json defaultCluster(const ParallelConfig& parallel) {
+    const int devices = parallel.devices();
+    const int perNode = devices % 8 == 0 ? 8 : devices < 8 ? devices : 1;
+    return {{"nodes", devices / perNode}, {"devices_per_node", perNode}};
+}
+
+}  // namespace
+
+Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceProfile& device) {
+    const std::string file = fileOf(project);
+    auto parallel = parallelConfigOf(project);
+    if (!parallel) return parallel.error();
+    ClusterSetup s;
+    s.parallel = *parallel;
+    const nlohmann::json clusterDoc = project.cluster.empty() ? defaultCluster(s.parallel) : project.cluster;
+    auto cluster = parseClusterSpec(clusterDoc, &device, file);
+    if (!cluster) return cluster.error();
+    s.cluster = *cluster;
+    const std::vector<std::string> problems = validateParallel(s.parallel, s.cluster, project);
+    if (!problems.empty()) {
+        std::string all;
+        for (const auto& p : problems) all += (all.empty() ? "" : "\n") + p;
+        return makeError(all);
+    }
+    s.microBatch = project.training.batch / (static_cast<std::int64_t>(s.parallel.dataParallel) * s.parallel.microBatches);
+    const std::string& precision = project.training.precision;
+    const bool fp32 = precision == "fp32" || precision == "tf32";
+    const bool pureHalf = precision == "bf16" || precision == "fp16";
+    s.activationBytes = fp32 ? 4 : 2;
+    // Mixed precision keeps fp32 gradients (torch AMP's fp32 parameters, Megatron-LM's
+    // fp32 main_grad buffers) and reduces them in fp32; pure half precision reduces half.
+    s.gradientBytes = pureHalf ? 2 : 4;
+    s.weightBytes = fp32 ? 4 : 2;
+    return s;
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,39 @@
+#pragma once
+// A cluster project resolved against its device profile: the cluster's links (defaults
+// from the profile), the parallel degrees, the micro-batch and where each rank sits.
+// Megatron-LM's rank order: tensor-parallel ranks are neighbours inside a node, then
+// data-parallel, then pipeline stages (rank = (stage * dp + dpRank) * tp + tpRank).
+
+#include "engine/core/expected.h"
+#include "engine/cost/device_profile.h"
+#include "engine/parallel/cluster_spec.h"
+#include "engine/parallel/collective_cost.h"
+#include "engine/parallel/parallel_config.h"
+#include "engine/project/project.h"
+
+#include <cstdint>
+
+namespace npu::engine {
+
+struct ClusterSetup {
+    ClusterSpec cluster;
+    ParallelConfig parallel;
+    std::int64_t microBatch = 1;     // samples per micro-batch on one pipeline
+    double activationBytes = 2;      // bytes per activation element (compute precision)
+    double gradientBytes = 4;        // bytes per gradient element as reduced
+    double weightBytes = 2;          // bytes per weight element as all-gathered (ZeRO)
+
+    GroupPlacement tpGroup() const { return placeGroup(cluster, parallel.tensorParallel, 1); }
+    GroupPlacement dpGroup() const { return placeGroup(cluster, parallel.dataParallel, parallel.tensorParallel); }
+    // Neighbouring pipeline stages: two ranks dp*tp apart.
+    GroupPlacement ppPair() const { return placeGroup(cluster, 2, parallel.dataParallel * parallel.tensorParallel); }
+    int rankOf(int stage, int dpRank, int tpRank) const {
+        return (stage * parallel.dataParallel + dpRank) * parallel.tensorParallel + tpRank;
+    }
+    int nodeOf(int rank) const { return rank / cluster.devicesPerNode; }
+};
+
+// Errors list every violation of the project (one per line), naming file and key.
+Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceProfile& device);
+
+}  // namespace npu::engine

@@ -1,0 +1,209 @@
+#include "engine/cluster/cluster_simulator.h"
+
+#include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/rank_time_split.h"
+#include "engine/cluster/rank_timeline.h"
+#include "engine/cluster/stage_profile.h"
+#include "engine/models/model_zoo.h"
+#include "engine/passes/mixed_precision_pass.h"
+#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/sim/simulator.h"
+
+#include <algorithm>
+#include <map>
+
+namespace npu::engine {
+
+namespace {
+
+std::string prefixed(const Project& project, const std::string& message) {
+    const std::string file = project.file.empty() ? project.name : project.file.string();
+    return message.rfind(file, 0) == 0 ? message : file + ": " + message;
+}
+
+CommPlan planCommunication(const ClusterSetup& s, const Project& project, const DeviceProfile& device) {
+    CommPlan plan;
+    const ParallelConfig& par = s.parallel;
+    const double hidden = static_cast<double>(project.model.config.value("hidden", std::int64_t{1}));
+    const double tokens = static_cast<double>(s.microBatch * project.training.seq);
+    plan.tpBytes = tokens * hidden * s.activationBytes;
+    if (par.tensorParallel > 1) {
+        const GroupPlacement tp = s.tpGroup();
+        if (par.sequenceParallel) {
+            // Korthikanti et al.: each all-reduce becomes a reduce-scatter (leaving the
+            // sequence-parallel region) and an all-gather (entering the next).
+            plan.tpPoint.push_back({CollectiveKind::reduce_scatter, collectiveCost(CollectiveKind::reduce_scatter, CollectiveAlgorithm::ring, plan.tpBytes, tp, s.cluster)});
+            plan.tpPoint.push_back({CollectiveKind::all_gather, collectiveCost(CollectiveKind::all_gather, CollectiveAlgorithm::ring, plan.tpBytes, tp, s.cluster)});
+        } else {
+            plan.tpPoint.push_back({CollectiveKind::all_reduce, collectiveCost(CollectiveKind::all_reduce, CollectiveAlgorithm::ring, plan.tpBytes, tp, s.cluster)});
+        }
+    }
+    // Megatron-LM's scatter/gather optimisation: with tensor parallelism each rank sends
+    // its 1/tp of the activations and the receivers all-gather over the fast link.
+    plan.p2pBytes = tokens * hidden * s.activationBytes / par.tensorParallel;
+    plan.p2p = collectiveCost(CollectiveKind::send_recv, CollectiveAlgorithm::ring, plan.p2pBytes, s.ppPair(), s.cluster);
+    plan.dpAlgorithm = par.comm.gradientAllreduce;
+    plan.hbmBandwidth = device.hbmBandwidth;
+    return plan;
+}
+
+// Stage s's representative among the simulated ones: first, a middle one, last.
+int representative(int stage, int stages) { return stage == 0 ? 0 : stage == stages - 1 ? stages - 1 : 1; }
+
+}  // namespace
+
+Expected<SimulationResult> simulateCluster(const Project& project, const SimulationOptions& options, const Progress& progress) {
+    auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
+    auto device = loadDeviceProfile(project.device, options.devicesDir.empty() ? defaultDevicesDir() : options.devicesDir);
+    if (!device) return fail(device.message());
+    auto setupOr = resolveClusterSetup(project, *device);
+    if (!setupOr) return setupOr.error();
+    const ClusterSetup& setup = *setupOr;
+    const ParallelConfig& par = setup.parallel;
+    const int P = par.pipelineStages;
+
+    // The distinct stages, each simulated once on one device.
+    std::map<int, StageProfile> profiles;
+    std::vector<int> distinct{0};
+    if (P > 2) distinct.push_back(1);
+    if (P > 1) distinct.push_back(P - 1);
+    for (std::size_t i = 0; i < distinct.size(); ++i) {
+        Progress sub;
+        sub.cancel = progress.cancel;
+        const double lo = 0.8 * static_cast<double>(i) / static_cast<double>(distinct.size());
+        sub.report = [&, lo](double f, std::string_view what) {
+            progress(lo + 0.8 * f / static_cast<double>(distinct.size()), "stage " + std::to_string(distinct[i]) + ": " + std::string(what));
+        };
+        auto stage = simulateStage(project, setup, distinct[i], options, sub);
+        if (!stage) return stage.message() == "cancelled" ? makeError("cancelled") : fail(stage.message());
+        profiles.emplace(distinct[i], std::move(*stage));
+    }
+    if (progress.cancelled()) return makeError("cancelled");
+    progress(0.85, "scheduling the pipeline");
+
+    const CommPlan plan = planCommunication(setup, project, *device);
+    const double tpNs = plan.tpPointNs();
+    PipelineSetup pipe;
+    pipe.stages = P;
+    pipe.microBatches = par.microBatches;
+    pipe.virtualStages = par.virtualStages;
+    pipe.schedule = par.schedule;
+    pipe.p2pNs = plan.p2p.timeNs;
+    for (int s = 0; s < P; ++s) {
+        const StageProfile& st = profiles.at(representative(s, P));
+        pipe.forwardNs.push_back(static_cast<double>(st.forward.durNs) + tpNs * static_cast<double>(st.forward.collectiveAfter.size()));
+        pipe.backwardNs.push_back(static_cast<double>(st.backward.durNs) + tpNs * static_cast<double>(st.backward.collectiveAfter.size()));
+    }
+    auto timeline = simulatePipeline(pipe);
+    if (!timeline) return fail(timeline.message());
+
+    // Which ranks get a timeline: all of a small cluster, else the first rank of each stage.
+    const int devices = par.devices();
+    const bool everyRank = devices <= kMaxStoredRanks;
+    std::vector<RankTimeline> stageRanks;
+    std::int64_t iteration = 0;
+    for (int s = 0; s < P; ++s) {
+        stageRanks.push_back(layOutRank(profiles.at(representative(s, P)), timeline->stages[static_cast<std::size_t>(s)], setup, plan,
+                                        everyRank || s < kMaxStoredRanks));
+        iteration = std::max(iteration, stageRanks.back().endNs);
+    }
+
+    SimulationResult result;
+    const StageProfile& first = profiles.at(0);
+    result.summary = first.run.summary;
+    for (const auto& [stage, profile] : profiles)  // a later stage out of memory makes the run so
+        if (profile.run.summary.status != "ok" && result.summary.status == "ok") {
+            result.summary.status = profile.run.summary.status;
+            result.summary.message = "pipeline stage " + std::to_string(stage) + ": " + profile.run.summary.message;
+        }
+    result.graph_level = first.run.graph_level;
+    result.kernels_per_step = first.run.kernels_per_step;
+    result.passes = first.run.passes;
+    result.graph_before_fusion = first.run.graph_before_fusion;
+    result.graph_after_fusion = first.run.graph_after_fusion;
+    result.steps.push_back({0, 0, iteration});
+
+    ClusterSummary& cs = result.summary.cluster;
+    cs.present = true;
+    cs.nodes = setup.cluster.nodes;
+    cs.devices_per_node = setup.cluster.devicesPerNode;
+    cs.data_parallel = par.dataParallel;
+    cs.tensor_parallel = par.tensorParallel;
+    cs.pipeline_stages = P;
+    cs.sequence_parallel = par.sequenceParallel;
+    cs.micro_batches = par.microBatches;
+    cs.micro_batch_size = setup.microBatch;
+    cs.schedule = std::string(pipelineScheduleName(par.schedule));
+    cs.zero_stage = par.zeroStage;
+    cs.bubble_fraction = P > 1 ? timeline->bubbleFraction() : 0;
+
+    std::map<std::string, CollectiveSummary> collectives;
+    for (int s = 0; s < P; ++s) {
+        RankTimeline& rt = stageRanks[static_cast<std::size_t>(s)];
+        const int ranksInStage = par.dataParallel * par.tensorParallel;
+        const int copies = everyRank ? ranksInStage : 1;
+        const RankTimeSplit stageSplit = splitRankTime(rt, iteration, P > 1);
+        for (int c = 0; c < copies; ++c) {
+            const int rank = setup.rankOf(s, c / par.tensorParallel, c % par.tensorParallel);
+            RankTimeSplit split = stageSplit;
+            split.rank = rank;
+            split.node = setup.nodeOf(rank);
+            split.stage = s;
+            split.represents = everyRank ? 1 : ranksInStage;
+            cs.ranks.push_back(split);
+            DeviceResult dev = c + 1 == copies ? std::move(rt.device) : rt.device;
+            dev.id = rank;
+            dev.name = "rank " + std::to_string(rank) + (everyRank ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(ranksInStage) + " ranks)");
+            dev.capacity_bytes = first.run.summary.capacity_bytes;
+            dev.peak_bytes = profiles.at(representative(s, P)).run.summary.peak_bytes;
+            result.devices.push_back(std::move(dev));
+        }
+        if (s == 0)
+            for (const auto& [key, c] : rt.collectives) collectives[key] = c;
+    }
+    // The report's collectives: what one rank of the first stage runs per iteration, plus
+    // the pipeline sends of a middle stage when the first has none of a kind.
+    if (P > 1)
+        for (const auto& [key, c] : stageRanks[static_cast<std::size_t>(P > 2 ? 1 : P - 1)].collectives)
+            if (!collectives.count(key)) collectives[key] = c;
+    for (auto& [key, c] : collectives) {
+        if (c.group == "dp" && c.algorithm.empty()) c.algorithm = std::string(collectiveAlgorithmName(par.comm.gradientAllreduce));
+        cs.collectives.push_back(c);
+    }
+    std::sort(result.devices.begin(), result.devices.end(), [](const DeviceResult& a, const DeviceResult& b) { return a.id < b.id; });
+
+    // Whole-model figures: the unpartitioned model's FLOPs and parameters.
+    SimSummary& sum = result.summary;
+    ZooShape shape{setup.microBatch, project.training.seq};
+    auto full = buildZooModel(project.model.zoo, project.model.config, shape);
+    if (!full) return fail(full.message());
+    sum.params = full->parameterCount();
+    sum.flops_per_step = modelFlopsPerStep(*full) * par.microBatches * par.dataParallel;
+    sum.step_time_ms = iteration / 1e6;
+    sum.batch = project.training.batch;
+    if (sum.step_time_ms > 0) {
+        sum.samples_per_s = static_cast<double>(project.training.batch) / (sum.step_time_ms / 1e3);
+        sum.tokens_per_s = sum.seq > 0 ? sum.samples_per_s * static_cast<double>(sum.seq) : 0;
+        const double peak = device->peak(lowDType(*parsePrecision(project.training.precision)));
+        sum.mfu = peak > 0 ? sum.flops_per_step / (sum.step_time_ms / 1e3) / (peak * devices) : 0;
+    }
+    // Time by category and phase: rank 0's iteration.
+    sum.time_by_category_ms.clear();
+    sum.time_by_phase_ms.clear();
+    if (!result.devices.empty())
+        for (const SimTask& t : result.devices.front().tasks) {
+            sum.time_by_category_ms[std::string(opCategoryName(t.category))] += t.dur_ns / 1e6;
+            sum.time_by_phase_ms[std::string(phaseName(t.phase))] += t.dur_ns / 1e6;
+        }
+    cs.notes = {"one iteration simulated (training.steps and --steps do not repeat it); ranks of a pipeline stage do identical "
+                "work and are simulated once, a stage's layers from its first two",
+                "memory figures are one micro-batch of the first stage: 1F1B's in-flight activations of earlier micro-batches are not added",
+                "tensor-parallel collectives block the next block of the layer (Megatron-LM); data-parallel buckets sharing a link with "
+                "them get half its bandwidth while both run (estimate)",
+                "sequence parallelism changes the collectives, not the norm/dropout kernels' sizes (they are costed unsharded)"};
+    if (par.comm.compression > 1) cs.notes.push_back("gradient compression costs one HBM read + write of each bucket (estimate)");
+    progress(1.0, "simulation done");
+    return result;
+}
+
+}  // namespace npu::engine

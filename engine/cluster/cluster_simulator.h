@@ -1,0 +1,24 @@
+#pragma once
+// Simulates one training iteration of a project on a cluster (DP x TP x PP, sequence
+// parallelism, ZeRO), by symmetry: every rank of a pipeline stage does the same work, and
+// the stages between the first and the last are identical, so at most three stage ranks
+// are simulated on one device each (engine/cluster/stage_profile) and composed with the
+// pipeline schedule and the collectives' costs (engine/parallel) into rank timelines.
+// Small clusters store every rank's timeline; large ones one rank per pipeline stage,
+// each standing for the ranks it represents.
+
+#include "engine/core/expected.h"
+#include "engine/core/progress.h"
+#include "engine/project/project.h"
+#include "engine/sim/simulation_result.h"
+
+namespace npu::engine {
+
+struct SimulationOptions;
+
+// At most this many ranks get their own timeline in the result.
+inline constexpr int kMaxStoredRanks = 64;
+
+Expected<SimulationResult> simulateCluster(const Project& project, const SimulationOptions& options, const Progress& progress = {});
+
+}  // namespace npu::engine

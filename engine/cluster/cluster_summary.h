@@ -1,0 +1,58 @@
+#pragma once
+// What a cluster simulation adds to a run's summary (the report's "ranks",
+// "bubble_fraction" and "collectives"): per rank, how its iteration splits into compute,
+// communication (hidden behind compute or not), pipeline bubble and idle time; per kind of
+// collective, how many ran, how much they moved and at what bandwidth. Computed by
+// engine/cluster from the rank timelines; plain data so the report writer only formats it.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npu::engine {
+
+struct RankTimeSplit {
+    int rank = 0;
+    int node = 0;
+    int stage = 0;               // pipeline stage
+    int represents = 1;          // ranks with identical work this one stands for (symmetry)
+    double computing_ms = 0;     // union of compute-stream busy time
+    double communication_ms = 0; // union of communication-stream busy time
+    double overlapped_ms = 0;    // communication while compute runs
+    double communication_not_overlapped_ms = 0;
+    double free_ms = 0;          // neither, outside the pipeline bubble
+    double bubble_ms = 0;        // idle while the pipeline fills and drains
+    double comm_ratio = 0;       // communication_ms / computing_ms
+};
+
+struct CollectiveSummary {
+    std::string kind;            // all_reduce | reduce_scatter | all_gather | send_recv
+    std::string group;           // tp | dp | pp
+    std::string algorithm;       // ring | halving_doubling | tree | hierarchical
+    std::string link;            // intra | inter | intra+inter
+    std::int64_t count = 0;      // on one rank of the group, per iteration
+    double bytes = 0;            // payload per rank, summed
+    double time_ms = 0;          // summed over the collectives
+    double achieved_GBps = 0;    // algorithm bandwidth: bytes / time
+    double bus_GBps = 0;         // nccl-tests bus bandwidth
+};
+
+struct ClusterSummary {
+    bool present = false;
+    int nodes = 1;
+    int devices_per_node = 1;
+    int data_parallel = 1;
+    int tensor_parallel = 1;
+    int pipeline_stages = 1;
+    bool sequence_parallel = false;
+    int micro_batches = 1;
+    std::int64_t micro_batch_size = 1;
+    std::string schedule;
+    int zero_stage = 0;
+    double bubble_fraction = 0;          // mean pipeline bubble / iteration over stages
+    std::vector<RankTimeSplit> ranks;    // ranks simulated (one per distinct stage when symmetric)
+    std::vector<CollectiveSummary> collectives;
+    std::vector<std::string> notes;      // estimates and simplifications the figures rest on
+};
+
+}  // namespace npu::engine

@@ -1,0 +1,48 @@
+#include "engine/cluster/cluster_summary_json.h"
+
+namespace npu::engine {
+
+void addClusterReport(nlohmann::json& r, const ClusterSummary& c) {
+    if (!c.present) return;
+    r["cluster"] = {{"nodes", c.nodes},
+                    {"devices_per_node", c.devices_per_node},
+                    {"devices", c.nodes * c.devices_per_node},
+                    {"data_parallel", c.data_parallel},
+                    {"tensor_parallel", c.tensor_parallel},
+                    {"pipeline_stages", c.pipeline_stages},
+                    {"sequence_parallel", c.sequence_parallel},
+                    {"micro_batches", c.micro_batches},
+                    {"micro_batch_size", c.micro_batch_size},
+                    {"schedule", c.schedule},
+                    {"zero_stage", c.zero_stage},
+                    {"notes", c.notes}};
+    nlohmann::json ranks = nlohmann::json::array();
+    for (const auto& k : c.ranks)
+        ranks.push_back({{"rank", k.rank},
+                         {"node", k.node},
+                         {"stage", k.stage},
+                         {"represents", k.represents},
+                         {"computing_ms", k.computing_ms},
+                         {"communication_ms", k.communication_ms},
+                         {"overlapped_ms", k.overlapped_ms},
+                         {"communication_not_overlapped_ms", k.communication_not_overlapped_ms},
+                         {"free_ms", k.free_ms},
+                         {"bubble_ms", k.bubble_ms},
+                         {"comm_ratio", k.comm_ratio}});
+    r["ranks"] = std::move(ranks);
+    r["bubble_fraction"] = c.bubble_fraction;
+    nlohmann::json collectives = nlohmann::json::array();
+    for (const auto& k : c.collectives)
+        collectives.push_back({{"kind", k.kind},
+                               {"group", k.group},
+                               {"algorithm", k.algorithm},
+                               {"link", k.link},
+                               {"count", k.count},
+                               {"bytes", k.bytes},
+                               {"time_ms", k.time_ms},
+                               {"achieved_GBps", k.achieved_GBps},
+                               {"bus_GBps", k.bus_GBps}});
+    r["collectives"] = std::move(collectives);
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,223 @@
+#include "engine/cluster/rank_timeline.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace npu::engine {
+
+double CommPlan::tpPointNs() const {
+    double ns = 0;
+    for (const auto& [kind, cost] : tpPoint) ns += cost.timeNs;
+    return ns;
+}
+
+namespace {
+
+std::int64_t ns(double v) { return static_cast<std::int64_t>(std::llround(v)); }
+
+class RankBuilder {
+public:
+    RankBuilder(const StageProfile& stage, bool materialise) : m_materialise(materialise) {
+        if (!stage.run.devices.empty()) m_out.device.streams = stage.run.devices.front().streams;
+        if (m_out.device.streams.empty()) m_out.device.streams.push_back({0, "Compute", StreamKind::compute});
+        for (const auto& s : m_out.device.streams) m_commStream[s.id] = s.kind == StreamKind::comm;
+        const int next = static_cast<int>(m_out.device.streams.size());
+        m_tp = addStream(next, "TP collectives");
+        m_pp = addStream(next + 1, "PP send/recv");
+        m_dp = addStream(next + 2, "DP gradients");
+    }
+
+    int tpStream() const { return m_tp; }
+    int ppStream() const { return m_pp; }
+    int dpStream() const { return m_dp; }
+
+    void task(const SimTask& t, std::int64_t start) {
+        const std::int64_t end = start + t.dur_ns;
+        (m_commStream[t.stream] ? m_out.comm : m_out.compute).push_back({start, end});
+        if (!m_materialise) return;
+        SimTask copy = t;
+        copy.start_ns = start;
+        m_out.device.tasks.push_back(std::move(copy));
+    }
+
+    // A communication task; returns its end.
+    std::int64_t comm(int stream, const std::string& group, CollectiveKind kind, const CollectiveCost& cost, double bytes,
+                      std::int64_t start, const std::string& name, std::int64_t durNs = -1) {
+        const std::int64_t dur = durNs >= 0 ? durNs : ns(cost.timeNs);
+        m_out.comm.push_back({start, start + dur});
+        auto& c = m_out.collectives[group + " " + std::string(collectiveKindName(kind))];
+        c.kind = collectiveKindName(kind);
+        c.group = group;
+        c.link = cost.link;
+        c.count += 1;
+        c.bytes += bytes;
+        c.time_ms += dur / 1e6;
+        c.bus_GBps += cost.busBytes;  // summed bus bytes until finish()
+        if (m_materialise) {
+            SimTask t;
+            t.start_ns = start;
+            t.dur_ns = dur;
+            t.stream = stream;
+            t.name = name;
+            t.op_type = std::string(collectiveKindName(kind));
+            t.category = OpCategory::comm;
+            t.phase = Phase::communication;
+            t.bytes = bytes;
+            m_out.device.tasks.push_back(std::move(t));
+        }
+        return start + dur;
+    }
+
+    void setAlgorithm(const std::string& group, CollectiveKind kind, CollectiveAlgorithm a) {
+        m_out.collectives[group + " " + std::string(collectiveKindName(kind))].algorithm = collectiveAlgorithmName(a);
+    }
+
+    RankTimeline finish() {
+        for (auto& [key, c] : m_out.collectives) {
+            const double seconds = c.time_ms / 1e3;
+            const double busBytes = c.bus_GBps;
+            c.achieved_GBps = seconds > 0 ? c.bytes / seconds / 1e9 : 0;
+            c.bus_GBps = seconds > 0 ? busBytes / seconds / 1e9 : 0;
+            if (c.algorithm.empty()) c.algorithm = c.kind == "send_recv" ? "direct" : "ring";
+        }
+        std::stable_sort(m_out.device.tasks.begin(), m_out.device.tasks.end(), [](const SimTask& a, const SimTask& b) {
+            return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns;
+        });
+        return std::move(m_out);
+    }
+
+    RankTimeline& out() { return m_out; }
+
+private:
+    int addStream(int id, const char* name) {
+        m_out.device.streams.push_back({id, name, StreamKind::comm});
+        m_commStream[id] = true;
+        return id;
+    }
+
+    bool m_materialise;
+    RankTimeline m_out;
+    std::map<int, bool> m_commStream;
+    int m_tp = 0, m_pp = 0, m_dp = 0;
+};
+
+// Time the TP intervals overlap [start, end): a DP collective on the same link gets half
+// of it while they share (each gets half the link's bandwidth).
+std::int64_t sharedTime(const std::vector<Interval>& tp, std::int64_t start, std::int64_t end) {
+    std::int64_t shared = 0;
+    for (const auto& i : tp) shared += std::max<std::int64_t>(0, std::min(end, i.end) - std::max(start, i.start));
+    return shared;
+}
+
+}  // namespace
+
+RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
+                        const CommPlan& plan, bool materialise) {
+    RankBuilder b(stage, materialise);
+    const ParallelConfig& par = setup.parallel;
+    const int v = par.schedule == PipelineSchedule::interleaved ? par.virtualStages : 1;
+    const std::int64_t tpNs = ns(plan.tpPointNs());
+    std::vector<Interval> tpBusy;
+    const PipelinePass* lastBackward = nullptr;
+
+    for (const PipelinePass& pass : passes) {
+        const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
+        const std::size_t n = seg.tasks.size();
+        // Chunk c of an interleaved stage holds layer group c; backward walks them in reverse.
+        const std::size_t group = static_cast<std::size_t>(pass.backward ? v - 1 - pass.chunk : pass.chunk);
+        const std::size_t from = n * group / static_cast<std::size_t>(v), to = n * (group + 1) / static_cast<std::size_t>(v);
+        const std::int64_t base = from < n ? seg.tasks[from].start_ns : 0;
+        std::int64_t shift = ns(pass.startNs) - base;
+        auto point = std::lower_bound(seg.collectiveAfter.begin(), seg.collectiveAfter.end(), from);
+        for (std::size_t i = from; i < to; ++i) {
+            const SimTask& t = seg.tasks[i];
+            b.task(t, t.start_ns + shift);
+            if (point != seg.collectiveAfter.end() && *point == i) {
+                ++point;
+                std::int64_t at = t.start_ns + t.dur_ns + shift;
+                const std::int64_t begin = at;
+                for (const auto& [kind, cost] : plan.tpPoint)
+                    at = b.comm(b.tpStream(), "tp", kind, cost, plan.tpBytes, at, std::string("TP ") + std::string(collectiveKindName(kind)));
+                tpBusy.push_back({begin, at});
+                shift += tpNs;
+            }
+        }
+        // Activations go to the next virtual stage, gradients back to the previous one.
+        const int virtualStage = pass.chunk * par.pipelineStages + stage.stage;
+        const bool sends = pass.backward ? virtualStage > 0 : virtualStage < par.pipelineStages * v - 1;
+        if (sends && par.pipelineStages > 1)
+            b.comm(b.ppStream(), "pp", CollectiveKind::send_recv, plan.p2p, plan.p2pBytes, ns(pass.endNs),
+                   std::string(pass.backward ? "send gradients mb " : "send activations mb ") + std::to_string(pass.microBatch));
+        if (par.zeroStage == 3 && par.dataParallel > 1) {
+            // ZeRO-3 gathers the stage's weights before each pass (prefetched: overlapped).
+            const double bytes = stage.trainableParams * setup.weightBytes / v;
+            const CollectiveCost ag = collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster);
+            b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, ns(pass.startNs), "ZeRO-3 gather weights");
+        }
+        if (pass.backward && (!lastBackward || pass.endNs > lastBackward->endNs)) lastBackward = &pass;
+        b.out().pipelineEndNs = std::max(b.out().pipelineEndNs, ns(pass.endNs));
+    }
+
+    // Data-parallel gradient buckets, ready in turn as the last backward pass produces
+    // the gradients (Megatron-LM / DDP bucketing).
+    std::int64_t dpEnd = b.out().pipelineEndNs;
+    if (par.dataParallel > 1 && lastBackward) {
+        const CommunicationSettings& comm = par.comm;
+        const double gradBytes = stage.trainableParams * setup.gradientBytes;
+        const double bucket = std::max(comm.bucketMb * 1e6, 1.0);
+        const int buckets = std::max(1, static_cast<int>(std::ceil(gradBytes / bucket)));
+        const CollectiveKind kind = par.zeroStage >= 1 ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce;
+        const std::int64_t passStart = ns(lastBackward->startNs), passEnd = ns(lastBackward->endNs);
+        const bool sharesLink = setup.dpGroup().nodes <= 1 && par.tensorParallel > 1;
+        std::int64_t free = 0;
+        b.setAlgorithm("dp", kind, plan.dpAlgorithm);
+        for (int k = 0; k < buckets; ++k) {
+            const double raw = std::min(bucket, gradBytes - bucket * k);
+            const double sent = raw / comm.compression;
+            const std::int64_t ready = comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / buckets : passEnd;
+            std::int64_t at = std::max(free, ready);
+            if (comm.compression > 1 && plan.hbmBandwidth > 0) {
+                // Compressing reads the bucket and writes the smaller copy: an
+                // elementwise kernel at HBM bandwidth (estimate), on the comm stream's side.
+                const std::int64_t dur = ns((raw + sent) / plan.hbmBandwidth * 1e9);
+                SimTask t;
+                t.dur_ns = dur;
+                t.stream = b.dpStream();
+                t.name = "gradient compression";
+                t.op_type = "GradientCompression";
+                t.category = OpCategory::elementwise;
+                t.phase = Phase::communication;
+                t.bytes = raw + sent;
+                b.task(t, at);
+                at += dur;
+            }
+            const CollectiveCost cost = collectiveCost(kind, plan.dpAlgorithm, sent, setup.dpGroup(), setup.cluster);
+            std::int64_t dur = ns(cost.timeNs);
+            if (sharesLink) dur += sharedTime(tpBusy, at, at + dur) / 2;
+            free = b.comm(b.dpStream(), "dp", kind, cost, sent, at, "DP " + std::string(collectiveKindName(kind)) + " bucket " + std::to_string(k), dur);
+        }
+        dpEnd = std::max(dpEnd, free);
+    }
+
+    // The optimizer steps once every gradient is reduced; with ZeRO each rank updates its
+    // 1/dp shard, then ZeRO-1/2 all-gather the updated weights.
+    const double optScale = par.zeroStage >= 1 && par.dataParallel > 1 ? 1.0 / par.dataParallel : 1.0;
+    std::int64_t end = dpEnd;
+    for (const SimTask& t : stage.optimizer.tasks) {
+        SimTask scaled = t;
+        scaled.dur_ns = ns(t.dur_ns * optScale);
+        const std::int64_t start = dpEnd + ns(t.start_ns * optScale);
+        b.task(scaled, start);
+        end = std::max(end, start + scaled.dur_ns);
+    }
+    if ((par.zeroStage == 1 || par.zeroStage == 2) && par.dataParallel > 1) {
+        const double bytes = stage.trainableParams * setup.weightBytes;
+        const CollectiveCost ag = collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster);
+        end = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, end, "ZeRO gather updated weights");
+    }
+    if (par.zeroStage >= 1 && par.dataParallel > 1) b.setAlgorithm("dp", CollectiveKind::all_gather, plan.dpAlgorithm);
+    b.out().endNs = end;
+    return b.finish();
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,49 @@
+#pragma once
+// Lays out one pipeline stage's rank over an iteration: its forward and backward passes
+// where the pipeline schedule put them (engine/parallel/pipeline_schedule), the
+// tensor-parallel collectives inside each pass (blocking: the next block waits for them,
+// as in Megatron-LM), the activation/gradient sends to the neighbour stages, then the
+// data-parallel gradient buckets on their own stream (overlapped with the last backward
+// pass when communication.overlap), the optimizer step, and ZeRO's parameter all-gathers.
+
+#include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/cluster_summary.h"
+#include "engine/cluster/stage_profile.h"
+#include "engine/parallel/pipeline_schedule.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npu::engine {
+
+// The cost of each communication a rank runs, computed once per run.
+struct CommPlan {
+    std::vector<std::pair<CollectiveKind, CollectiveCost>> tpPoint;  // collectives at one TP point, in order
+    CollectiveCost p2p;              // one activation (or gradient) send to a neighbour stage
+    double p2pBytes = 0;
+    double tpBytes = 0;
+    CollectiveAlgorithm dpAlgorithm = CollectiveAlgorithm::ring;
+    double hbmBandwidth = 0;         // for the gradient compression kernels
+    double tpPointNs() const;
+};
+
+struct Interval {
+    std::int64_t start = 0, end = 0;
+};
+
+struct RankTimeline {
+    DeviceResult device;             // tasks only when materialised
+    std::vector<Interval> compute;   // busy intervals of compute streams
+    std::vector<Interval> comm;      // busy intervals of communication streams
+    std::int64_t pipelineEndNs = 0;  // end of the last backward pass
+    std::int64_t endNs = 0;          // end of the rank's iteration (after the optimizer)
+    std::map<std::string, CollectiveSummary> collectives;  // by "group kind"
+};
+
+RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
+                        const CommPlan& plan, bool materialise);
+
+}  // namespace npu::engine

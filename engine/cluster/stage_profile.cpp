@@ -1,0 +1,245 @@
+#include "engine/cluster/stage_profile.h"
+
+#include "engine/pipeline/simulation_pipeline.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+namespace npu::engine {
+
+Project stageProject(const Project& project, const ClusterSetup& setup, int stage) {
+    const ParallelConfig& par = setup.parallel;
+    Project p = project;
+    nlohmann::json& cfg = p.model.config;
+    if (par.pipelineStages > 1) {
+        cfg["layers"] = cfg.value("layers", std::int64_t{1}) / par.pipelineStages;
+        if (stage > 0) cfg["embedding"] = false;
+        if (stage < par.pipelineStages - 1) cfg["lm_head"] = false;
+    }
+    if (par.tensorParallel > 1) cfg["tensor_parallel"] = par.tensorParallel;
+    p.training.batch = setup.microBatch;
+    p.training.gradient_accumulation = 1;
+    p.training.zero_stage = par.zeroStage;
+    p.cluster = nlohmann::json::object();
+    p.communication = nlohmann::json::object();
+    // The legacy single-device meaning of data_parallel: ZeRO shards this rank's memory.
+    p.parallel = nlohmann::json::object();
+    if (par.dataParallel > 1) p.parallel["data_parallel"] = par.dataParallel;
+    p.runs.clear();
+    return p;
+}
+
+namespace {
+
+int layerOf(const std::string& name) {
+    const auto at = name.find("layers.");
+    if (at == std::string::npos) return -1;
+    const char* digits = name.c_str() + at + 7;
+    if (*digits < '0' || *digits > '9') return -1;
+    return std::atoi(digits);
+}
+
+// Block of a layer a task belongs to: attention (with its input norm) or MLP (with its
+// norm) of a layer, in forward, recomputation or backward; -1 outside the layers.
+long blockKey(const SimTask& t) {
+    const int layer = layerOf(t.name);
+    if (layer < 0) return -1;
+    const bool mlp = t.name.find(".mlp.") != std::string::npos || t.name.find("post_attention_layernorm") != std::string::npos ||
+                     t.name.find(".ln_2") != std::string::npos;
+    const int phase = t.phase == Phase::forward ? 0 : t.phase == Phase::recompute ? 1 : 2;
+    return (2L * layer + (mlp ? 1 : 0)) * 3 + phase;
+}
+
+// The row-parallel linear whose output Megatron all-reduces in forward (and again when
+// recomputed; selective recomputation redoes only the attention core, not this).
+bool isRowParallel(const SimTask& t) {
+    for (const char* n : {".o_proj", ".down_proj", ".mlp.proj"}) {
+        const auto at = t.name.find(n);
+        if (at != std::string::npos && t.name.find(".grad", at) == std::string::npos && t.name.find(".weight", at) == std::string::npos)
+            return true;
+    }
+    return false;
+}
+
+StageSegment segmentOf(std::vector<SimTask> tasks) {
+    StageSegment s;
+    if (tasks.empty()) return s;
+    std::int64_t start = tasks.front().start_ns, end = start;
+    for (const auto& t : tasks) {
+        start = std::min(start, t.start_ns);
+        end = std::max(end, t.start_ns + t.dur_ns);
+    }
+    for (auto& t : tasks) t.start_ns -= start;
+    s.durNs = end - start;
+    s.tasks = std::move(tasks);
+    return s;
+}
+
+
+std::string renamedLayer(const std::string& name, int from, int to) {
+    const std::string a = "layers." + std::to_string(from) + ".", b = "layers." + std::to_string(to) + ".";
+    const auto at = name.find(a);
+    return at == std::string::npos ? name : name.substr(0, at) + b + name.substr(at + a.size());
+}
+
+// A segment simulated with two layers, grown to `layers`: layer 1's span of tasks (the
+// layers after the first do identical work) repeated, renamed and shifted. Forward runs
+// layer 0 then 1; backward 1 then 0, so its span ends where layer 0's first task starts.
+void growLayers(StageSegment& seg, int layers, bool backward) {
+    if (layers <= 2 || seg.tasks.empty()) return;
+    std::size_t first = seg.tasks.size(), last = 0, firstZero = seg.tasks.size();
+    for (std::size_t i = 0; i < seg.tasks.size(); ++i) {
+        const int l = layerOf(seg.tasks[i].name);
+        if (l == 1) first = std::min(first, i), last = i;
+        if (l == 0) firstZero = std::min(firstZero, i);
+    }
+    if (first >= seg.tasks.size()) return;
+    const std::size_t end = backward ? std::max(firstZero, first + 1) : last + 1;  // span [first, end)
+    const std::int64_t spanStart = seg.tasks[first].start_ns;
+    std::int64_t spanEnd = end < seg.tasks.size() ? seg.tasks[end].start_ns : seg.durNs;
+    for (std::size_t i = first; i < end; ++i) spanEnd = std::max(spanEnd, seg.tasks[i].start_ns + seg.tasks[i].dur_ns);
+    const std::int64_t span = spanEnd - spanStart;
+    const int copies = layers - 1;
+    std::vector<SimTask> out;
+    out.reserve(seg.tasks.size() + (end - first) * static_cast<std::size_t>(copies - 1));
+    out.insert(out.end(), seg.tasks.begin(), seg.tasks.begin() + static_cast<std::ptrdiff_t>(first));
+    for (int c = 0; c < copies; ++c) {
+        const int layer = backward ? layers - 1 - c : 1 + c;
+        for (std::size_t i = first; i < end; ++i) {
+            SimTask t = seg.tasks[i];
+            t.start_ns += span * c;
+            if (layer != 1) t.name = renamedLayer(t.name, 1, layer);
+            out.push_back(std::move(t));
+        }
+    }
+    for (std::size_t i = end; i < seg.tasks.size(); ++i) {
+        SimTask t = seg.tasks[i];
+        t.start_ns += span * (copies - 1);
+        out.push_back(std::move(t));
+    }
+    seg.tasks = std::move(out);
+    seg.durNs += span * (copies - 1);
+}
+
+// x(layers) from the one- and two-layer runs: what one more layer adds, times the layers.
+std::int64_t grow(std::int64_t one, std::int64_t two, int layers) { return two + (two - one) * (layers - 2); }
+
+void growSummary(SimSummary& s, const SimSummary& one, int layers, std::int64_t capacity) {
+    const SimSummary two = s;
+    s.params = grow(one.params, two.params, layers);
+    s.trainable_params = grow(one.trainable_params, two.trainable_params, layers);
+    s.frozen_params = grow(one.frozen_params, two.frozen_params, layers);
+    s.flops_per_step = two.flops_per_step + (two.flops_per_step - one.flops_per_step) * (layers - 2);
+    s.peak_bytes = grow(one.peak_bytes, two.peak_bytes, layers);
+    MemorySummary& m = s.memory;
+    m.reserved_peak_bytes = grow(one.memory.reserved_peak_bytes, two.memory.reserved_peak_bytes, layers);
+    m.lower_bound_bytes = grow(one.memory.lower_bound_bytes, two.memory.lower_bound_bytes, layers);
+    m.planned_peak_bytes = grow(one.memory.planned_peak_bytes, two.memory.planned_peak_bytes, layers);
+    for (auto& [category, bytes] : m.by_category) {
+        const auto it = one.memory.by_category.find(category);
+        bytes = grow(it == one.memory.by_category.end() ? 0 : it->second, bytes, layers);
+    }
+    if (capacity > 0 && std::max(s.peak_bytes, m.reserved_peak_bytes) > capacity && s.status == "ok") {
+        s.status = "oom";
+        s.message = "out of memory: one micro-batch of this pipeline stage needs " + std::to_string(m.reserved_peak_bytes / 1'000'000) +
+                    " MB of the device's " + std::to_string(capacity / 1'000'000) + " MB (extrapolated from its first two layers)";
+    }
+}
+
+double optimizerNs(const SimulationResult& r) {
+    double ns = 0;
+    for (const auto& d : r.devices)
+        for (const auto& t : d.tasks)
+            if (t.phase == Phase::optimizer) ns += static_cast<double>(t.dur_ns);
+    return ns;
+}
+
+}  // namespace
+
+std::vector<std::size_t> tensorParallelPoints(const std::vector<SimTask>& tasks, bool afterPrologue) {
+    // The scheduler interleaves recomputation with backward, so a block's collective goes
+    // after the block's last task in program order.
+    std::map<long, std::size_t> last;
+    std::map<long, bool> communicates;
+    std::vector<std::size_t> points;
+    bool sawKeyed = false;
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+        const long key = blockKey(tasks[i]);
+        if (key < 0) continue;
+        if (!sawKeyed && afterPrologue && i > 0) points.push_back(i - 1);
+        sawKeyed = true;
+        last[key] = i;
+        // Backward: the all-reduce of the block's input gradient (Megatron's f operator).
+        communicates[key] = communicates[key] || key % 3 == 2 || isRowParallel(tasks[i]);
+    }
+    for (const auto& [key, index] : last)
+        if (communicates[key]) points.push_back(index);
+    std::sort(points.begin(), points.end());
+    points.erase(std::unique(points.begin(), points.end()), points.end());
+    return points;
+}
+
+Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup& setup, int stage, const SimulationOptions& options,
+                                     const Progress& progress) {
+    SimulationOptions one = options;
+    one.steps = 1;
+    one.adviseOnOom = false;
+    one.keepGraphs = options.keepGraphs && stage == 0;
+    const int layers = static_cast<int>(project.model.config.value("layers", std::int64_t{1}) / setup.parallel.pipelineStages);
+    // Layers after the first do identical work: a stage of many layers is simulated with two
+    // (and one, for what a layer adds to memory), then grown (layer symmetry).
+    const bool grown = layers > 2;
+    Project probe = stageProject(project, setup, stage);
+    if (grown) probe.model.config["layers"] = 2;
+    auto run = simulateProject(probe, one, progress);
+    if (!run) return run.error();
+    // The optimizer's kernels grow with the layers they update (per-tensor work included).
+    double optimizerScale = 1;
+    if (grown) {
+        probe.model.config["layers"] = 1;
+        one.keepGraphs = false;
+        auto single = simulateProject(probe, one);
+        if (!single) return single.error();
+        growSummary(run->summary, single->summary, layers, run->summary.capacity_bytes);
+        const double two = optimizerNs(*run), oneLayer = optimizerNs(*single);
+        if (two > 0) optimizerScale = (two + (two - oneLayer) * (layers - 2)) / two;
+    }
+    StageProfile p;
+    p.stage = stage;
+    p.first = stage == 0;
+    p.last = stage == setup.parallel.pipelineStages - 1;
+    p.layers = layers;
+    p.trainableParams = static_cast<double>(run->summary.trainable_params > 0 ? run->summary.trainable_params : run->summary.params);
+    std::vector<SimTask> tasks;
+    for (const auto& d : run->devices) tasks.insert(tasks.end(), d.tasks.begin(), d.tasks.end());
+    std::stable_sort(tasks.begin(), tasks.end(), [](const SimTask& a, const SimTask& b) { return a.start_ns < b.start_ns; });
+    std::vector<SimTask> fwd, bwd, opt;
+    for (auto& t : tasks) {
+        if (t.phase == Phase::optimizer) opt.push_back(std::move(t));
+        else if (t.phase == Phase::forward && bwd.empty()) fwd.push_back(std::move(t));
+        else bwd.push_back(std::move(t));
+    }
+    p.forward = segmentOf(std::move(fwd));
+    p.backward = segmentOf(std::move(bwd));
+    p.optimizer = segmentOf(std::move(opt));
+    if (grown) {
+        growLayers(p.forward, layers, false);
+        growLayers(p.backward, layers, true);
+        const double scale = optimizerScale;
+        for (auto& t : p.optimizer.tasks) {
+            t.start_ns = static_cast<std::int64_t>(static_cast<double>(t.start_ns) * scale);
+            t.dur_ns = static_cast<std::int64_t>(static_cast<double>(t.dur_ns) * scale);
+        }
+        p.optimizer.durNs = static_cast<std::int64_t>(static_cast<double>(p.optimizer.durNs) * scale);
+    }
+    if (setup.parallel.tensorParallel > 1) {
+        p.forward.collectiveAfter = tensorParallelPoints(p.forward.tasks, p.first);
+        p.backward.collectiveAfter = tensorParallelPoints(p.backward.tasks, p.last);
+    }
+    for (auto& d : run->devices) d.tasks.clear();  // kept: streams, memory, summary
+    p.run = std::move(*run);
+    return p;
+}
+
+}  // namespace npu::engine
