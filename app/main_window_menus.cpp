@@ -1,6 +1,7 @@
 // MainWindow: menus and the actions behind them.
 
 #include "app/main_window.h"
+#include "app/measured_comparison_action.h"
 
 #include "profiler/store/profile_db.h"
 #include "views/dialogs/new_project_dialog.h"
@@ -51,6 +52,7 @@ void MainWindow::buildMenus() {
     m_simulateAction = run->addAction(QStringLiteral("&Simulate"), QKeySequence(Qt::Key_F5), this, [this] { simulate(); });
     m_simulateAction->setToolTip(QStringLiteral("Simulate one training step of the project and open the run"));
     run->addAction(QStringLiteral("&Cancel"), QKeySequence(Qt::Key_Escape), m_jobs, &JobRunner::cancel);
+    run->addAction(QStringLiteral("Compare with &Measured Run…"), this, [this] { compareWithMeasuredRun(this, m_db); });
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());
