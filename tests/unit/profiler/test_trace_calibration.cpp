@@ -170,6 +170,40 @@ private slots:
         }
     }
 
+    // The four measured modes of h200_llama_small_training.json on the calibration
+    // project: peak memory within 10% in all of them, the step within 10% for fp32 and
+    // bf16-amp. tf32 (-15%) and checkpointing (-35%) are printed, not held: docs/simulator.md
+    // ("What the measurements imply") explains why no curve fits them from the data here.
+    void llamaSmallSteps() {
+        std::ifstream in(NPU_SHARED_DATA_DIR "/hardware/h200_llama_small_training.json");
+        if (!in) QSKIP("../shared/data/hardware/h200_llama_small_training.json is absent");
+        const auto doc = nlohmann::json::parse(in);
+        auto base = engine::loadProject(fs::path(NPU_SOURCE_DIR) / "projects/llama-small-h200/project.json");
+        QVERIFY(base.ok());
+        int held = 0;
+        for (const auto& run : doc.at("llama_small").at("runs")) {
+            engine::Project p = *base;
+            const std::string mode = run.at("mode").get<std::string>();
+            const bool ckpt = run.at("ckpt").get<bool>();
+            p.training.precision = mode == "amp_bf16" ? "bf16-amp" : mode;
+            p.training.activation_checkpointing = ckpt ? "full" : "none";
+            engine::SimulationOptions o;
+            o.keepGraphs = false;
+            auto r = engine::simulateProject(p, o);
+            QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+            const double ms = run.at("step_ms").get<double>(), gb = run.at("peak_alloc_GB").get<double>();
+            const double simMs = r->summary.step_time_ms, simGb = double(r->summary.peak_bytes) / 1e9;
+            qInfo("%-9s%s step %.2f ms vs %.2f ms (%+.1f%%), peak %.2f GB vs %.2f GB (%+.1f%%)", mode.c_str(),
+                  ckpt ? "+ckpt" : "     ", simMs, ms, 100 * (simMs / ms - 1), simGb, gb, 100 * (simGb / gb - 1));
+            QVERIFY2(std::abs(simGb / gb - 1) < 0.10, qPrintable(QString::fromStdString(mode)));
+            if (!ckpt && (mode == "fp32" || mode == "amp_bf16")) {
+                QVERIFY2(std::abs(simMs / ms - 1) < 0.10, qPrintable(QString::fromStdString(mode)));
+                ++held;
+            }
+        }
+        QCOMPARE(held, 2);
+    }
+
     void overlayErrors() {
         engine::DeviceProfile p;
         auto bad = engine::applyDeviceOverlay(p, {{"format", "npustudio-device-overlay"}, {"version", 1},
