@@ -48,7 +48,10 @@ int runBatch(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
     if (cmd.merge) return runBatchMerge(cmd, out, err);
     if (pos.size() != 1)
         return usage(err, "--batch needs one PROJECT.json or SUITE.json (or --import/--compare/--export-*/--merge)");
-    if (isSuiteFile(pos.front().toStdString())) return runBatchSuite(cmd, out, err);
+    if (isSuiteFile(pos.front().toStdString())) {
+        if (!cmd.against.isEmpty()) return usage(err, "--against applies to a project, not a suite");
+        return runBatchSuite(cmd, out, err);
+    }
     if (!cmd.baseline.isEmpty() || cmd.updateBaseline || !cmd.junit.isEmpty() || cmd.shardCount > 1 || cmd.jobs > 1)
         return usage(err, "-j, --baseline, --update-baseline, --junit and --shard apply to a suite, not a project");
     return runBatchSimulate(cmd, out, err);

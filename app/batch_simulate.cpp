@@ -1,5 +1,6 @@
 #include "app/batch_simulate.h"
 
+#include "app/batch_against.h"
 #include "app/batch_io.h"
 #include "app/batch_runner.h"
 #include "app/simulation_report.h"
@@ -35,7 +36,10 @@ int runBatchSimulate(const CommandLine& cmd, std::ostream& out, std::ostream& er
         err << "npustudio: warning: run not added to the project: " << run.summary.recordWarning << "\n";
 
     printSimulationSummary(run.summary, out);
-    if (!writeReport(cmd.report.toStdString(), simulationReport(run.summary), err)) return kExitBadInput;
+    nlohmann::json report = simulationReport(run.summary);
+    if (!cmd.against.isEmpty())
+        if (const int rc = runAgainstMeasured(project, run.summary, cmd, report, out, err); rc != kExitOk) return rc;
+    if (!writeReport(cmd.report.toStdString(), report, err)) return kExitBadInput;
     return run.summary.sim.status == "ok" ? kExitOk : kExitRunFailed;
 }
 

@@ -7,6 +7,7 @@ void addOptions(QCommandLineParser& parser) {
         "NPU Studio: simulate and profile the training of large models on NPUs.\n\n"
         "GUI:   npustudio [PROJECT.json | RUN.npudb | TRACE.json[.gz]]\n"
         "Batch: npustudio --batch PROJECT.json [--out DIR] [--report REPORT.json]\n"
+        "                 [--against TRACE|RUN.npudb [--fit OVERLAY.json]]\n"
         "       npustudio --batch --import TRACE|FOLDER [--out RUN.npudb] [--report REPORT.json] [--hta-compat]\n"
         "       npustudio --batch --compare A.npudb B.npudb [--report DIFF.json]\n"
         "       npustudio --batch --export-chrome RUN.npudb OUT.json\n"
@@ -56,6 +57,12 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("shard"), QStringLiteral("Run every N-th suite case from the K-th (1-based)."),
          QStringLiteral("K/N")},
         {QStringLiteral("merge"), QStringLiteral("Merge suite reports given as R1.json R2.json ... into --report.")},
+        {QStringLiteral("against"),
+         QStringLiteral("Hold the simulated project against a measured trace or run, per op category."),
+         QStringLiteral("TRACE")},
+        {QStringLiteral("fit"),
+         QStringLiteral("With --against: write a device-profile overlay correcting each category to FILE."),
+         QStringLiteral("FILE")},
         {QStringLiteral("estimate"), QStringLiteral("Estimate devices and time to train PROJECT.json on --tokens tokens."),
          QStringLiteral("PROJECT")},
         {QStringLiteral("tokens"), QStringLiteral("Training tokens for --estimate (e.g. 1e9)."), QStringLiteral("N")},
@@ -86,6 +93,9 @@ QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
     out.tokens = parser.value(QStringLiteral("tokens"));
     out.devicesMax = parser.value(QStringLiteral("devices-max"));
     out.positional = parser.positionalArguments();
+    out.against = parser.value(QStringLiteral("against"));
+    out.fit = parser.value(QStringLiteral("fit"));
+    if (!out.fit.isEmpty() && out.against.isEmpty()) return QStringLiteral("--fit needs --against TRACE|RUN.npudb");
     out.baseline = parser.value(QStringLiteral("baseline"));
     out.updateBaseline = parser.isSet(QStringLiteral("update-baseline"));
     out.junit = parser.value(QStringLiteral("junit"));

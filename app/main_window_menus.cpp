@@ -1,6 +1,7 @@
 // MainWindow: menus and the actions behind them.
 
 #include "app/main_window.h"
+#include "app/measured_comparison_action.h"
 
 #include "profiler/store/profile_db.h"
 #include "views/dialogs/new_project_dialog.h"
@@ -60,6 +61,7 @@ void MainWindow::buildMenus() {
         dialog->show();
     });
     m_estimateAction->setToolTip(QStringLiteral("How many devices and how long to train the project's model on N tokens"));
+    run->addAction(QStringLiteral("Compare with &Measured Run…"), this, [this] { compareWithMeasuredRun(this, m_db); });
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());

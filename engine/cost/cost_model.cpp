@@ -88,6 +88,11 @@ OpTiming CostModel::time(const Graph& graph, const Node& node) const {
     const double peak = hasCurve ? m_profile.peak(dt) : m_profile.peak(DType::f32);
     if (t.flops > 0 && peak > 0) t.computeNs = t.flops / (peak * computeEfficiency(node, category, t.flops)) * 1e9;
     if (t.bytes > 0) t.memoryNs = t.bytes / (m_profile.hbmBandwidth * memoryEfficiency(graph, node, category, t.bytes)) * 1e9;
+    // A fitted overlay's correction for the category (1 without overlays).
+    if (const double scale = m_profile.scale(category); scale != 1.0) {
+        t.computeNs /= scale;
+        t.memoryNs /= scale;
+    }
     t.launchNs = m_profile.launchOverheadNs;
     t.computeBound = t.computeNs >= t.memoryNs;
     t.durationNs = static_cast<std::int64_t>(std::llround(std::max(t.computeNs, t.memoryNs) + t.launchNs));

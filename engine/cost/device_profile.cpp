@@ -1,5 +1,7 @@
 #include "engine/cost/device_profile.h"
 
+#include "engine/cost/device_overlay.h"
+
 #include <fstream>
 
 namespace npu::engine {
@@ -22,7 +24,22 @@ const EfficiencyCurve* DeviceProfile::curve(const std::string& name) const {
     return it == efficiency.end() ? nullptr : &it->second;
 }
 
+double DeviceProfile::scale(OpCategory c) const {
+    auto it = efficiencyScale.find(c);
+    return it == efficiencyScale.end() ? 1.0 : it->second;
+}
+
 namespace {
+
+Expected<nlohmann::json> readJson(const std::filesystem::path& file, const char* what) {
+    std::ifstream in(file);
+    if (!in) return makeError(file.string() + ": cannot open " + what);
+    try {
+        return nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+        return makeError(file.string() + ": malformed JSON at byte " + std::to_string(e.byte) + ": " + e.what());
+    }
+}
 
 struct Reader {
     const std::string& file;
@@ -121,23 +138,36 @@ Expected<DeviceProfile> parseDeviceProfile(const nlohmann::json& doc, const std:
     return p;
 }
 
-Expected<DeviceProfile> loadDeviceProfile(const std::string& nameOrPath, const std::filesystem::path& devicesDir) {
+Expected<DeviceProfile> loadDeviceProfile(const std::string& spec, const std::filesystem::path& devicesDir,
+                                          const std::filesystem::path& overlayDir) {
+    // "base+overlay.json+...": a profile name never contains '+'.
+    std::vector<std::string> parts;
+    for (std::size_t at = 0;;) {
+        const std::size_t plus = spec.find('+', at);
+        parts.push_back(spec.substr(at, plus == std::string::npos ? std::string::npos : plus - at));
+        if (plus == std::string::npos) break;
+        at = plus + 1;
+    }
+    const std::string& nameOrPath = parts.front();
     std::filesystem::path file = nameOrPath;
     const bool looksLikePath = nameOrPath.find('/') != std::string::npos || file.extension() == ".json";
     if (!looksLikePath) file = devicesDir / (nameOrPath + ".json");
-    std::ifstream in(file);
-    if (!in) {
-        if (!looksLikePath) return makeError("device \"" + nameOrPath + "\": no profile " + file.string());
-        return makeError(file.string() + ": cannot open device profile");
+    std::error_code ec;
+    if (!looksLikePath && !std::filesystem::exists(file, ec))
+        return makeError("device \"" + nameOrPath + "\": no profile " + file.string());
+    auto doc = readJson(file, "device profile");
+    if (!doc) return doc.error();
+    auto p = parseDeviceProfile(*doc, file.string());
+    if (!p) return p;
+    p->file = file;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+        std::filesystem::path overlay = parts[i];
+        if (parts[i].empty()) return makeError("device \"" + spec + "\": empty overlay name after '+'");
+        if (overlay.is_relative() && !overlayDir.empty()) overlay = overlayDir / overlay;
+        auto o = readJson(overlay, "device overlay");
+        if (!o) return o.error();
+        if (auto s = applyDeviceOverlay(*p, *o, overlay.string()); !s) return s.error();
     }
-    nlohmann::json doc;
-    try {
-        doc = nlohmann::json::parse(in);
-    } catch (const nlohmann::json::parse_error& e) {
-        return makeError(file.string() + ": malformed JSON at byte " + std::to_string(e.byte) + ": " + e.what());
-    }
-    auto p = parseDeviceProfile(doc, file.string());
-    if (p) p->file = file;
     return p;
 }
 

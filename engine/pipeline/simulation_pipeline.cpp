@@ -61,7 +61,8 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     if (progress.cancelled()) return makeError("cancelled");
 
     progress(0.1, "loading device profile");
-    auto device = loadDeviceProfile(project.device, options.devicesDir.empty() ? defaultDevicesDir() : options.devicesDir);
+    auto device = loadDeviceProfile(project.device, options.devicesDir.empty() ? defaultDevicesDir() : options.devicesDir,
+                                    project.file.empty() ? std::filesystem::path() : project.file.parent_path());
     if (!device) return fail(device.message());
 
     PassManager passes;

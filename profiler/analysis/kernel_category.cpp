@@ -70,8 +70,11 @@ engine::OpCategory kernelCategory(std::string_view name, std::string_view traceC
     if (containsAny(n, {"reduce", "nll_loss", "radix_sort", "radixsort", "scan", "argmax", "topk", "cumsum",
                         "global_avg", "adaptive_avg"}))
         return OpCategory::reduce;
-    // A dtype conversion ("bfloat16_copy_kernel") is the registry's Cast, an elementwise op.
-    if (n.find("_copy_kernel") != std::string::npos && n.find("direct_copy") == std::string::npos)
+    // A dtype conversion ("bfloat16_copy_kernel", or ATen's direct copy through a casting
+    // loader/storer: "LoadWithCast"/"StoreWithCast", autocast's aten::_to_copy) is the
+    // registry's Cast, an elementwise op; a copy within one dtype is data movement.
+    if (n.find("_copy_kernel") != std::string::npos &&
+        (n.find("direct_copy") == std::string::npos || containsAny(n, {"loadwithcast", "storewithcast"})))
         return OpCategory::elementwise;
     // Copies, concatenation, gathers/scatters, layout transforms, pooling windows (the
     // registry's MaxPool/AveragePool are data movement), embedding lookups.

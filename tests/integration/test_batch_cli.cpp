@@ -239,6 +239,67 @@ private slots:
         const Run one = npustudio({QStringLiteral("--batch"), QStringLiteral("--compare"), m_runA});
         QCOMPARE(one.exitCode, 2);
     }
+
+    // --against: the report's "against" keys (docs/report-format.md) and --fit's overlay,
+    // which a project then names as "h200+overlay.json".
+    void againstMeasuredTrace() {
+        const QString project = copyProject(QStringLiteral("tiny-llama"));
+        const QString report = m_tmp.filePath(QStringLiteral("against.json"));
+        const QString fit = QFileInfo(project).absolutePath() + QStringLiteral("/fit.json");
+        const Run r = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--against"),
+                                 QStringLiteral(NPU_TEST_DATA_DIR "/traces/resnet50_amp_bf16_b64_h200.json.gz"),
+                                 QStringLiteral("--fit"), fit, QStringLiteral("--report"), report});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("Against measured run")), qPrintable(r.out));
+        const QJsonObject against = readJson(report).value(QStringLiteral("against")).toObject();
+        const QJsonObject step = against.value(QStringLiteral("step")).toObject();
+        for (const char* key : {"simulated_ms", "measured_ms", "measured_busy_ms", "measured_idle_ms"})
+            QVERIFY2(step.value(QLatin1String(key)).isDouble(), key);
+        QVERIFY(step.value(QStringLiteral("measured_busy_ms")).toDouble() > 15.0);
+        QVERIFY(step.value(QStringLiteral("measured_busy_ms")).toDouble() < step.value(QStringLiteral("measured_ms")).toDouble());
+        bool conv = false;
+        for (const auto& v : against.value(QStringLiteral("categories")).toArray()) {
+            const QJsonObject row = v.toObject();
+            for (const char* key : {"category", "simulated_ms", "measured_ms", "simulated_count", "measured_count"})
+                QVERIFY2(row.contains(QLatin1String(key)), key);
+            if (row.value(QStringLiteral("category")).toString() == QStringLiteral("conv")) {
+                conv = true;
+                QCOMPARE(row.value(QStringLiteral("measured_count")).toInt(), 201);
+                QCOMPARE(row.value(QStringLiteral("simulated_count")).toInt(), 0);  // a language model has no conv
+            }
+        }
+        QVERIFY(conv);
+        const QJsonObject overlay = readJson(fit);
+        QCOMPARE(overlay.value(QStringLiteral("format")).toString(), QStringLiteral("npustudio-device-overlay"));
+        // A language model against a ResNet trace: norm is on both sides and fitted; conv
+        // only measured, and the trace's 3 tiny fc kernels are mostly launch gap: skipped.
+        QVERIFY(overlay.value(QStringLiteral("efficiency_scale")).toObject().contains(QStringLiteral("norm")));
+        QStringList skipped;
+        for (const auto& v : overlay.value(QStringLiteral("skipped")).toArray())
+            skipped << v.toObject().value(QStringLiteral("category")).toString();
+        QVERIFY2(skipped.contains(QStringLiteral("conv")) && skipped.contains(QStringLiteral("matmul")),
+                 qPrintable(skipped.join(QLatin1Char(','))));
+
+        // The project names the base profile plus the overlay (relative to its folder).
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        f.close();
+        text.replace("\"device\": \"h200\"", "\"device\": \"h200+fit.json\"");
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(text);
+        f.close();
+        const Run refit = npustudio({QStringLiteral("--batch"), project});
+        QVERIFY2(refit.exitCode == 0, qPrintable(refit.err + refit.out));
+
+        const Run noAgainst = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--fit"), fit});
+        QCOMPARE(noAgainst.exitCode, 2);
+        QVERIFY2(noAgainst.err.contains(QStringLiteral("--fit needs --against")), qPrintable(noAgainst.err));
+        const Run missing = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--against"),
+                                       m_tmp.filePath(QStringLiteral("nope.json"))});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains(QStringLiteral("nope.json")), qPrintable(missing.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBatchCli)

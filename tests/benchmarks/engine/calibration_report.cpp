@@ -24,13 +24,17 @@ int main(int argc, char** argv) {
                 cfg["hidden"].get<int>(), cfg["ffn"].get<int>(), cfg["layers"].get<int>(), cfg["heads"].get<int>(),
                 cfg["vocab"].get<int>(), cfg["batch"].get<int>(), cfg["seq"].get<int>());
     std::printf("%-16s %10s %10s %7s   %9s %9s %7s   %6s\n", "mode", "sim ms", "meas ms", "err", "sim GB", "meas GB", "err", "MFU");
+    // The calibration model as projects/llama-small-h200 spells it (HF's eager RMSNorm and
+    // rotary kernels, untied embeddings), each measured mode applied to it.
+    auto base = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-small-h200/project.json");
+    if (!base) {
+        std::fprintf(stderr, "%s\n", base.message().c_str());
+        return 2;
+    }
     for (const auto& run : doc.at("llama_small").at("runs")) {
-        Project p;
+        Project p = *base;
         p.name = "calibration";
-        p.device = "h200";
-        p.model.zoo = "llama";
-        p.model.config = {{"hidden", cfg["hidden"]}, {"ffn", cfg["ffn"]}, {"layers", cfg["layers"]}, {"heads", cfg["heads"]},
-                          {"vocab", cfg["vocab"]}, {"tie_embeddings", false}};
+        for (const char* k : {"hidden", "ffn", "layers", "heads", "vocab"}) p.model.config[k] = cfg[k];
         p.training.batch = run["batch"].get<int>();
         p.training.seq = run["seq"].get<int>();
         const std::string mode = run["mode"].get<std::string>();

@@ -5,6 +5,7 @@ matmul and attention kernels by shape (the source make_h200_profile.py fits from
 Usage: trace_kernels.py TRACE.json.gz [SIM_REPORT.json]
 
 Prints each category's kernel count and time; with a `npustudio --batch --report`
+(or `--against TRACE --report`, whose measured column it prints beside its own count)
 JSON of the simulated step it prints the simulated time_by_category_ms beside it and
 the error of the major categories (matmul, conv, attention, optimizer, and all
 memory-bound kernels together). The name rules are those of
@@ -45,7 +46,7 @@ def category(name):
     if _any(n, ("reduce", "nll_loss", "radix_sort", "radixsort", "scan", "argmax", "topk", "cumsum", "global_avg",
                 "adaptive_avg")):
         return "reduce"
-    if "_copy_kernel" in n and "direct_copy" not in n:
+    if "_copy_kernel" in n and ("direct_copy" not in n or _any(n, ("loadwithcast", "storewithcast"))):
         return "elementwise"
     if _any(n, ("copy", "cat_array", "catarray", "gather", "scatter", "index", "embedding", "transpose", "permute",
                 "pool", "pad", "nchwtonhwc", "nhwctonchw")):
@@ -237,13 +238,20 @@ def memory_kernel_points(events):
 def main():
     events = load(sys.argv[1])
     cats = by_category(events)
-    sim = {}
+    sim, measured = {}, {}
     if len(sys.argv) > 2:
         rep = json.load(open(sys.argv[2]))
         sim = rep.get("time_by_category_ms", rep.get("simulation", {}).get("time_by_category_ms", {}))
-    print("%-14s %6s %10s %10s" % ("category", "count", "trace_ms", "sim_ms"))
+        if "against" in rep:
+            # `--against` reports (docs/report-format.md) name categories as users know
+            # them; its measured column is what this script checks independently.
+            names = {"reduction": "reduce", "memory_copy": "data_movement", "communication": "comm"}
+            sim = {names.get(r["category"], r["category"]): r["simulated_ms"] for r in rep["against"]["categories"]}
+            measured = {names.get(r["category"], r["category"]): r["measured_ms"] for r in rep["against"]["categories"]}
+    print("%-14s %6s %10s %10s %12s" % ("category", "count", "trace_ms", "sim_ms", "against_meas"))
     for c, (n, ms) in sorted(cats.items(), key=lambda x: -x[1][1]):
-        print("%-14s %6d %10.3f %10s" % (c, n, ms, "%.3f" % sim[c] if c in sim else "-"))
+        print("%-14s %6d %10.3f %10s %12s" % (c, n, ms, "%.3f" % sim[c] if c in sim else "-",
+                                               "%.3f" % measured[c] if c in measured else "-"))
     print("total          %6d %10.3f" % (sum(v[0] for v in cats.values()), sum(v[1] for v in cats.values())))
     groups = collections.defaultdict(lambda: [0.0, 0.0])
     for c, (_, ms) in cats.items():
