@@ -6,6 +6,7 @@
 #include "engine/memory/project_memory_options.h"
 #include "engine/pipeline/oom_advice.h"
 #include "engine/passes/activation_checkpointing_pass.h"
+#include "engine/passes/activation_offload_pass.h"
 #include "engine/passes/fusion/fusion_passes.h"
 #include "engine/passes/graph_cost_summary.h"
 #include "engine/passes/mixed_precision_pass.h"
@@ -66,6 +67,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     passes.add(std::make_unique<TrainingGraphPass>(training));
     passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));
     addFusionPasses(passes);
+    if (t.offload_activations) passes.add(std::make_unique<ActivationOffloadPass>());  // moves what the fused kernels save
     const int graphLevel = project.optimizations.value("graph_level", 0);
     passes.setLevel(graphLevel);
     std::set<std::string> off;
