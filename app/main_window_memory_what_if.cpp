@@ -82,38 +82,36 @@ void MainWindow::buildMemoryWhatIf() {
 void MainWindow::predictMemoryChoices() {
     if (m_tabs->currentWidget() != m_memory || !m_memoryChoicesPending || !m_project) return;
     m_memoryChoicesPending = false;
-    {
-        const views::MemoryWhatIfSettings base = m_memory->whatIfBar()->baseline();
-        const bool zero = m_project->parallel.value("data_parallel", std::int64_t{1}) > 1;
-        std::vector<std::pair<QString, engine::Project>> requests;
-        auto add = [&](const QString& choice, views::MemoryWhatIfSettings s) { requests.emplace_back(choice, applied(*m_project, s)); };
-        for (const char* c : {"none", "selective", "full"})
-            if (base.checkpointing != QLatin1String(c)) {
+    const views::MemoryWhatIfSettings base = m_memory->whatIfBar()->baseline();
+    const bool zero = m_project->parallel.value("data_parallel", std::int64_t{1}) > 1;
+    std::vector<std::pair<QString, engine::Project>> requests;
+    auto add = [&](const QString& choice, views::MemoryWhatIfSettings s) { requests.emplace_back(choice, applied(*m_project, s)); };
+    for (const char* c : {"none", "selective", "full"})
+        if (base.checkpointing != QLatin1String(c)) {
+            auto s = base;
+            s.checkpointing = QLatin1String(c);
+            add(QStringLiteral("checkpointing=") + QLatin1String(c), s);
+        }
+    if (zero)
+        for (int z = 0; z <= 3; ++z)
+            if (z != base.zeroStage) {
                 auto s = base;
-                s.checkpointing = QLatin1String(c);
-                add(QStringLiteral("checkpointing=") + QLatin1String(c), s);
+                s.zeroStage = z;
+                add(QStringLiteral("zero=%1").arg(z), s);
             }
-        if (zero)
-            for (int z = 0; z <= 3; ++z)
-                if (z != base.zeroStage) {
-                    auto s = base;
-                    s.zeroStage = z;
-                    add(QStringLiteral("zero=%1").arg(z), s);
-                }
-        auto s = base;
-        s.offloadOptimizer = !base.offloadOptimizer;
-        add(QStringLiteral("offload_optimizer=%1").arg(int(s.offloadOptimizer)), s);
-        s = base;
-        s.offloadActivations = !base.offloadActivations;
-        add(QStringLiteral("offload_activations=%1").arg(int(s.offloadActivations)), s);
-        for (const char* a : {"caching", "buddy", "static"})
-            if (base.allocator != QLatin1String(a)) {
-                s = base;
-                s.allocator = QLatin1String(a);
-                add(QStringLiteral("allocator=") + QLatin1String(a), s);
-            }
-        m_memoryChoices->predictAll(std::move(requests));
-    }
+    auto s = base;
+    s.offloadOptimizer = !base.offloadOptimizer;
+    add(QStringLiteral("offload_optimizer=%1").arg(int(s.offloadOptimizer)), s);
+    s = base;
+    s.offloadActivations = !base.offloadActivations;
+    add(QStringLiteral("offload_activations=%1").arg(int(s.offloadActivations)), s);
+    for (const char* a : {"caching", "buddy", "static"})
+        if (base.allocator != QLatin1String(a)) {
+            s = base;
+            s.allocator = QLatin1String(a);
+            add(QStringLiteral("allocator=") + QLatin1String(a), s);
+        }
+    m_memoryChoices->predictAll(std::move(requests));
 }
 
 void MainWindow::showMemoryWhatIf() {
