@@ -128,6 +128,20 @@ void MainWindow::buildCentral() {
         t->setViewRange(at - half, at + half);
         t->setSelectedRange(at, at + 1);
     });
+    // A block's producer op, from the Memory tab's live-blocks list: zoomed to with some
+    // context (three of its durations either side) and selected.
+    connect(m_memory, &views::MemoryChart::sliceActivated, this, [this](qint64 taskId) {
+        if (!m_db) return;
+        auto slice = m_db->slice(taskId);
+        if (!slice) return;
+        m_tabs->setCurrentWidget(m_timelineView);
+        views::TimelineWidget* t = timeline();
+        const qint64 pad = std::max<qint64>(5000, 3 * slice->dur_ns);
+        const qint64 at = slice->start_ns - t->timeOffset();
+        t->setViewRange(at - pad, at + slice->dur_ns + pad);
+        t->selectSlice(taskId);
+        m_statusText->setText(QStringLiteral("%1: the producer of the memory block").arg(QString::fromStdString(slice->name)));
+    });
     connect(timeline(), &views::TimelineWidget::loadProgress, this, [this](int done, int total) {
         m_statusText->setText(QStringLiteral("Loading timeline: %1 of %2 tracks").arg(done).arg(total));
     });
@@ -222,7 +236,8 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_diagnostics->setDatabase(m_db);
     const int diagIndex = m_tabs->indexOf(m_diagnostics);
     const bool imported = m_db && m_db->meta("source") != "simulated";
-    m_tabs->setTabVisible(diagIndex, imported || !m_db);
+    // A simulated run has no import problems; its Diagnostics tab is the out-of-memory view.
+    m_tabs->setTabVisible(diagIndex, imported || !m_db || m_diagnostics->hasOom());
     // Host-side analysis needs a measured host (CPU ops, runtime calls, ac2g flows).
     m_host->setDatabase(imported ? m_db->path() : std::filesystem::path());
     m_tabs->setTabVisible(m_tabs->indexOf(m_host), imported);
@@ -237,6 +252,7 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     // A run without slices but with memory (an imported memory snapshot) has nothing to
     // show on the timeline: open it on its memory chart and map.
     if (m_db && m_db->sliceCount() == 0 && m_memory->seriesCount() > 0) m_tabs->setCurrentWidget(m_memory);
+    showMemoryWhatIf();  // main_window_what_if.cpp
     updateActions();
     updateTitle();
 }

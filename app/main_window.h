@@ -88,6 +88,8 @@ public:
     views::GraphView* graphView() const { return m_graphView; }
     views::PassesView* passesView() const { return m_passesView; }
     WhatIfPredictor* whatIf() const { return m_whatIf; }
+    WhatIfPredictor* memoryWhatIfChoices() const { return m_memoryChoices; }
+    WhatIfPredictor* memoryWhatIfCombination() const { return m_memoryCombo; }
     views::HostAnalysisView* hostView() const { return m_host; }
     views::QueryPanel* queryPanel() const { return m_query; }
     // Shows a converted model (.npuom) in the Graph tab (main_window_graph.cpp).
@@ -130,6 +132,10 @@ private:
     // main_window_what_if.cpp: predicted figures for an edited graph_level
     void buildWhatIf();
     void predictWhatIf(const engine::Project& edited, int previousLevel);
+    // The Memory tab's what-if row (main_window_memory_what_if.cpp)
+    void buildMemoryWhatIf();
+    void showMemoryWhatIf();
+    void predictMemoryChoices();
     // main_window_files.cpp
     void addRecent(const QString& path);
     void jobFinished(const JobResult& result);
@@ -160,6 +166,9 @@ private:
     bool m_graphFromRun = false;   // the open simulated run's graphs (before/after passes)
     views::PassesView* m_passesView = nullptr;
     WhatIfPredictor* m_whatIf = nullptr;
+    WhatIfPredictor* m_memoryChoices = nullptr;  // each what-if choice alone
+    WhatIfPredictor* m_memoryCombo = nullptr;    // the row's current combination
+    bool m_memoryChoicesPending = false;         // predicted when the Memory tab is shown
     views::ProjectExplorer* m_explorer = nullptr;
     views::OutputPanel* m_output = nullptr;
     QLabel* m_statusText = nullptr;

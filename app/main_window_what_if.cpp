@@ -19,6 +19,7 @@ const QString kGraphLevelKey = QStringLiteral("/optimizations/graph_level");
 
 void MainWindow::buildWhatIf() {
     m_whatIf = new WhatIfPredictor(this);
+    buildMemoryWhatIf();  // main_window_memory_what_if.cpp
     connect(m_whatIf, &WhatIfPredictor::predicted, this, [this](const QString& label, const WhatIfFigures& f) {
         if (!f.ok) {
             m_explorer->model()->setNote(kGraphLevelKey, label + QStringLiteral("\tprediction failed"));

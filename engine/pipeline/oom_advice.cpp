@@ -83,6 +83,11 @@ std::vector<OomAdvice> oomAdvice(const Project& project, const SimulationOptions
         p.training.offload_optimizer = true;
         out.push_back(resimulate(p, options, "offload", "training.offload_optimizer: false -> true"));
     }
+    if (!t.offload_activations) {
+        Project p = project;
+        p.training.offload_activations = true;
+        out.push_back(resimulate(p, options, "offload", "training.offload_activations: false -> true"));
+    }
     return out;
 }
 

@@ -8,6 +8,7 @@
 #include "engine/parallel/parallel_config.h"
 #include "engine/pipeline/oom_advice.h"
 #include "engine/passes/activation_checkpointing_pass.h"
+#include "engine/passes/activation_offload_pass.h"
 #include "engine/passes/fusion/fusion_passes.h"
 #include "engine/passes/graph_cost_summary.h"
 #include "engine/passes/mixed_precision_pass.h"
@@ -72,6 +73,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     passes.add(std::make_unique<TrainingGraphPass>(training));
     passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));
     addFusionPasses(passes);
+    if (t.offload_activations) passes.add(std::make_unique<ActivationOffloadPass>());  // moves what the fused kernels save
     const int graphLevel = project.optimizations.value("graph_level", 0);
     passes.setLevel(graphLevel);
     std::set<std::string> off;

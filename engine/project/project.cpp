@@ -83,6 +83,7 @@ Status parseTraining(const nlohmann::json& doc, const std::string& file, Trainin
     }
     t.zero_stage = static_cast<int>(c.intInRange("zero_stage", 0, 3, t.zero_stage));
     t.offload_optimizer = c.boolean("offload_optimizer", t.offload_optimizer);
+    t.offload_activations = c.boolean("offload_activations", t.offload_activations);
     readTrainingMode(c, t.mode);
     return c.finish();
 }
@@ -261,6 +262,7 @@ nlohmann::json projectToJson(const Project& p) {
                      {"offload_optimizer", t.offload_optimizer}};
     if (t.mode.name != "pretrain") j["training"].update(trainingModeToJson(t.mode));
     if (t.steps != 1) j["training"]["steps"] = t.steps;
+    if (t.offload_activations) j["training"]["offload_activations"] = true;
     if (!t.overflow_steps.empty()) j["training"]["overflow_steps"] = t.overflow_steps;
     if (t.overflow_rate > 0) j["training"]["overflow_rate"] = t.overflow_rate;
     if (!p.optimizations.empty()) j["optimizations"] = p.optimizations;

@@ -39,6 +39,7 @@ struct TrainingSettings {
     double overflow_rate = 0;                // or a deterministic fraction of steps that overflow
     int zero_stage = 0;
     bool offload_optimizer = false;
+    bool offload_activations = false;        // saved activations to host after forward, back before backward
     TrainingMode mode;                       // training.mode and training.<mode> (engine/training)
 };
 

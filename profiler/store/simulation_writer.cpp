@@ -3,6 +3,7 @@
 #include "profiler/store/fusion_store.h"
 #include "profiler/store/loss_scale_store.h"
 #include "profiler/store/memory_block_store.h"
+#include "profiler/store/memory_summary_json.h"
 
 #include "profiler/store/profile_db.h"
 
@@ -102,6 +103,9 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
     sink.setMeta("batch", std::to_string(s.batch));
     sink.setMeta("seq", std::to_string(s.seq));
     sink.setMeta("summary", summaryJson(s).dump());
+    nlohmann::json memory = {{"peak_bytes", s.peak_bytes}, {"capacity_bytes", s.capacity_bytes}};
+    addMemorySummaryJson(memory, s.memory);
+    sink.setMeta("memory", memory.dump());  // the report's memory keys, memory.oom included
     // The Passes panel's headline for an opened run (the report has them from the result).
     sink.setMeta("graph_level", std::to_string(result.graph_level));
     sink.setMeta("kernels_per_step", std::to_string(result.kernels_per_step));

@@ -7,7 +7,9 @@
 #include "profiler/analysis/memory_counter.h"
 #include "profiler/analysis/memory_map_series.h"
 #include "profiler/store/memory_block_store.h"
+#include "views/charts/memory_blocks_panel.h"
 #include "views/charts/memory_map.h"
+#include "views/charts/memory_what_if_bar.h"
 #include "views/common/units.h"
 
 #include <QComboBox>
@@ -52,7 +54,8 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     m_plot->setNoAntialiasingOnDrag(true);
     // Room on the left for the memory map's address labels, whose time axis lines up with this one.
     m_plot->axisRect()->setMinimumMargins(QMargins(72, 15, 15, 15));
-    m_plot->setToolTip(QStringLiteral("Wheel: zoom time · drag: pan · double-click: reset"));
+    m_plot->setToolTip(QStringLiteral("Wheel: zoom time · drag: pan · click: blocks live at that instant · "
+                                      "Shift+drag: blocks alive in a range · double-click: reset"));
 
     m_info = new QLabel(this);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -73,12 +76,20 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
+    m_whatIf = new MemoryWhatIfBar(this);
+    m_whatIf->hide();  // shown by the app for a simulated run of the open project
+    layout->addWidget(m_whatIf);
     m_map = new MemoryMap(this);
+    m_blocks = new MemoryBlocksPanel(this);
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_plot);
     split->addWidget(m_map);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->addWidget(m_blocks);
+    // The chart first; the block list is short until something is selected.
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 3);
+    split->setStretchFactor(2, 2);
+    split->setSizes({400, 300, 160});
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
     layout->addWidget(m_readout);
@@ -90,6 +101,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
         if (!m_reducing) reduceVisible();
     });
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, [this] { resetZoom(); });
+    buildSelection();  // memory_chart_selection.cpp
     // The map's time axis under the chart's: same left and right edges, once laid out.
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         const QRect axis = m_plot->axisRect()->rect();
@@ -155,6 +167,9 @@ void MemoryChart::showDevice() {
     m_cursorLine = nullptr;
     m_peakMarker = nullptr;
     m_peakLabel = nullptr;
+    m_selectionBox = nullptr;
+    m_selectionLine = nullptr;
+    m_selFrom = m_selTo = -1;
     m_series.clear();
     m_capacity = 0;
     m_peakValue = 0;
@@ -162,6 +177,8 @@ void MemoryChart::showDevice() {
     m_readout->clear();
     m_map->setData({}, 0);
     m_map->hide();
+    m_blocks->setDatabase(nullptr, 0, 0);
+    m_blocks->hide();
     if (!m_db) {
         m_info->setText(QStringLiteral("No run open."));
         m_plot->replot();
@@ -208,6 +225,8 @@ void MemoryChart::showDevice() {
             m_mapSeries = profiler::memoryMapSeries(blocks);
             m_map->setData(std::move(blocks), m_t0);
             m_map->show();
+            m_blocks->setDatabase(m_db, device.toLongLong(), m_t0);
+            m_blocks->show();
         }
     }
 

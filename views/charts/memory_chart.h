@@ -6,20 +6,26 @@
 // cursor in a readout. Series are reduced in the profiler (fixed
 // buckets, max per bucket) to about one point per pixel of the visible range, again
 // after every zoom or pan, so the chart stays fast and never hides a peak. Below it,
-// on the same time axis, the device's memory map (memory_map.h) when the run has blocks.
+// on the same time axis, the device's memory map (memory_map.h) when the run has blocks,
+// and the blocks live at the instant clicked on the chart or alive in the range
+// Shift+dragged on it (memory_blocks_panel.h). Above the chart, for a simulated run of
+// the open project, the what-if row (memory_what_if_bar.h).
 
 #include "profiler/analysis/memory_map_series.h"
 #include "profiler/store/profile_db.h"
 
+#include <QPoint>
 #include <QWidget>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QCustomPlot;
 class QCPItemStraightLine;
 class QCPItemTracer;
 class QCPItemText;
+class QCPItemRect;
 class QCPRange;
 class QComboBox;
 class QLabel;
@@ -28,7 +34,9 @@ class QMouseEvent;
 
 namespace npu::views {
 
+class MemoryBlocksPanel;
 class MemoryMap;
+class MemoryWhatIfBar;
 
 class MemoryChart : public QWidget {
     Q_OBJECT
@@ -50,6 +58,16 @@ public:
     QString readoutAt(double x);
     QString readout() const;
     MemoryMap* memoryMap() const { return m_map; }
+    MemoryBlocksPanel* blocksPanel() const { return m_blocks; }
+    MemoryWhatIfBar* whatIfBar() const { return m_whatIf; }
+    // The chart's selection (memory_chart_selection.cpp), in database time: an instant
+    // (from == to) or a range, marked on the chart and listed in the blocks panel.
+    void selectTimes(std::int64_t from_ns, std::int64_t to_ns);
+    void clearTimeSelection();
+    std::pair<std::int64_t, std::int64_t> selectedTimes() const { return {m_selFrom, m_selTo}; }
+    // Axis coordinate <-> database time.
+    double axisOf(std::int64_t t_ns) const { return double(t_ns - m_t0) / m_timeDiv; }
+    std::int64_t timeOf(double x) const { return m_t0 + std::int64_t(x * m_timeDiv); }
 
 public slots:
     void resetZoom();
@@ -57,6 +75,8 @@ public slots:
 signals:
     // "Peak in Timeline": a database time (ns) to show in the timeline.
     void timeActivated(qint64 t_ns);
+    // "Show in Timeline" on a block: its producer op's slice (TASK id).
+    void sliceActivated(qint64 taskId);
 
 private:
     struct Series {
@@ -69,6 +89,9 @@ private:
     void reduceVisible();
     void addMapSeries();
     void onMouseMove(QMouseEvent* event);
+    // memory_chart_selection.cpp
+    void buildSelection();
+    void drawSelection();
 
     std::shared_ptr<const profiler::ProfileDb> m_db;
     std::vector<Series> m_all;     // every counter track of the run
@@ -79,6 +102,12 @@ private:
     QLabel* m_readout;
     QComboBox* m_device;
     MemoryMap* m_map;
+    MemoryBlocksPanel* m_blocks;
+    MemoryWhatIfBar* m_whatIf;
+    QCPItemRect* m_selectionBox = nullptr;
+    QCPItemStraightLine* m_selectionLine = nullptr;
+    std::int64_t m_selFrom = -1, m_selTo = -1;
+    QPoint m_pressPos;
     QCPItemStraightLine* m_cursorLine = nullptr;
     QCPItemStraightLine* m_capacityLine = nullptr;
     QCPItemTracer* m_peakMarker = nullptr;

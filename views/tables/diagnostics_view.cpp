@@ -2,7 +2,9 @@
 
 #include "profiler/importers/diagnostic_example.h"
 #include "profiler/importers/diagnostic_kinds.h"
+#include "profiler/store/memory_summary_json.h"
 #include "profiler/store/profile_db.h"
+#include "views/tables/oom_panel.h"
 #include "views/tables/record_table_model.h"
 
 #include <QHeaderView>
@@ -41,11 +43,17 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
         menu.exec(m_table->viewport()->mapToGlobal(pos));
     });
     m_info = new QLabel(this);
+    m_oom = new OomPanel(this);
+    m_oom->hide();
+    connect(m_oom, &OomPanel::showInTimeline, this, &DiagnosticsView::eventsRequested);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_oom, 3);
     layout->addWidget(m_info);
     layout->addWidget(m_table, 1);
 }
+
+bool DiagnosticsView::hasOom() const { return m_oom->hasOom(); }
 
 void DiagnosticsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     std::vector<std::vector<RecordCell>> rows;
@@ -71,7 +79,21 @@ void DiagnosticsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
                                                     "the rest of the trace was imported.")
                                          .arg(total)
                                          .arg(rows.size()));
+    const bool noProblems = rows.empty();
     m_model->setRows(std::move(rows));
+    std::optional<engine::MemorySummary> memory;
+    double capacity = 0;
+    if (db) {
+        memory = profiler::storedMemorySummary(*db);
+        capacity = QString::fromStdString(db->meta("capacity_bytes")).toDouble();
+    }
+    m_oom->setSummary(memory, capacity, db ? db->timeRange().first : 0);
+    m_oom->setVisible(m_oom->hasOom());
+    // A simulated run has no import to report on: its tab is the out-of-memory view.
+    const bool simulated = db && db->meta("source") == "simulated";
+    const bool showImport = !(simulated && noProblems && m_oom->hasOom());
+    m_info->setVisible(showImport);
+    m_table->setVisible(showImport);
 }
 
 bool DiagnosticsView::activate(const QModelIndex& index) {

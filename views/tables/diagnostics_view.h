@@ -2,6 +2,8 @@
 // The Diagnostics tab of an imported run: the importer's problem counts by kind, with
 // severity, count and an example event, most severe first. Double-click (or "Show in
 // Timeline") shows the events a diagnostic concerns: eventsRequested.
+// For a simulated run that ran out of memory: the out-of-memory view (oom_panel.h) —
+// the instant, the op, the top live tensors and the advice with predicted figures.
 
 #include <QWidget>
 
@@ -18,6 +20,7 @@ class ProfileDb;
 
 namespace npu::views {
 
+class OomPanel;
 class RecordTableModel;
 
 class DiagnosticsView : public QWidget {
@@ -30,6 +33,9 @@ public:
     // Emits eventsRequested for the row at a table (proxy) index; false when its example
     // names no event.
     bool activate(const QModelIndex& index);
+    // The run is a simulated one that ran out of memory: the tab shows why and what to do.
+    bool hasOom() const;
+    OomPanel* oomPanel() const { return m_oom; }
 
 signals:
     // The event a diagnostic's example names: slices called `name` (may be empty) and the
@@ -41,6 +47,7 @@ private:
     RecordTableModel* m_model;
     QTableView* m_table;
     QLabel* m_info;
+    OomPanel* m_oom;
 };
 
 }  // namespace npu::views

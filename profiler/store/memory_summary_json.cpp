@@ -1,0 +1,88 @@
+#include "profiler/store/memory_summary_json.h"
+
+#include "profiler/store/profile_db.h"
+
+namespace npu::profiler {
+
+using nlohmann::json;
+
+void addMemorySummaryJson(json& m, const engine::MemorySummary& s) {
+    m["allocator"] = s.allocator;
+    m["reserved_peak_bytes"] = s.reserved_peak_bytes;
+    m["lower_bound_bytes"] = s.lower_bound_bytes;
+    m["planned_peak_bytes"] = s.planned_peak_bytes;
+    m["fragmentation"] = s.fragmentation;
+    m["by_category"] = s.by_category;
+    m["largest_free_block_bytes"] = s.largest_free_block_bytes;
+    json allocators = json::object();
+    for (const auto& a : s.allocators)
+        allocators[a.allocator] = {{"allocated_peak_bytes", a.allocated_peak_bytes},
+                                   {"reserved_peak_bytes", a.reserved_peak_bytes},
+                                   {"largest_free_block_bytes", a.largest_free_block_bytes},
+                                   {"segments", a.segments},
+                                   {"oom", a.oom}};
+    m["allocators"] = allocators;
+    if (!s.oom.present) return;
+    json top = json::array();
+    for (const auto& t : s.oom.top_tensors)
+        top.push_back({{"name", t.name}, {"category", t.category}, {"producer", t.producer}, {"bytes", t.bytes},
+                       {"alloc_ns", t.alloc_ns}, {"free_ns", t.free_ns}});
+    json advice = json::array();
+    for (const auto& a : s.oom.advice)
+        advice.push_back({{"action", a.action},
+                          {"change", a.change},
+                          {"predicted_peak_bytes", a.predicted_peak_bytes},
+                          {"predicted_reserved_bytes", a.predicted_reserved_bytes},
+                          {"predicted_step_time_ms", a.predicted_step_time_ms},
+                          {"fits", a.fits}});
+    m["oom"] = {{"op", s.oom.op},
+                {"time_ns", s.oom.time_ns},
+                {"request_bytes", s.oom.request_bytes},
+                {"top_tensors", top},
+                {"advice", advice}};
+}
+
+engine::MemorySummary memorySummaryFromJson(const json& m) {
+    engine::MemorySummary s;
+    if (!m.is_object()) return s;
+    s.allocator = m.value("allocator", s.allocator);
+    s.reserved_peak_bytes = m.value("reserved_peak_bytes", std::int64_t{0});
+    s.lower_bound_bytes = m.value("lower_bound_bytes", std::int64_t{0});
+    s.planned_peak_bytes = m.value("planned_peak_bytes", std::int64_t{0});
+    s.fragmentation = m.value("fragmentation", 0.0);
+    s.largest_free_block_bytes = m.value("largest_free_block_bytes", std::int64_t{0});
+    if (auto it = m.find("by_category"); it != m.end() && it->is_object())
+        for (const auto& [k, v] : it->items())
+            if (v.is_number()) s.by_category[k] = v.get<std::int64_t>();
+    if (auto it = m.find("allocators"); it != m.end() && it->is_object())
+        for (const auto& [name, a] : it->items())
+            s.allocators.push_back({name, a.value("allocated_peak_bytes", std::int64_t{0}), a.value("reserved_peak_bytes", std::int64_t{0}),
+                                    a.value("largest_free_block_bytes", std::int64_t{0}), a.value("segments", 0), a.value("oom", false)});
+    auto oom = m.find("oom");
+    if (oom == m.end() || !oom->is_object()) return s;
+    s.oom.present = true;
+    s.oom.op = oom->value("op", std::string());
+    s.oom.time_ns = oom->value("time_ns", std::int64_t{0});
+    s.oom.request_bytes = oom->value("request_bytes", std::int64_t{0});
+    if (auto it = oom->find("top_tensors"); it != oom->end() && it->is_array())
+        for (const auto& t : *it)
+            s.oom.top_tensors.push_back({t.value("name", std::string()), t.value("category", std::string()),
+                                         t.value("producer", std::string()), t.value("bytes", std::int64_t{0}),
+                                         t.value("alloc_ns", std::int64_t{0}), t.value("free_ns", std::int64_t{-1})});
+    if (auto it = oom->find("advice"); it != oom->end() && it->is_array())
+        for (const auto& a : *it)
+            s.oom.advice.push_back({a.value("action", std::string()), a.value("change", std::string()),
+                                    a.value("predicted_peak_bytes", std::int64_t{0}), a.value("predicted_reserved_bytes", std::int64_t{0}),
+                                    a.value("predicted_step_time_ms", 0.0), a.value("fits", false)});
+    return s;
+}
+
+std::optional<engine::MemorySummary> storedMemorySummary(const ProfileDb& db) {
+    const std::string text = db.meta("memory");
+    if (text.empty()) return std::nullopt;
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return std::nullopt;
+    return memorySummaryFromJson(j);
+}
+
+}  // namespace npu::profiler
