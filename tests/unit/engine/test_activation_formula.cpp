@@ -2,7 +2,8 @@
 // - activation memory of one GPT layer without recomputation, Korthikanti et al. 2022
 //   eq. 1, s*b*h*(34 + 5*a*s/h) bytes in 16-bit, and the flash-attention figure s*b*h*34
 //   (engine/memory/activation_formula), against the saved-activation bytes the simulator
-//   keeps per layer (pure bf16, so every activation is 16-bit as the paper assumes);
+//   keeps per layer (bf16-o2: every activation is 16-bit as the paper assumes, and the fp32
+//   masters and Adam states make the 16Ψ of ZeRO's mixed-precision Adam);
 // - ZeRO's model-state bytes per rank for mixed-precision Adam, 16Ψ, 4Ψ+12Ψ/N, 2Ψ+14Ψ/N
 //   and 16Ψ/N (Rajbhandari et al. 2020), exact, on the trained graph and in the
 //   simulator's resident memory.
@@ -28,7 +29,7 @@ Project gptProject(std::int64_t layers) {
          {{"zoo", "gpt"},
           {"config", {{"hidden", kHidden}, {"layers", layers}, {"heads", kHeads}, {"vocab", 256}, {"max_seq", kSeq}, {"tie_embeddings", false}}}}},
         {"device", "h200"},
-        {"training", {{"batch", kBatch}, {"seq", kSeq}, {"precision", "bf16"}, {"optimizer", "adamw"}}}};
+        {"training", {{"batch", kBatch}, {"seq", kSeq}, {"precision", "bf16-o2"}, {"optimizer", "adamw"}}}};
     auto p = parseProject(doc, "gpt-formula.json");
     if (!p) qFatal("%s", p.message().c_str());
     return *p;

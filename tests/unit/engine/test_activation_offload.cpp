@@ -62,8 +62,11 @@ private slots:
         QCOMPARE(d2h, layers);  // one copy each way per decoder layer
         QCOMPARE(h2d, layers);
         QCOMPARE(down, up);     // what went out comes back
-        // The step grows by the copies' time, nothing else changes in a serial schedule.
-        QVERIFY(std::abs((off.summary.step_time_ms - base.summary.step_time_ms) * 1e6 - copyNs) < 1.0 + 2e-9 * copyNs);
+        // The device's work grows by the copies' time, nothing else changes in a serial
+        // schedule. The wall time grows by less: copies fill some of the idle the device
+        // spent waiting for the host's launches (engine/sim/host_dispatch).
+        QVERIFY(std::abs((off.summary.device_busy_ms - base.summary.device_busy_ms) * 1e6 - copyNs) < 1.0 + 2e-9 * copyNs);
+        QVERIFY(off.summary.step_time_ms > base.summary.step_time_ms);
 
         // The live peak drops by most of the offloaded bytes: at the end of forward the
         // device held every layer's saved activations; now at most about one layer's.

@@ -124,7 +124,10 @@ private slots:
         // One step, no ProfilerStep: first kernel start to last kernel end, 47.227 ms (python).
         QVERIFY(std::abs(c.step.measured_ns / 1e6 - 47.227) < 0.01);
         QCOMPARE(c.step.measured_idle_ns, c.step.measured_ns - c.step.measured_busy_ns);
-        QVERIFY(std::abs(c.step.simulated_ns / 1e6 - 34.0) < 3.4);
+        // The simulated step (device work plus the host-bound idle of eager dispatch) against
+        // the same step measured without the profiler: 37.02 ms (h200_llama_small_training.json,
+        // amp_bf16), within the 10 %.
+        QVERIFY2(std::abs(c.step.simulated_ns / 1e6 - 37.02) < 0.10 * 37.02, std::to_string(c.step.simulated_ns / 1e6).c_str());
         holdMajorGroups(c);
     }
 
