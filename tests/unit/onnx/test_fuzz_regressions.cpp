@@ -8,6 +8,7 @@
 #include "engine/npuom/gzip_codec.h"
 #include "engine/npuom/offline_model.h"
 #include "engine/project/project.h"
+#include "tests/fuzz/fuzz_input_files.h"
 
 #include <QTest>
 
@@ -19,23 +20,10 @@ using namespace npu::engine;
 
 namespace {
 
+using npu::fuzzing::filesIn;
+using npu::fuzzing::readAll;
+
 const std::filesystem::path kFuzzDir = std::filesystem::path(NPU_TEST_DATA_DIR) / ".." / "fuzz";
-
-std::string readAll(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir) {
-    std::vector<std::filesystem::path> files;
-    if (std::filesystem::is_directory(dir))
-        for (const auto& e : std::filesystem::directory_iterator(dir))
-            if (e.is_regular_file()) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
 
 // As fuzz_npuom_load: plain bytes are gzip-compressed first.
 npu::Expected<ConversionResult> loadNpuomBytes(const std::string& bytes, const std::string& where) {

@@ -5,6 +5,7 @@
 // error value, never crash, and a loaded result must keep its invariants.
 
 #include "tests/fuzz/profiler_fuzz_inputs.h"
+#include "tests/fuzz/fuzz_input_files.h"
 
 #include <QTest>
 
@@ -15,24 +16,11 @@ using namespace npu::profiler;
 
 namespace {
 
+using npu::fuzzing::filesIn;
+using npu::fuzzing::readAll;
+
 const std::filesystem::path kTestData = NPU_TEST_DATA_DIR;
 const std::filesystem::path kFuzzDir = kTestData / ".." / "fuzz";
-
-std::string readAll(const std::filesystem::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::vector<std::filesystem::path> filesIn(const std::filesystem::path& dir) {
-    std::vector<std::filesystem::path> files;
-    if (std::filesystem::is_directory(dir))
-        for (const auto& e : std::filesystem::directory_iterator(dir))
-            if (e.is_regular_file()) files.push_back(e.path());
-    std::sort(files.begin(), files.end());
-    return files;
-}
 
 // The input itself, then cut at a quarter, half and three quarters, then with one byte
 // flipped at each of those points.
