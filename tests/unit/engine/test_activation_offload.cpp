@@ -2,10 +2,11 @@
 // the saved activations go to the host after each layer's forward and come back before
 // its backward, on the memcpy stream at the device profile's PCIe rate. Checked: the
 // peak drops by most of the layers' saved bytes, every byte offloaded is reloaded, each
-// copy takes bytes / PCIe bandwidth (+ launch), and the step grows by exactly the copies'
-// time (the single-device schedule runs them in program order).
+// copy takes bytes / PCIe bandwidth (+ launch), and the device's work grows by exactly the
+// copies' time (the single-device schedule runs them in program order).
 #include "engine/cost/device_profile.h"
 #include "engine/pipeline/simulation_pipeline.h"
+#include "tests/unit/engine/sample_projects.h"
 
 #include <QtTest>
 
@@ -13,18 +14,8 @@ using namespace npu::engine;
 
 namespace {
 
-Project calibrationProject() {
-    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-small-h200/project.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    return *p;
-}
-
-SimulationResult run(const Project& p) {
-    auto r = simulateProject(p, {});
-    if (!r) qFatal("%s", r.message().c_str());
-    return *r;
-}
-
+using testing::calibrationProject;
+using testing::simulateOrFail;
 }  // namespace
 
 class TestActivationOffload : public QObject {
@@ -32,9 +23,9 @@ class TestActivationOffload : public QObject {
 private slots:
     void offloadCutsThePeakAndCostsPcieTime() {
         Project p = calibrationProject();
-        const SimulationResult base = run(p);
+        const SimulationResult base = simulateOrFail(p);
         p.training.offload_activations = true;
-        const SimulationResult off = run(p);
+        const SimulationResult off = simulateOrFail(p);
         QCOMPARE(off.summary.status, std::string("ok"));
 
         auto device = loadDeviceProfile(p.device, defaultDevicesDir());
@@ -87,9 +78,9 @@ private slots:
         // Full checkpointing keeps only each layer's input: that is what is offloaded.
         Project p = calibrationProject();
         p.training.activation_checkpointing = "full";
-        const SimulationResult ckpt = run(p);
+        const SimulationResult ckpt = simulateOrFail(p);
         p.training.offload_activations = true;
-        const SimulationResult both = run(p);
+        const SimulationResult both = simulateOrFail(p);
         QCOMPARE(both.summary.status, std::string("ok"));
         QVERIFY(both.summary.memory.lower_bound_bytes < ckpt.summary.memory.lower_bound_bytes);
         double down = 0;

@@ -10,6 +10,7 @@
 #include "engine/sim/data_loader.h"
 #include "engine/sim/host_dispatch.h"
 #include "engine/sim/project_host_options.h"
+#include "tests/unit/engine/sample_projects.h"
 
 #include <QtTest>
 
@@ -18,6 +19,8 @@
 using namespace npu::engine;
 
 namespace {
+
+using testing::smallLlama;
 
 constexpr std::int64_t us = 1000;
 
@@ -41,16 +44,6 @@ std::vector<DispatchedStep> runWithLoader(const std::vector<DispatchOp>& ops, Da
     return out;
 }
 
-Project smallLlama() {
-    Project p;
-    p.name = "t";
-    p.device = "h200";
-    p.model.zoo = "llama";
-    p.model.config = {{"hidden", 256}, {"ffn", 704}, {"layers", 2}, {"heads", 4}, {"vocab", 1000}};
-    p.training.batch = 2;
-    p.training.seq = 128;
-    return p;
-}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 // against the paper's model-state arithmetic, the allocator choice, and the
 // out-of-memory diagnosis with its playbook advice on a device made too small.
 #include "engine/pipeline/simulation_pipeline.h"
+#include "tests/unit/engine/sample_projects.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -13,18 +14,8 @@ using namespace npu::engine;
 
 namespace {
 
-Project calibrationProject() {
-    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-small-h200/project.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    return *p;
-}
-
-SimulationResult run(const Project& p, const SimulationOptions& o = {}) {
-    auto r = simulateProject(p, o);
-    if (!r) qFatal("%s", r.message().c_str());
-    return *r;
-}
-
+using testing::calibrationProject;
+using testing::simulateOrFail;
 }  // namespace
 
 class TestMemoryOptions : public QObject {
@@ -33,9 +24,9 @@ private slots:
     void gradientAccumulation() {
         Project p = calibrationProject();
         p.training.batch = 4;
-        const SimulationResult one = run(p);
+        const SimulationResult one = simulateOrFail(p);
         p.training.gradient_accumulation = 2;
-        const SimulationResult two = run(p);
+        const SimulationResult two = simulateOrFail(p);
         const double opt1 = one.summary.time_by_phase_ms.at("optimizer");
         // Two forward+backward passes, one optimizer update: twice the device work (the
         // wall time is not additive: the host issues micro-batch 2 while micro-batch 1 runs).
@@ -60,7 +51,7 @@ private slots:
         std::int64_t params = 0;
         for (int stage = 0; stage <= 3; ++stage) {
             p.training.zero_stage = stage;
-            const SimulationResult r = run(p);
+            const SimulationResult r = simulateOrFail(p);
             lower[stage] = r.summary.memory.lower_bound_bytes;
             params = r.summary.params;
         }
@@ -75,7 +66,7 @@ private slots:
 
     void allocatorsCompared() {
         Project p = calibrationProject();
-        const SimulationResult caching = run(p);
+        const SimulationResult caching = simulateOrFail(p);
         const MemorySummary& m = caching.summary.memory;
         QCOMPARE(m.allocator, std::string("caching"));
         QCOMPARE(static_cast<int>(m.allocators.size()), 3);
@@ -83,12 +74,12 @@ private slots:
         QVERIFY(m.reserved_peak_bytes >= caching.summary.peak_bytes);
         QVERIFY(m.fragmentation >= 0);
         p.optimizations["memory_optimizer"] = {{"strategy", "balanced"}, {"max_fragmentation", 0.15}};
-        const SimulationResult buddy = run(p);
+        const SimulationResult buddy = simulateOrFail(p);
         QCOMPARE(buddy.summary.memory.allocator, std::string("buddy"));
         // Power-of-two blocks never hold less than the requests.
         QVERIFY(buddy.summary.peak_bytes >= buddy.summary.memory.lower_bound_bytes);
         p.optimizations["allocator"] = "static";
-        const SimulationResult planned = run(p);
+        const SimulationResult planned = simulateOrFail(p);
         QCOMPARE(planned.summary.memory.reserved_peak_bytes, planned.summary.memory.planned_peak_bytes);
     }
 
@@ -102,7 +93,7 @@ private slots:
         std::ofstream(dir.filePath(QStringLiteral("h200.json")).toStdString()) << device.dump();
         SimulationOptions o;
         o.devicesDir = dir.path().toStdString();
-        const SimulationResult r = run(calibrationProject(), o);
+        const SimulationResult r = simulateOrFail(calibrationProject(), o);
         QCOMPARE(r.summary.status, std::string("oom"));
         const OomReport& oom = r.summary.memory.oom;
         QVERIFY(oom.present);

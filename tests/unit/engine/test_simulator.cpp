@@ -1,6 +1,7 @@
 // Simulator: schedule, memory events, OOM, steps, progress and cancellation; the sample
 // projects end to end.
 #include "engine/pipeline/simulation_pipeline.h"
+#include "tests/unit/engine/sample_projects.h"
 
 #include <QtTest>
 
@@ -11,16 +12,8 @@ using namespace npu::engine;
 using npu::Progress;
 
 namespace {
-Project smallLlama() {
-    Project p;
-    p.name = "t";
-    p.device = "h200";
-    p.model.zoo = "llama";
-    p.model.config = {{"hidden", 256}, {"ffn", 704}, {"layers", 2}, {"heads", 4}, {"vocab", 1000}};
-    p.training.batch = 2;
-    p.training.seq = 128;
-    return p;
-}
+
+using testing::smallLlama;
 }  // namespace
 
 class TestSimulator : public QObject {
