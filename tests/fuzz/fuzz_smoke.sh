@@ -3,7 +3,10 @@
 # (incrementally; the first build instruments the whole engine), replays the kept crash
 # inputs (tests/fuzz/regressions/TARGET) and runs each target SECONDS on a copy of its
 # seed corpus. Exit 77 (ctest: skipped) with the reason when clang or libFuzzer is absent
-# or when NPU_FUZZ_SMOKE=0. Built at -O1 without debug info: quick to build on CI's 2 cores, and
+# or when NPU_FUZZ_SMOKE=0. The mutation seed is fixed (NPU_FUZZ_SEED, default 1) so that
+# a failure in CI replays the same inputs on a developer's machine instead of being a
+# one-off of a random seed; explore with other seeds and longer runs outside `make test`.
+# Built at -O1 without debug info: quick to build on CI's 2 cores, and
 # ccache hits across clones (with -g the compile folder would be part of the hash). Usage: fuzz_smoke.sh SOURCE_DIR FUZZ_BUILD_DIR [SECONDS]
 set -u
 src="$1"; build="$2"; seconds="${3:-15}"
@@ -43,7 +46,7 @@ for t in $targets; do
   fi
   work=$(mktemp -d)
   cp -r "$seeds" "$work/corpus"
-  "$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+  "$bin" -seed="${NPU_FUZZ_SEED:-1}" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
     -artifact_prefix="$work/" "$work/corpus" > "$work/log" 2>&1
   rc=$?
   execs=$(grep -m1 'stat::number_of_executed_units' "$work/log" | awk '{print $2}')
