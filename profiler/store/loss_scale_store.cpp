@@ -44,4 +44,31 @@ std::optional<engine::LossScaleSummary> readLossScale(const ProfileDb& db) {
     return s;
 }
 
+std::vector<LossScaleStep> readLossScaleSteps(const ProfileDb& db) {
+    std::int64_t scaleTrack = -1, skippedTrack = -1;
+    for (const TrackRow& t : db.tracks()) {
+        if (t.kind != TrackKind::counter) continue;
+        if (t.name == kLossScaleTrack && scaleTrack < 0) scaleTrack = t.id;
+        if (t.name == kSkippedStepTrack && skippedTrack < 0) skippedTrack = t.id;
+    }
+    std::vector<LossScaleStep> rows;
+    if (scaleTrack < 0) return rows;
+    const CounterSeries scale = db.counter(scaleTrack);
+    const CounterSeries skipped = skippedTrack >= 0 ? db.counter(skippedTrack) : CounterSeries{};
+    const std::vector<StepRow> steps = db.steps();
+    // Points sit at step starts (emitLossScale); match by timestamp so a step without a
+    // point (never written today) does not shift the ones after it.
+    std::size_t next = 0, nextSkipped = 0;
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+        while (next < scale.ts_ns.size() && scale.ts_ns[next] < steps[s].start_ns) ++next;
+        if (next == scale.ts_ns.size()) break;
+        if (scale.ts_ns[next] != steps[s].start_ns) continue;
+        while (nextSkipped < skipped.ts_ns.size() && skipped.ts_ns[nextSkipped] < steps[s].start_ns) ++nextSkipped;
+        const bool skip = nextSkipped < skipped.ts_ns.size() && skipped.ts_ns[nextSkipped] == steps[s].start_ns &&
+                          skipped.value[nextSkipped] > 0.5;
+        rows.push_back({static_cast<int>(s), scale.value[next], skip});
+    }
+    return rows;
+}
+
 }  // namespace npu::profiler

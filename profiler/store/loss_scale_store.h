@@ -9,6 +9,7 @@
 #include "profiler/store/trace_sink.h"
 
 #include <optional>
+#include <vector>
 
 namespace npu::profiler {
 
@@ -21,5 +22,15 @@ void emitLossScale(const engine::SimulationResult& result, TraceSink& sink);
 
 // The stored summary; nullopt for runs without loss scaling.
 std::optional<engine::LossScaleSummary> readLossScale(const ProfileDb& db);
+
+// The scale each step used and whether its optimizer update was skipped, in step order,
+// read back from the two counter tracks (the final "next step" point is not a step).
+// Empty for runs without loss scaling.
+struct LossScaleStep {
+    int step = 0;
+    double scale = 0;
+    bool skipped = false;
+};
+std::vector<LossScaleStep> readLossScaleSteps(const ProfileDb& db);
 
 }  // namespace npu::profiler

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "profiler/store/profile_db.h"
+#include "views/charts/loss_scale_chart.h"
 #include "views/common/units.h"
 #include "views/summary/json_table.h"
 #include "views/tables/record_table_model.h"
@@ -44,6 +45,8 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent) {
                                              "kernel end; idle = kernel time minus the union of device activity; overlap = "
                                              "time communication and computation run at once over communication time"));
     m_stepTitle->setToolTip(QStringLiteral("Columns of Ascend's cluster_step_trace_time.csv"));
+    m_lossScale = new LossScaleChart(this);
+    layout->addWidget(m_lossScale, 2);
 }
 
 QTableView* SummaryView::addTable(QVBoxLayout* layout, const QString& title, RecordTableModel* model, QLabel** titleLabel) {
@@ -105,6 +108,7 @@ QString SummaryView::headlineText() const { return m_headline->text(); }
 void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_devices->setHeaders({});
     m_steps->setHeaders({});
+    m_lossScale->setDatabase(db);
     if (!db) {
         m_meta->setHeaders({});
         m_headline->setText(QStringLiteral("No run open."));

@@ -2,8 +2,9 @@
 // The Summary tab: what the run is (metadata: source, project, device, model, summary
 // figures), per-device metrics (HTA definitions: kernel time, idle, compute,
 // non-compute, communication/computation overlap, peak memory) and the step breakdown
-// in the columns of Ascend's cluster_step_trace_time.csv. The metrics come from the
-// profiler's report; this view lays them out.
+// in the columns of Ascend's cluster_step_trace_time.csv, and for an fp16 run with loss
+// scaling the scale per step as a chart. The metrics come from the profiler's report;
+// this view lays them out.
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,7 @@ class ProfileDb;
 
 namespace npu::views {
 
+class LossScaleChart;
 class RecordTableModel;
 
 class SummaryView : public QWidget {
@@ -39,6 +41,7 @@ public:
     QString headlineText() const;
     RecordTableModel* deviceModel() const { return m_devices; }
     RecordTableModel* stepModel() const { return m_steps; }
+    LossScaleChart* lossScaleChart() const { return m_lossScale; }
 
 private:
     QTableView* addTable(QVBoxLayout* layout, const QString& title, RecordTableModel* model, QLabel** titleLabel);
@@ -47,6 +50,7 @@ private:
     RecordTableModel* m_devices;
     RecordTableModel* m_steps;
     QLabel* m_headline;
+    LossScaleChart* m_lossScale;
     QLabel* m_deviceTitle = nullptr;
     QLabel* m_stepTitle = nullptr;
 };
