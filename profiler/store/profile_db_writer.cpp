@@ -4,6 +4,7 @@
 #include "profiler/store/comm_store.h"
 #include "profiler/store/npudb_schema.h"
 #include "profiler/store/profile_db_writer_rows.h"
+#include "profiler/store/sqlite_attach.h"
 #include "profiler/store/sqlite_statement.h"
 
 #include <sqlite3.h>
@@ -26,6 +27,7 @@ struct ProfileDbWriter::Impl {
     std::filesystem::path tmp;
     bool committed = false;
     std::string firstError;
+    std::vector<std::string> attached;  // sources copied with SQL, detached after COMMIT
 
     SqliteStatement insString, insDevice, insTrack, insTask, insTaskBatch, insArgs, insFlow, insFlowBatch, insCounter,
         insCounterBatch, insOpInfo, insStep, insOpAlloc;
@@ -219,7 +221,7 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     d.tmp = temporarySiblingPath(target);
     // NOMUTEX: a writer belongs to one thread; the serialized mode's lock per bind and
     // step was 7% of an import's CPU.
-    const auto rc = sqlite3_open_v2(d.tmp.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    const auto rc = sqlite3_open_v2(d.tmp.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK) {
         std::string why = d.db ? sqlite3_errmsg(d.db) : "out of memory";
         return makeError("cannot create profiling database " + target.string() + ": " + why +
@@ -236,6 +238,7 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     if (auto s = execSql(d.db, npudbTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, npudbCommTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, npudbMemoryTablesSql(), "creating tables in " + target.string()); !s) return s.error();
+    if (auto s = execSql(d.db, npudbClusterTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, "BEGIN", "starting the transaction"); !s) return s.error();
     if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + target.string()); !s) return s.error();
     // Importers write each counter track's samples sorted, so this index also only appends.
@@ -377,6 +380,13 @@ void ProfileDbWriter::addOpAllocation(const OpAllocationRecord& r) {
             "OP_MEMORY_ALLOC");
 }
 
+Status ProfileDbWriter::copyFromSqlite(const std::filesystem::path& source, std::string_view alias, std::string_view sql) {
+    Impl& d = *m_impl;
+    if (auto s = attachReadOnly(d.db, source, alias); !s) return s;
+    d.attached.emplace_back(alias);
+    return execSql(d.db, sql, "copying the tables of " + source.string());
+}
+
 Status ProfileDbWriter::commit() {
     Impl& d = *m_impl;
     if (d.committed || !d.db) return makeError("profiling database " + d.target.string() + " was already committed");
@@ -417,6 +427,8 @@ Status ProfileDbWriter::commit() {
         if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + d.target.string()); !s) return s;
     if (auto s = execSql(d.db, npudbIndexesSql(), "indexing " + d.target.string()); !s) return s;
     if (auto s = execSql(d.db, "COMMIT", "committing " + d.target.string()); !s) return s;
+    for (const auto& alias : d.attached)
+        if (auto s = detachDatabase(d.db, alias); !s) return s;
     if (sqlite3_close(d.db) != SQLITE_OK) return makeError("closing " + d.target.string() + ": " + sqlite3_errmsg(d.db));
     d.db = nullptr;
     if (auto s = renameIntoPlace(d.tmp, d.target); !s) return s;
