@@ -57,6 +57,13 @@ static void printImportSummary(const json& r, std::ostream& out) {
                           : "—");  // no memory events: not measured
         out << line;
     }
+    // A run without a timeline (msprof-analyze's cluster analysis): what it holds instead.
+    const json steps = r.value("step_breakdown", json::array()), comm = r.value("communication", json::object());
+    if (r.value("devices", json::array()).empty() && (!steps.empty() || !comm.empty())) {
+        std::snprintf(line, sizeof line, "  no timeline; step breakdown %zu row(s), communication ops of %zu rank(s), %zu link(s)\n",
+                      steps.size(), comm.value("ranks", json::array()).size(), comm.value("matrix", json::array()).size());
+        out << line;
+    }
     const json top = r.value("top_kernels", json::array());
     if (!top.empty()) out << "  top kernels by time:\n";
     for (size_t i = 0; i < top.size() && i < 5; ++i) {

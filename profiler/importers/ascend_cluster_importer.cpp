@@ -51,11 +51,18 @@ std::string clusterCopySql(const SqliteSource& src, ImportDiagnostics& diag) {
             return src.col("ClusterCommAnalyzerTime", "t", names, diag);
         };
         const auto ms = [&](std::initializer_list<std::string_view> names) { return clusterNsSql(c(names), "1e6"); };
+        // msprof-analyze fills the ratios of its "Total Op Info" rows only (0 on every op):
+        // Ascend's definitions, as the per-rank analysis.db reader computes them.
+        const std::string transit = c({"transit_time"}), wait = c({"wait_time"}), sync = c({"synchronization_time"});
+        const auto ratio = [&](const std::string& part) {
+            return "CASE WHEN " + part + " + " + transit + " > 0 THEN " + part + " * 1.0 / (" + part + " + " + transit +
+                   ") ELSE 0 END";
+        };
         sql += "INSERT INTO COMM_OP SELECT t.rank_id, t.step, " + clusterOpTypeSql("t.hccl_op_name") +
                ", t.hccl_op_name, t.group_name, " + clusterNsSql(c({"start_timestamp"}), "1e3") + ", " +
-               ms({"elapsed_time", "elapse_time"}) + ", " + ms({"transit_time"}) + ", " + ms({"wait_time"}) + ", " +
-               ms({"synchronization_time"}) + ", " + ms({"idle_time"}) + ", " + c({"wait_time_ratio"}) + ", " +
-               c({"synchronization_time_ratio"}) +
+               ms({"elapsed_time", "elapse_time"}) + ", " + clusterNsSql(transit, "1e6") + ", " +
+               clusterNsSql(wait, "1e6") + ", " + clusterNsSql(sync, "1e6") + ", " + ms({"idle_time"}) + ", " +
+               ratio(wait) + ", " + ratio(sync) +
                " FROM cluster.ClusterCommAnalyzerTime AS t WHERE t.hccl_op_name != 'Total Op Info';\n";
     } else {
         missing("ClusterCommAnalyzerTime");

@@ -161,6 +161,11 @@ private slots:
                                         "hccl_op_name = 'Total Op Info'");
         QCOMPARE(total.size(), size_t(1));
         QVERIFY2(std::abs(ranks[0]["wait_ratio"].get<double>() - total[0][0]) < 1e-4, ranks[0].dump().c_str());
+        // Per op, Ascend's wait / (wait + transit) (the source leaves 0 on ops): an op with
+        // wait 0.011861 ms and no transit waits the whole time.
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM COMM_OP WHERE rank = 0 AND op = 'hcom_broadcast__535_0_1' "
+                             "AND transit_ns = 0 AND wait_ns = 11861 AND wait_ratio = 1"),
+                 std::int64_t(1));
         QVERIFY(!report["communication"]["matrix"].empty());
         QCOMPARE(stored(*db, "SELECT COUNT(*) FROM COMM_MATRIX WHERE group_op LIKE '%-total@%'"),
                  sqlCount(src, "SELECT COUNT(*) FROM ClusterCommAnalyzerMatrix WHERE hccl_op_name LIKE '%-total'"));
