@@ -27,7 +27,6 @@ struct ProfileDbWriter::Impl {
     std::filesystem::path tmp;
     bool committed = false;
     std::string firstError;
-    std::vector<std::string> attached;  // sources copied with SQL, detached after COMMIT
 
     SqliteStatement insString, insDevice, insTrack, insTask, insTaskBatch, insArgs, insFlow, insFlowBatch, insCounter,
         insCounterBatch, insOpInfo, insStep, insOpAlloc;
@@ -381,10 +380,7 @@ void ProfileDbWriter::addOpAllocation(const OpAllocationRecord& r) {
 }
 
 Status ProfileDbWriter::copyFromSqlite(const std::filesystem::path& source, std::string_view alias, std::string_view sql) {
-    Impl& d = *m_impl;
-    if (auto s = attachReadOnly(d.db, source, alias); !s) return s;
-    d.attached.emplace_back(alias);
-    return execSql(d.db, sql, "copying the tables of " + source.string());
+    return copyFromAttached(m_impl->db, source, alias, sql);
 }
 
 Status ProfileDbWriter::commit() {
@@ -427,8 +423,6 @@ Status ProfileDbWriter::commit() {
         if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + d.target.string()); !s) return s;
     if (auto s = execSql(d.db, npudbIndexesSql(), "indexing " + d.target.string()); !s) return s;
     if (auto s = execSql(d.db, "COMMIT", "committing " + d.target.string()); !s) return s;
-    for (const auto& alias : d.attached)
-        if (auto s = detachDatabase(d.db, alias); !s) return s;
     if (sqlite3_close(d.db) != SQLITE_OK) return makeError("closing " + d.target.string() + ": " + sqlite3_errmsg(d.db));
     d.db = nullptr;
     if (auto s = renameIntoPlace(d.tmp, d.target); !s) return s;

@@ -1,5 +1,6 @@
 #include "profiler/store/sqlite_attach.h"
 
+#include "profiler/store/npudb_schema.h"
 #include "profiler/store/sqlite_statement.h"
 
 #include <cctype>
@@ -32,21 +33,21 @@ std::string readOnlyUri(const std::filesystem::path& file) {
     return uri + "?immutable=1";
 }
 
-Status attachReadOnly(sqlite3* db, const std::filesystem::path& file, std::string_view alias) {
+Status copyFromAttached(sqlite3* db, const std::filesystem::path& file, std::string_view alias, std::string_view sql) {
     if (!isIdentifier(alias)) return makeError("attaching " + file.string() + ": '" + std::string(alias) + "' is not a name");
-    SqliteStatement st(db, "ATTACH ?1 AS " + std::string(alias));
-    const std::string uri = readOnlyUri(file);
-    st.bind(1, std::string_view(uri));
-    if (!st.valid() || st.exec() != SQLITE_DONE)
-        return makeError(file.string() + ": cannot attach it to copy its tables (" + sqlite3_errmsg(db) + ")");
-    return {};
-}
-
-Status detachDatabase(sqlite3* db, std::string_view alias) {
-    SqliteStatement st(db, "DETACH " + std::string(alias));
-    if (!st.valid() || st.exec() != SQLITE_DONE)
-        return makeError("detaching " + std::string(alias) + ": " + sqlite3_errmsg(db));
-    return {};
+    {
+        SqliteStatement attach(db, "ATTACH ?1 AS " + std::string(alias));
+        const std::string uri = readOnlyUri(file);
+        attach.bind(1, std::string_view(uri));
+        if (!attach.valid() || attach.exec() != SQLITE_DONE)
+            return makeError(file.string() + ": cannot attach it to copy its tables (" + sqlite3_errmsg(db) + ")");
+    }
+    const std::string what = "copying the tables of " + file.string();
+    const Status copied = execSql(db, sql, what);
+    Status ended = execSql(db, "COMMIT", what);
+    if (ended) ended = execSql(db, "DETACH " + std::string(alias), what);
+    if (auto begun = execSql(db, "BEGIN", what); !begun && ended) ended = begun;
+    return copied ? ended : copied;
 }
 
 }  // namespace npu::profiler

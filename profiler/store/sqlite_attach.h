@@ -1,9 +1,8 @@
 #pragma once
-// Another SQLite file attached to an open database for INSERT ... SELECT copies
-// (TraceSink::copyFromSqlite): read-only and immutable like every profiler source
-// (SqliteSource), so a vendor's database is never written, not even a journal, and
-// files on read-only media open. SQLite refuses to DETACH while the transaction that read the
-// file is open; the writer detaches after its COMMIT.
+// Tables of another SQLite file copied into an open database with SQL alone
+// (TraceSink::copyFromSqlite): the file is attached read-only and immutable like every
+// profiler source (SqliteSource), so a vendor's database is never written, not even a
+// journal, and files on read-only media open.
 
 #include "engine/core/expected.h"
 
@@ -19,8 +18,13 @@ namespace npu::profiler {
 // with SQLITE_OPEN_URI.
 std::string readOnlyUri(const std::filesystem::path& file);
 
-// ATTACH `file` AS `alias`; `alias` must be a plain identifier. The error names the file.
-Status attachReadOnly(sqlite3* db, const std::filesystem::path& file, std::string_view alias);
-Status detachDatabase(sqlite3* db, std::string_view alias);
+// Inside `db`'s open transaction: ATTACH `file` AS `alias` (a plain identifier), run
+// `sql` (INSERT ... SELECT ... FROM alias.table statements), COMMIT, DETACH and BEGIN the
+// next transaction. SQLite detaches a file only outside the transaction that read it;
+// for a writer whose database is a private temporary file until it is renamed into
+// place, the intermediate COMMIT changes nothing a reader could see, and it frees the
+// alias for the next source (SQLite attaches at most 10 at once). The first error,
+// naming the file, is returned.
+Status copyFromAttached(sqlite3* db, const std::filesystem::path& file, std::string_view alias, std::string_view sql);
 
 }  // namespace npu::profiler

@@ -51,10 +51,9 @@ public:
     virtual void addOpAllocation(const OpAllocationRecord& row) { (void)row; }
     // Importers of SQLite sources whose tables map onto .npudb tables copy them with SQL
     // alone: `source` is ATTACHed read-only as `alias`, `sql` (INSERT INTO ... SELECT ...
-    // FROM alias.table, one statement per table) runs inside the sink's one transaction,
-    // streamed by SQLite in bounded memory, and the source is DETACHed when that
-    // transaction ends (SQLite holds its read lock until then). Sinks without a
-    // database refuse with an error.
+    // FROM alias.table, one statement per table) runs in one transaction, streamed by
+    // SQLite in bounded memory, and the source is DETACHed once that transaction has
+    // committed. Sinks without a database refuse with an error.
     virtual Status copyFromSqlite(const std::filesystem::path& source, std::string_view alias, std::string_view sql);
 };
 

@@ -246,6 +246,34 @@ private slots:
         QVERIFY(!std::filesystem::exists(src.string() + "-journal"));
     }
 
+    // Each copy commits and detaches its source: the same alias serves the next source,
+    // rows written through the sink before and after stay, and a bad statement is an
+    // error naming the file.
+    void writerCopiesSeveralSourcesInTurn() {
+        const std::filesystem::path dir = m_dir.path().toStdString();
+        const auto src = dir / "groups.db";
+        sqlite3* raw = nullptr;
+        QCOMPARE(sqlite3_open(src.c_str(), &raw), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(raw, "CREATE TABLE g(type TEXT, rank_set TEXT); INSERT INTO g VALUES('p2p', '(0,1)');",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(raw);
+        auto writer = ProfileDbWriter::create(dir / "copies.npudb");
+        QVERIFY(writer.ok());
+        (*writer)->addStep(0, 10);
+        const char* copy = "INSERT INTO COMM_GROUP SELECT type, rank_set, 2 FROM s.g;";
+        QVERIFY((*writer)->copyFromSqlite(src, "s", copy).ok());
+        (*writer)->addStep(10, 20);
+        QVERIFY((*writer)->copyFromSqlite(src, "s", copy).ok());
+        const auto bad = (*writer)->copyFromSqlite(src, "s", "INSERT INTO COMM_GROUP SELECT * FROM s.missing;");
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.message().find("groups.db") != std::string::npos, bad.message().c_str());
+        QVERIFY(!(*writer)->copyFromSqlite(src, "s; DROP TABLE STEP", copy).ok());  // not a name
+        QVERIFY((*writer)->commit().ok());
+        QCOMPARE(sqlCount(dir / "copies.npudb", "SELECT COUNT(*) FROM COMM_GROUP"), std::int64_t(2));
+        QCOMPARE(sqlCount(dir / "copies.npudb", "SELECT COUNT(*) FROM STEP"), std::int64_t(2));
+    }
+
     // Copying with SQL needs a database to copy into: an in-memory sink refuses with a
     // message naming the file instead of dropping the tables silently.
     void sinkWithoutDatabaseRefusesSqlCopy() {
