@@ -68,14 +68,18 @@ std::string clusterCopySql(const SqliteSource& src, ImportDiagnostics& diag) {
         missing("ClusterCommAnalyzerTime");
     }
     if (src.hasTable("ClusterCommAnalyzerBandwidth")) {
-        // One row per (op, link type, packet size); the link's figures repeat on each, so
-        // COMM_BANDWIDTH takes the first row of each op and link type.
+        // One row per (op, link type, packet size), an op's rows together; the link's
+        // figures repeat on each, so COMM_BANDWIDTH takes the first row of each op and link
+        // type: a row whose previous row (a rowid seek) has another key. A GROUP BY would
+        // hold every key in memory (210 MB for 2.9M rows).
         const std::string type = clusterOpTypeSql("t.hccl_op_name");
         sql += "INSERT INTO COMM_BANDWIDTH SELECT t.rank_id, t.step, " + type +
                ", t.hccl_op_name, t.band_type, t.transit_size, " + clusterNsSql("t.transit_time", "1e6") +
-               ", t.bandwidth, t.large_packet_ratio FROM cluster.ClusterCommAnalyzerBandwidth AS t WHERE t.rowid IN "
-               "(SELECT min(rowid) FROM cluster.ClusterCommAnalyzerBandwidth WHERE hccl_op_name != 'Total Op Info' "
-               "GROUP BY step, rank_id, hccl_op_name, band_type);\n"
+               ", t.bandwidth, t.large_packet_ratio FROM cluster.ClusterCommAnalyzerBandwidth AS t "
+               "LEFT JOIN cluster.ClusterCommAnalyzerBandwidth AS p ON p.rowid = "
+               "(SELECT max(rowid) FROM cluster.ClusterCommAnalyzerBandwidth WHERE rowid < t.rowid) "
+               "WHERE t.hccl_op_name != 'Total Op Info' AND NOT (p.step IS t.step AND p.rank_id IS t.rank_id AND "
+               "p.hccl_op_name IS t.hccl_op_name AND p.band_type IS t.band_type);\n"
                "INSERT INTO COMM_PACKET SELECT t.rank_id, t.step, " +
                type + ", t.hccl_op_name, t.band_type, t.package_size, CAST(t.count AS INTEGER), " +
                clusterNsSql("t.total_duration", "1e6") +
