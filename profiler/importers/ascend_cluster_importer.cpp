@@ -2,6 +2,7 @@
 
 #include "profiler/importers/ascend_comm_importer.h"
 #include "profiler/importers/ascend_csv.h"
+#include "profiler/importers/ascend_sql.h"
 #include "profiler/store/sqlite_statement.h"
 
 #include <charconv>
@@ -14,12 +15,6 @@ namespace fs = std::filesystem;
 
 constexpr const char* kStepCsv = "cluster_step_trace_time.csv";
 constexpr const char* kGroupJson = "communication_group.json";
-
-// Ascend's milliseconds (scale "1e6") or microseconds ("1e3") as integer nanoseconds;
-// SQLite's round() goes half away from zero like the text form's llround.
-std::string clusterNsSql(const std::string& column, const char* scale) {
-    return "CAST(round(" + column + " * " + scale + ") AS INTEGER)";
-}
 
 // The database names no op type: send and receive ops are point-to-point.
 std::string clusterOpTypeSql(const std::string& opColumn) {
@@ -36,7 +31,7 @@ std::string clusterCopySql(const SqliteSource& src, ImportDiagnostics& diag) {
     };
     if (src.hasTable("ClusterStepTraceTime")) {
         const auto us = [&](std::initializer_list<std::string_view> names) {
-            return clusterNsSql(src.col("ClusterStepTraceTime", "t", names, diag), "1e3");
+            return ascendNsSql(src.col("ClusterStepTraceTime", "t", names, diag), "1e3");
         };
         sql += "INSERT INTO CLUSTER_STEP SELECT t.step, t.type, t.\"index\", "
                "CASE WHEN t.type = 'rank' THEN CAST(t.\"index\" AS INTEGER) END, " +
@@ -50,39 +45,32 @@ std::string clusterCopySql(const SqliteSource& src, ImportDiagnostics& diag) {
         const auto c = [&](std::initializer_list<std::string_view> names) {
             return src.col("ClusterCommAnalyzerTime", "t", names, diag);
         };
-        const auto ms = [&](std::initializer_list<std::string_view> names) { return clusterNsSql(c(names), "1e6"); };
+        const auto ms = [&](std::initializer_list<std::string_view> names) { return ascendNsSql(c(names), "1e6"); };
         // msprof-analyze fills the ratios of its "Total Op Info" rows only (0 on every op):
-        // Ascend's definitions, as the per-rank analysis.db reader computes them.
+        // Ascend's definitions, as for the per-rank analysis.db.
         const std::string transit = c({"transit_time"}), wait = c({"wait_time"}), sync = c({"synchronization_time"});
-        const auto ratio = [&](const std::string& part) {
-            return "CASE WHEN " + part + " + " + transit + " > 0 THEN " + part + " * 1.0 / (" + part + " + " + transit +
-                   ") ELSE 0 END";
-        };
         sql += "INSERT INTO COMM_OP SELECT t.rank_id, t.step, " + clusterOpTypeSql("t.hccl_op_name") +
-               ", t.hccl_op_name, t.group_name, " + clusterNsSql(c({"start_timestamp"}), "1e3") + ", " +
-               ms({"elapsed_time", "elapse_time"}) + ", " + clusterNsSql(transit, "1e6") + ", " +
-               clusterNsSql(wait, "1e6") + ", " + clusterNsSql(sync, "1e6") + ", " + ms({"idle_time"}) + ", " +
-               ratio(wait) + ", " + ratio(sync) +
+               ", t.hccl_op_name, t.group_name, " + ascendNsSql(c({"start_timestamp"}), "1e3") + ", " +
+               ms({"elapsed_time", "elapse_time"}) + ", " + ascendNsSql(transit, "1e6") + ", " +
+               ascendNsSql(wait, "1e6") + ", " + ascendNsSql(sync, "1e6") + ", " + ms({"idle_time"}) + ", " +
+               ascendRatioSql(wait, transit) + ", " + ascendRatioSql(sync, transit) +
                " FROM cluster.ClusterCommAnalyzerTime AS t WHERE t.hccl_op_name != 'Total Op Info';\n";
     } else {
         missing("ClusterCommAnalyzerTime");
     }
     if (src.hasTable("ClusterCommAnalyzerBandwidth")) {
         // One row per (op, link type, packet size), an op's rows together; the link's
-        // figures repeat on each, so COMM_BANDWIDTH takes the first row of each op and link
-        // type: a row whose previous row (a rowid seek) has another key. A GROUP BY would
-        // hold every key in memory (210 MB for 2.9M rows).
+        // figures repeat on each: COMM_BANDWIDTH takes the first row of each op and link type.
         const std::string type = clusterOpTypeSql("t.hccl_op_name");
         sql += "INSERT INTO COMM_BANDWIDTH SELECT t.rank_id, t.step, " + type +
-               ", t.hccl_op_name, t.band_type, t.transit_size, " + clusterNsSql("t.transit_time", "1e6") +
+               ", t.hccl_op_name, t.band_type, t.transit_size, " + ascendNsSql("t.transit_time", "1e6") +
                ", t.bandwidth, t.large_packet_ratio FROM cluster.ClusterCommAnalyzerBandwidth AS t "
-               "LEFT JOIN cluster.ClusterCommAnalyzerBandwidth AS p ON p.rowid = "
-               "(SELECT max(rowid) FROM cluster.ClusterCommAnalyzerBandwidth WHERE rowid < t.rowid) "
-               "WHERE t.hccl_op_name != 'Total Op Info' AND NOT (p.step IS t.step AND p.rank_id IS t.rank_id AND "
-               "p.hccl_op_name IS t.hccl_op_name AND p.band_type IS t.band_type);\n"
+               "WHERE t.hccl_op_name != 'Total Op Info' AND " +
+               firstOfRunSql("cluster.ClusterCommAnalyzerBandwidth", {"step", "rank_id", "hccl_op_name", "band_type"}) +
+               ";\n"
                "INSERT INTO COMM_PACKET SELECT t.rank_id, t.step, " +
                type + ", t.hccl_op_name, t.band_type, t.package_size, CAST(t.count AS INTEGER), " +
-               clusterNsSql("t.total_duration", "1e6") +
+               ascendNsSql("t.total_duration", "1e6") +
                " FROM cluster.ClusterCommAnalyzerBandwidth AS t "
                "WHERE t.hccl_op_name != 'Total Op Info' AND CAST(t.count AS INTEGER) > 0;\n";
     }
@@ -92,7 +80,7 @@ std::string clusterCopySql(const SqliteSource& src, ImportDiagnostics& diag) {
                ", CASE WHEN coalesce(t.group_name, '') = '' THEN t.hccl_op_name "
                "ELSE t.hccl_op_name || '@' || t.group_name END, t.op_name, CAST(t.src_rank AS INTEGER), "
                "CAST(t.dst_rank AS INTEGER), t.transport_type, t.transit_size, " +
-               clusterNsSql("t.transit_time", "1e6") +
+               ascendNsSql("t.transit_time", "1e6") +
                ", t.bandwidth FROM cluster.ClusterCommAnalyzerMatrix AS t WHERE t.hccl_op_name != 'Total Op Info';\n";
     }
     if (src.hasTable("CommunicationGroup")) {

@@ -1,7 +1,7 @@
 #include "profiler/importers/ascend_comm_importer.h"
 
+#include "profiler/importers/ascend_sql.h"
 #include "profiler/importers/sqlite_source.h"
-#include "profiler/store/sqlite_statement.h"
 
 #include <nlohmann/json.hpp>
 
@@ -164,62 +164,40 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
     return {};
 }
 
-Status readCommunicationAnalysisDb(const std::filesystem::path& file, std::int64_t rank, CommunicationData& out,
+Status copyCommunicationAnalysisDb(const std::filesystem::path& file, std::int64_t rank, TraceSink& sink,
                                    ImportDiagnostics& diag) {
     auto src = SqliteSource::open(file);
     if (!src) return src.error();
-    sqlite3* db = (*src)->handle();
-    if ((*src)->hasTable("CommAnalyzerTime")) {
-        SqliteStatement q(db, "SELECT step, type, hccl_op_name, group_name, start_timestamp, elapse_time, transit_time, "
-                              "wait_time, synchronization_time, idle_time FROM CommAnalyzerTime");
-        while (q.valid() && q.step() == SQLITE_ROW) {
-            if (q.text(2) == "Total Op Info") continue;
-            CommOpRecord r;
-            r.rank = rank;
-            r.step = q.text(0);
-            r.type = q.text(1);
-            r.op = q.text(2);
-            r.group = q.text(3);
-            r.start_ns = static_cast<std::int64_t>(std::llround(q.real(4) * 1e3));
-            r.elapse_ns = msToNs(q.real(5));
-            r.transit_ns = msToNs(q.real(6));
-            r.wait_ns = msToNs(q.real(7));
-            r.synchronization_ns = msToNs(q.real(8));
-            r.idle_ns = msToNs(q.real(9));
-            // Ascend's ratios: wait / (wait + transit), synchronization / (synchronization + transit).
-            const double w = q.real(7), s = q.real(8), t = q.real(6);
-            r.wait_ratio = w + t > 0 ? w / (w + t) : 0;
-            r.synchronization_ratio = s + t > 0 ? s / (s + t) : 0;
-            out.ops.push_back(std::move(r));
-        }
+    const SqliteSource& db = **src;
+    const std::string r = std::to_string(rank);
+    std::string sql;
+    if (db.hasTable("CommAnalyzerTime")) {
+        const auto c = [&](std::initializer_list<std::string_view> names) { return db.col("CommAnalyzerTime", "t", names, diag); };
+        const std::string transit = c({"transit_time"}), wait = c({"wait_time"}), sync = c({"synchronization_time"});
+        sql += "INSERT INTO COMM_OP SELECT " + r + ", t.step, t.type, t.hccl_op_name, t.group_name, " +
+               ascendNsSql(c({"start_timestamp"}), "1e3") + ", " + ascendNsSql(c({"elapse_time", "elapsed_time"}), "1e6") +
+               ", " + ascendNsSql(transit, "1e6") + ", " + ascendNsSql(wait, "1e6") + ", " + ascendNsSql(sync, "1e6") +
+               ", " + ascendNsSql(c({"idle_time"}), "1e6") + ", " + ascendRatioSql(wait, transit) + ", " +
+               ascendRatioSql(sync, transit) + " FROM analysis.CommAnalyzerTime AS t WHERE t.hccl_op_name != 'Total Op Info';\n";
     } else {
         diag.add(DiagnosticKind::missing_table, [&] { return file.filename().string() + ": no CommAnalyzerTime"; });
     }
-    if ((*src)->hasTable("CommAnalyzerBandwidth")) {
+    if (db.hasTable("CommAnalyzerBandwidth")) {
         // One row per (op, transport, packet size): the bandwidth figures repeat on each.
-        SqliteStatement q(db, "SELECT step, type, hccl_op_name, transport_type, transit_size, transit_time, bandwidth, "
-                              "large_packet_ratio, package_size, count, total_duration FROM CommAnalyzerBandwidth");
-        std::string lastKey;
-        while (q.valid() && q.step() == SQLITE_ROW) {
-            if (q.text(2) == "Total Op Info") continue;
-            const std::string key = q.text(0) + "|" + q.text(2) + "|" + q.text(3);
-            if (key != lastKey) {
-                lastKey = key;
-                out.bandwidth.push_back({rank, q.text(0), q.text(1), q.text(2), q.text(3), q.real(4), msToNs(q.real(5)),
-                                         q.real(6), q.real(7)});
-            }
-            if (q.int64(9) > 0)
-                out.packets.push_back({rank, q.text(0), q.text(1), q.text(2), q.text(3), q.real(8), q.int64(9), msToNs(q.real(10))});
-        }
+        sql += "INSERT INTO COMM_BANDWIDTH SELECT " + r + ", t.step, t.type, t.hccl_op_name, t.transport_type, "
+               "t.transit_size, " + ascendNsSql("t.transit_time", "1e6") + ", t.bandwidth, t.large_packet_ratio "
+               "FROM analysis.CommAnalyzerBandwidth AS t WHERE t.hccl_op_name != 'Total Op Info' AND " +
+               firstOfRunSql("analysis.CommAnalyzerBandwidth", {"step", "hccl_op_name", "transport_type"}) + ";\n" +
+               "INSERT INTO COMM_PACKET SELECT " + r + ", t.step, t.type, t.hccl_op_name, t.transport_type, "
+               "t.package_size, CAST(t.count AS INTEGER), " + ascendNsSql("t.total_duration", "1e6") +
+               " FROM analysis.CommAnalyzerBandwidth AS t WHERE t.hccl_op_name != 'Total Op Info' "
+               "AND CAST(t.count AS INTEGER) > 0;\n";
     }
-    if ((*src)->hasTable("CommAnalyzerMatrix")) {
-        SqliteStatement q(db, "SELECT step, type, hccl_op_name, op_name, src_rank, dst_rank, transport_type, transit_size, "
-                              "transit_time, bandwidth FROM CommAnalyzerMatrix");
-        while (q.valid() && q.step() == SQLITE_ROW)
-            out.matrix.push_back({q.text(0), q.text(1), q.text(2), q.text(3), q.int64(4), q.int64(5), q.text(6), q.real(7),
-                                  msToNs(q.real(8)), q.real(9)});
-    }
-    return {};
+    if (db.hasTable("CommAnalyzerMatrix"))
+        sql += "INSERT INTO COMM_MATRIX SELECT t.step, t.type, t.hccl_op_name, t.op_name, CAST(t.src_rank AS INTEGER), "
+               "CAST(t.dst_rank AS INTEGER), t.transport_type, t.transit_size, " + ascendNsSql("t.transit_time", "1e6") +
+               ", t.bandwidth FROM analysis.CommAnalyzerMatrix AS t;\n";
+    return sql.empty() ? Status{} : sink.copyFromSqlite(file, "analysis", sql);
 }
 
 Status readClusterCommunicationJson(const std::filesystem::path& dir, CommunicationData& out, ImportDiagnostics& diag) {

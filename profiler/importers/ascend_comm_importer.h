@@ -9,6 +9,7 @@
 #include "engine/core/expected.h"
 #include "profiler/importers/import_diagnostics.h"
 #include "profiler/store/comm_records.h"
+#include "profiler/store/trace_sink.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,8 +26,9 @@ Expected<nlohmann::json> readAnalysisJson(const std::filesystem::path& file);
 Status readCommunicationJson(const std::filesystem::path& outputDir, std::int64_t rank, CommunicationData& out,
                              ImportDiagnostics& diag);
 
-// analysis.db's CommAnalyzer* tables.
-Status readCommunicationAnalysisDb(const std::filesystem::path& analysisDb, std::int64_t rank, CommunicationData& out,
+// analysis.db's CommAnalyzer* tables, copied by SQLite itself into the sink's COMM_*
+// tables (TraceSink::copyFromSqlite: attached, one INSERT ... SELECT per table).
+Status copyCommunicationAnalysisDb(const std::filesystem::path& analysisDb, std::int64_t rank, TraceSink& sink,
                                    ImportDiagnostics& diag);
 
 // cluster_communication.json and cluster_communication_matrix.json of msprof-analyze's

@@ -73,7 +73,7 @@ Status importCommunication(const std::vector<std::filesystem::path>& captures, T
         const std::int64_t rank = rankOf(captures[i], i);
         if (captures[i].extension() == ".db") {
             if (std::filesystem::exists(dir / "analysis.db", ec))
-                if (auto s = readCommunicationAnalysisDb(dir / "analysis.db", rank, data, diag); !s) return s;
+                if (auto s = copyCommunicationAnalysisDb(dir / "analysis.db", rank, sink, diag); !s) return s;
         } else {
             if (auto s = readCommunicationJson(dir, rank, data, diag); !s) return s;
             // The databases carry OP_MEMORY themselves; text exports have operator_memory.csv.
