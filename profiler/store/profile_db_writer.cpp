@@ -219,8 +219,12 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     d.target = target;
     d.tmp = temporarySiblingPath(target);
     // NOMUTEX: a writer belongs to one thread; the serialized mode's lock per bind and
-    // step was 7% of an import's CPU.
-    const auto rc = sqlite3_open_v2(d.tmp.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
+    // step was 7% of an import's CPU. URI: sources are attached read-only by URI
+    // (copyFromSqlite); the absolute path keeps a target named "file:..." a plain file.
+    std::error_code absEc;
+    const auto file = std::filesystem::absolute(d.tmp, absEc);
+    const auto rc = sqlite3_open_v2((absEc ? d.tmp : file).c_str(), &d.db,
+                                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK) {
         std::string why = d.db ? sqlite3_errmsg(d.db) : "out of memory";
         return makeError("cannot create profiling database " + target.string() + ": " + why +
