@@ -246,6 +246,39 @@ private slots:
         QVERIFY(!std::filesystem::exists(src.string() + "-journal"));
     }
 
+    // The folder form's odd rows are diagnostics, a broken file an error naming it.
+    void folderFormOddRowsAndBrokenFiles() {
+        const std::filesystem::path dir = std::filesystem::path(m_dir.path().toStdString()) / "cluster_analysis_output";
+        std::filesystem::create_directories(dir);
+        std::ofstream(dir / "cluster_step_trace_time.csv")
+            << "Step,Type,Index,Computing,Communication(Not Overlapped),Overlapped,Communication,Free\n"
+               "2,rank,0,1.5,2,0.5,2.5,3\n"
+               "2,rank,x,1,1,1,1,1\n"                // rank not a number
+               "2,rank,1,abc,1,1,1,1\n"              // Computing not a number
+               "2,stage,\"(0, 1)\",1.5,2,0.5,2.5,3\n";
+        std::ofstream(dir / "communication_group.json") << R"({"collective": [[0, 1], [0, "one"]], "p2p": [[1, 0]]})";
+        auto db = importAndOpen(dir, "odd.npudb");
+        QVERIFY(db);
+        const auto rows = computeStepBreakdown(*db);
+        QCOMPARE(rows.size(), size_t(2));
+        QCOMPARE(rows[0].computing_ns, std::int64_t(1500));
+        QCOMPARE(rows[1].index, std::string("(0, 1)"));
+        std::int64_t unreadable = 0;
+        for (const auto& d : db->diagnostics())
+            if (d.kind == "unreadable_number") unreadable = d.count;
+        QCOMPARE(unreadable, std::int64_t(3));  // the two rows and the group with "one"
+        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM COMM_GROUP WHERE type = 'p2p' AND rank_set = '(1,0)' AND size = 2"),
+                 std::int64_t(1));
+        QCOMPARE(db->meta("ranks"), std::string("0,1"));
+
+        std::ofstream(dir / "communication_group.json") << R"({"collective": [[0, 1])";
+        const auto out = std::filesystem::path(m_dir.path().toStdString()) / "broken.npudb";
+        const auto broken = importProfile(dir, out);
+        QVERIFY(!broken.ok());
+        QVERIFY2(broken.message().find("communication_group.json") != std::string::npos, broken.message().c_str());
+        QVERIFY(!std::filesystem::exists(out));  // a failed import leaves nothing
+    }
+
     // Each copy commits and detaches its source: the same alias serves the next source,
     // rows written through the sink before and after stay, and a bad statement is an
     // error naming the file.
