@@ -14,15 +14,29 @@ namespace npu::app {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-fs::path defaultImportDb(const fs::path& trace) {
-    fs::path p = trace;
-    while (!p.empty() && p.filename().empty()) p = p.parent_path();  // "folder/" -> "folder"
+fs::path importDbFileName(const fs::path& trace) {
+    // absolute + normal: "folder/", "." and "run/.." name the folder itself.
+    fs::path p = fs::absolute(trace).lexically_normal();
+    while (!p.empty() && p.filename().empty() && p != p.root_path()) p = p.parent_path();
+    if (p.filename().empty()) return "import.npudb";  // the root folder
     std::error_code ec;
-    if (fs::is_directory(p, ec)) return fs::path(p.string() + ".npudb");
-    if (p.extension() == ".gz") p.replace_extension();
-    p.replace_extension(".npudb");
-    return p;
+    if (fs::is_directory(p, ec)) return p.filename().string() + ".npudb";
+    fs::path name = p.filename();
+    if (name.extension() == ".gz") name.replace_extension();
+    return name.replace_extension(".npudb");
 }
+
+fs::path besideImportDb(const fs::path& trace) {
+    fs::path p = fs::absolute(trace).lexically_normal();
+    while (!p.empty() && p.filename().empty() && p != p.root_path()) p = p.parent_path();
+    return p.parent_path() / importDbFileName(trace);
+}
+
+// Without --out the .npudb goes to the current folder, never beside the input: profiler
+// output is often read-only or someone else's (a shared capture, a vendor's sample set),
+// and a batch run should write where it runs, as `nsys profile` writes report1.nsys-rep
+// and compilers a.out. The summary's "db:" line says where it went.
+fs::path defaultImportDb(const fs::path& trace) { return fs::current_path() / importDbFileName(trace); }
 
 static void printImportSummary(const json& r, std::ostream& out) {
     char line[256];
@@ -41,6 +55,13 @@ static void printImportSummary(const json& r, std::ostream& out) {
                       d.contains("peak_allocated_bytes") && d["peak_allocated_bytes"].is_number()
                           ? humanBytes(d["peak_allocated_bytes"].get<double>()).c_str()
                           : "—");  // no memory events: not measured
+        out << line;
+    }
+    // A run without a timeline (msprof-analyze's cluster analysis): what it holds instead.
+    const json steps = r.value("step_breakdown", json::array()), comm = r.value("communication", json::object());
+    if (r.value("devices", json::array()).empty() && (!steps.empty() || !comm.empty())) {
+        std::snprintf(line, sizeof line, "  no timeline; step breakdown %zu row(s), communication ops of %zu rank(s), %zu link(s)\n",
+                      steps.size(), comm.value("ranks", json::array()).size(), comm.value("matrix", json::array()).size());
         out << line;
     }
     const json top = r.value("top_kernels", json::array());
@@ -70,6 +91,7 @@ int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     auto summary = profiler::importTrace(trace, db);
     if (!summary) {
         err << "npustudio: " << summary.message() << "\n";
+        if (cmd.out.isEmpty()) err << "npustudio: (no --out: the run was to be " << db.string() << "; pass --out RUN.npudb)\n";
         return kExitBadInput;
     }
     auto opened = openRun(db, err);

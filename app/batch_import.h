@@ -10,8 +10,13 @@
 
 namespace npu::app {
 
-// TRACE.json[.gz] -> TRACE.npudb next to it; FOLDER -> FOLDER.npudb beside it.
+// The run's file name: TRACE.json[.gz] -> TRACE.npudb, x.db -> x.npudb, FOLDER -> FOLDER.npudb.
+std::filesystem::path importDbFileName(const std::filesystem::path& trace);
+// --batch --import without --out: that name in the current folder (never beside the
+// input, which may be read-only or not the user's).
 std::filesystem::path defaultImportDb(const std::filesystem::path& trace);
+// That name beside the input (the GUI's choice when the folder is writable).
+std::filesystem::path besideImportDb(const std::filesystem::path& trace);
 
 int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 

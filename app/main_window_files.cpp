@@ -141,7 +141,7 @@ QString MainWindow::importTarget(const QString& trace) const {
         fs::create_directories(dir, ec);
         return QString::fromStdString((dir / (newRunName("import", dir) + ".npudb")).string());
     }
-    const QString beside = QString::fromStdString(defaultImportDb(toPath(trace)).string());
+    const QString beside = QString::fromStdString(besideImportDb(toPath(trace)).string());
     if (QFileInfo(QFileInfo(beside).absolutePath()).isWritable()) return beside;
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/imports");
     QDir().mkpath(cache);

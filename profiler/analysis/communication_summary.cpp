@@ -61,4 +61,11 @@ std::vector<CommLinkSummary> communicationMatrix(const ProfileDb& db) {
     return out;
 }
 
+std::vector<CommGroupSummary> communicationGroups(const ProfileDb& db) {
+    std::vector<CommGroupSummary> out;
+    SqliteStatement q(db.handle(), "SELECT type, rank_set, size FROM COMM_GROUP ORDER BY rowid");
+    while (q.valid() && q.step() == SQLITE_ROW) out.push_back({q.text(0), q.text(1), q.int64(2)});
+    return out;
+}
+
 }  // namespace npu::profiler

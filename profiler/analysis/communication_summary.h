@@ -38,4 +38,11 @@ std::vector<CommRankSummary> communicationByRank(const ProfileDb& db);
 std::vector<CommOpRecord> loadCommOps(const ProfileDb& db);
 std::vector<CommLinkSummary> communicationMatrix(const ProfileDb& db);
 
+// COMM_GROUP as stored (msprof-analyze's communication groups; empty otherwise).
+struct CommGroupSummary {
+    std::string type, rankSet;  // "collective" | "p2p"; "(0,1,2,3)"
+    std::int64_t size = 0;
+};
+std::vector<CommGroupSummary> communicationGroups(const ProfileDb& db);
+
 }  // namespace npu::profiler

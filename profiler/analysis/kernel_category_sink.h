@@ -35,6 +35,9 @@ public:
     }
     void addCommunication(const CommunicationData& data) override { m_inner.addCommunication(data); }
     void addOpAllocation(const OpAllocationRecord& row) override { m_inner.addOpAllocation(row); }
+    Status copyFromSqlite(const std::filesystem::path& source, std::string_view alias, std::string_view sql) override {
+        return m_inner.copyFromSqlite(source, alias, sql);
+    }
 
 private:
     TraceSink& m_inner;

@@ -124,6 +124,31 @@ StepBreakdownRow computeStepRow(const std::vector<DeviceKernel>& kernels, const 
     return r;
 }
 
+std::vector<StepBreakdownRow> storedClusterSteps(const ProfileDb& db) {
+    std::vector<StepBreakdownRow> out;
+    SqliteStatement q(db.handle(),
+                      "SELECT step, type, idx, rank, computing_ns, communication_not_overlapped_ns, overlapped_ns, "
+                      "communication_ns, free_ns, stage_ns, bubble_ns, communication_not_overlapped_exclude_receive_ns "
+                      "FROM CLUSTER_STEP ORDER BY rowid");
+    while (q.valid() && q.step() == SQLITE_ROW) {  // no table (a run stored before version 5): no rows
+        StepBreakdownRow r;
+        r.step = q.text(0);
+        r.type = q.text(1);
+        r.index = q.text(2);
+        if (!q.isNull(3)) r.deviceName = "rank" + std::to_string(q.int64(3));
+        r.computing_ns = q.int64(4);
+        r.comm_not_overlapped_ns = q.int64(5);
+        r.overlapped_ns = q.int64(6);
+        r.communication_ns = q.int64(7);
+        r.free_ns = q.int64(8);
+        r.stage_ns = q.int64(9);
+        r.bubble_ns = q.int64(10);
+        r.comm_not_overlapped_exclude_receive_ns = q.int64(11);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 std::vector<StepBreakdownRow> computeStepBreakdown(
     const ProfileDb& db, const std::map<std::int64_t, std::vector<DeviceKernel>>* preloaded) {
     std::vector<StepBreakdownRow> ranks;
@@ -141,6 +166,7 @@ std::vector<StepBreakdownRow> computeStepBreakdown(
             ranks.push_back(std::move(row));
         }
     }
+    if (ranks.empty()) return storedClusterSteps(db);  // no timeline: Ascend's own cluster analysis, if imported
     // Stage rows: per step name, the maximum of each column over the ranks.
     std::vector<StepBreakdownRow> out;
     std::vector<std::string> stepOrder;

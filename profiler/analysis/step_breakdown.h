@@ -63,7 +63,13 @@ std::vector<StepWindow> stepWindowsFor(const ProfileDb& db, std::int64_t device)
 // row; without pipeline-group information all ranks form one stage).
 // `kernels` (by device id, from loadDeviceKernels) saves reloading them when the caller
 // already has them; devices missing from it are loaded.
+// A run without device kernels (an imported msprof-analyze cluster analysis) gives the
+// rows it stored in CLUSTER_STEP instead: Ascend's own figures, rank and stage rows in
+// the source's order, device -1 and device_name "rankN".
 std::vector<StepBreakdownRow> computeStepBreakdown(
     const ProfileDb& db, const std::map<std::int64_t, std::vector<DeviceKernel>>* kernels = nullptr);
+
+// CLUSTER_STEP as stored (empty for runs without a cluster analysis).
+std::vector<StepBreakdownRow> storedClusterSteps(const ProfileDb& db);
 
 }  // namespace npu::profiler

@@ -1,7 +1,7 @@
 #include "profiler/importers/ascend_comm_importer.h"
 
+#include "profiler/importers/ascend_sql.h"
 #include "profiler/importers/sqlite_source.h"
-#include "profiler/store/sqlite_statement.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,16 +34,6 @@ std::pair<std::string, std::string> splitOpKey(const std::string& key) {
     return at == std::string::npos ? std::pair{key, std::string()} : std::pair{key.substr(0, at), key.substr(at + 1)};
 }
 
-Expected<json> readJson(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) return makeError(file.string() + ": cannot open");
-    try {
-        return json::parse(in);
-    } catch (const json::parse_error& e) {
-        return makeError(file.string() + ": byte " + std::to_string(e.byte) + ": not valid JSON (" + e.what() + ")");
-    }
-}
-
 CommOpRecord opFromTimeInfo(const json& time, std::int64_t rank, const std::string& step, const std::string& type,
                             const std::string& key) {
     const auto [name, group] = splitOpKey(key);
@@ -71,13 +61,27 @@ CommBandwidthRecord bandwidthFromInfo(const json& bw, std::int64_t rank, const s
             jsonNumber(bw, "Bandwidth(GB/s)"), jsonNumber(bw, "Large Packet Ratio")};
 }
 
+// msprof-analyze files a cluster's ops under "p2p" or under their collective group's
+// rank set; the op type stored is "p2p" | "collective" as in the per-rank files.
+std::string clusterOpType(const std::string& groupKey) { return groupKey == "p2p" ? "p2p" : "collective"; }
+
 }  // namespace
+
+Expected<json> readAnalysisJson(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) return makeError(file.string() + ": cannot open");
+    try {
+        return json::parse(in);
+    } catch (const json::parse_error& e) {
+        return makeError(file.string() + ": byte " + std::to_string(e.byte) + ": not valid JSON (" + e.what() + ")");
+    }
+}
 
 Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank, CommunicationData& out,
                              ImportDiagnostics& diag) {
     std::error_code ec;
     if (const auto file = dir / "communication.json"; std::filesystem::exists(file, ec)) {
-        auto doc = readJson(file);
+        auto doc = readAnalysisJson(file);
         if (!doc) return doc.error();
         if (!doc->is_object()) return makeError(file.string() + ": expected an object of steps");
         for (const auto& [step, byType] : doc->items()) {
@@ -121,7 +125,7 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
         }
     }
     if (const auto file = dir / "communication_matrix.json"; std::filesystem::exists(file, ec)) {
-        auto doc = readJson(file);
+        auto doc = readAnalysisJson(file);
         if (!doc) return doc.error();
         if (!doc->is_object()) return makeError(file.string() + ": expected an object of steps");
         for (const auto& [step, byType] : doc->items()) {
@@ -131,6 +135,7 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
                 for (const auto& [groupOp, links] : groups.items()) {
                     if (!links.is_object()) continue;
                     for (const auto& [pair, link] : links.items()) {
+                        if (!link.is_object()) continue;
                         const auto dash = pair.find('-');
                         CommMatrixRecord m;
                         try {
@@ -159,81 +164,56 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
     return {};
 }
 
-Status readCommunicationAnalysisDb(const std::filesystem::path& file, std::int64_t rank, CommunicationData& out,
+Status copyCommunicationAnalysisDb(const std::filesystem::path& file, std::int64_t rank, TraceSink& sink,
                                    ImportDiagnostics& diag) {
     auto src = SqliteSource::open(file);
     if (!src) return src.error();
-    sqlite3* db = (*src)->handle();
-    if ((*src)->hasTable("CommAnalyzerTime")) {
-        SqliteStatement q(db, "SELECT step, type, hccl_op_name, group_name, start_timestamp, elapse_time, transit_time, "
-                              "wait_time, synchronization_time, idle_time FROM CommAnalyzerTime");
-        while (q.valid() && q.step() == SQLITE_ROW) {
-            if (q.text(2) == "Total Op Info") continue;
-            CommOpRecord r;
-            r.rank = rank;
-            r.step = q.text(0);
-            r.type = q.text(1);
-            r.op = q.text(2);
-            r.group = q.text(3);
-            r.start_ns = static_cast<std::int64_t>(std::llround(q.real(4) * 1e3));
-            r.elapse_ns = msToNs(q.real(5));
-            r.transit_ns = msToNs(q.real(6));
-            r.wait_ns = msToNs(q.real(7));
-            r.synchronization_ns = msToNs(q.real(8));
-            r.idle_ns = msToNs(q.real(9));
-            // Ascend's ratios: wait / (wait + transit), synchronization / (synchronization + transit).
-            const double w = q.real(7), s = q.real(8), t = q.real(6);
-            r.wait_ratio = w + t > 0 ? w / (w + t) : 0;
-            r.synchronization_ratio = s + t > 0 ? s / (s + t) : 0;
-            out.ops.push_back(std::move(r));
-        }
+    const SqliteSource& db = **src;
+    const std::string r = std::to_string(rank);
+    std::string sql;
+    if (db.hasTable("CommAnalyzerTime")) {
+        const auto c = [&](std::initializer_list<std::string_view> names) { return db.col("CommAnalyzerTime", "t", names, diag); };
+        const std::string transit = c({"transit_time"}), wait = c({"wait_time"}), sync = c({"synchronization_time"});
+        sql += "INSERT INTO COMM_OP SELECT " + r + ", t.step, t.type, t.hccl_op_name, t.group_name, " +
+               ascendNsSql(c({"start_timestamp"}), "1e3") + ", " + ascendNsSql(c({"elapse_time", "elapsed_time"}), "1e6") +
+               ", " + ascendNsSql(transit, "1e6") + ", " + ascendNsSql(wait, "1e6") + ", " + ascendNsSql(sync, "1e6") +
+               ", " + ascendNsSql(c({"idle_time"}), "1e6") + ", " + ascendRatioSql(wait, transit) + ", " +
+               ascendRatioSql(sync, transit) + " FROM analysis.CommAnalyzerTime AS t WHERE t.hccl_op_name != 'Total Op Info';\n";
     } else {
         diag.add(DiagnosticKind::missing_table, [&] { return file.filename().string() + ": no CommAnalyzerTime"; });
     }
-    if ((*src)->hasTable("CommAnalyzerBandwidth")) {
+    if (db.hasTable("CommAnalyzerBandwidth")) {
         // One row per (op, transport, packet size): the bandwidth figures repeat on each.
-        SqliteStatement q(db, "SELECT step, type, hccl_op_name, transport_type, transit_size, transit_time, bandwidth, "
-                              "large_packet_ratio, package_size, count, total_duration FROM CommAnalyzerBandwidth");
-        std::string lastKey;
-        while (q.valid() && q.step() == SQLITE_ROW) {
-            if (q.text(2) == "Total Op Info") continue;
-            const std::string key = q.text(0) + "|" + q.text(2) + "|" + q.text(3);
-            if (key != lastKey) {
-                lastKey = key;
-                out.bandwidth.push_back({rank, q.text(0), q.text(1), q.text(2), q.text(3), q.real(4), msToNs(q.real(5)),
-                                         q.real(6), q.real(7)});
-            }
-            if (q.int64(9) > 0)
-                out.packets.push_back({rank, q.text(0), q.text(1), q.text(2), q.text(3), q.real(8), q.int64(9), msToNs(q.real(10))});
-        }
+        sql += "INSERT INTO COMM_BANDWIDTH SELECT " + r + ", t.step, t.type, t.hccl_op_name, t.transport_type, "
+               "t.transit_size, " + ascendNsSql("t.transit_time", "1e6") + ", t.bandwidth, t.large_packet_ratio "
+               "FROM analysis.CommAnalyzerBandwidth AS t WHERE t.hccl_op_name != 'Total Op Info' AND " +
+               firstOfRunSql("analysis.CommAnalyzerBandwidth", {"step", "hccl_op_name", "transport_type"}) + ";\n" +
+               "INSERT INTO COMM_PACKET SELECT " + r + ", t.step, t.type, t.hccl_op_name, t.transport_type, "
+               "t.package_size, CAST(t.count AS INTEGER), " + ascendNsSql("t.total_duration", "1e6") +
+               " FROM analysis.CommAnalyzerBandwidth AS t WHERE t.hccl_op_name != 'Total Op Info' "
+               "AND CAST(t.count AS INTEGER) > 0;\n";
     }
-    if ((*src)->hasTable("CommAnalyzerMatrix")) {
-        SqliteStatement q(db, "SELECT step, type, hccl_op_name, op_name, src_rank, dst_rank, transport_type, transit_size, "
-                              "transit_time, bandwidth FROM CommAnalyzerMatrix");
-        while (q.valid() && q.step() == SQLITE_ROW)
-            out.matrix.push_back({q.text(0), q.text(1), q.text(2), q.text(3), q.int64(4), q.int64(5), q.text(6), q.real(7),
-                                  msToNs(q.real(8)), q.real(9)});
-    }
-    return {};
+    if (db.hasTable("CommAnalyzerMatrix"))
+        sql += "INSERT INTO COMM_MATRIX SELECT t.step, t.type, t.hccl_op_name, t.op_name, CAST(t.src_rank AS INTEGER), "
+               "CAST(t.dst_rank AS INTEGER), t.transport_type, t.transit_size, " + ascendNsSql("t.transit_time", "1e6") +
+               ", t.bandwidth FROM analysis.CommAnalyzerMatrix AS t;\n";
+    return sql.empty() ? Status{} : sink.copyFromSqlite(file, "analysis", sql);
 }
 
-namespace {
-
-std::string opTypeOf(const std::string& op) {
-    return op.find("send") != std::string::npos || op.find("receive") != std::string::npos ? "p2p" : "collective";
-}
-
-Status readClusterJson(const std::filesystem::path& dir, CommunicationData& out, ImportDiagnostics& diag) {
+Status readClusterCommunicationJson(const std::filesystem::path& dir, CommunicationData& out, ImportDiagnostics& diag) {
     std::error_code ec;
     if (const auto file = dir / "cluster_communication.json"; std::filesystem::exists(file, ec)) {
-        auto doc = readJson(file);
+        auto doc = readAnalysisJson(file);
         if (!doc) return doc.error();
-        // type -> step -> op@group -> rank -> {Communication Time Info, Communication Bandwidth Info}
-        for (const auto& [type, steps] : doc->items())
+        // group -> step -> op@group -> rank -> {Communication Time Info, Communication Bandwidth Info}, where
+        // group is "p2p" or a collective group's rank set "(0, 1, ...)"
+        for (const auto& [groupKey, steps] : doc->items()) {
+            const std::string type = clusterOpType(groupKey);
             for (const auto& [step, ops] : steps.items())
                 for (const auto& [key, ranks] : ops.items()) {
                     if (key == "Total Op Info" || !ranks.is_object()) continue;
                     for (const auto& [rankText, info] : ranks.items()) {
+                        if (!info.is_object()) continue;  // value() below needs an object
                         std::int64_t rank = 0;
                         try {
                             rank = std::stoll(rankText);
@@ -248,21 +228,27 @@ Status readClusterJson(const std::filesystem::path& dir, CommunicationData& out,
                             if (bw.is_object()) out.bandwidth.push_back(bandwidthFromInfo(bw, rank, step, type, out.ops.back().op, transport));
                     }
                 }
+        }
     }
     if (const auto file = dir / "cluster_communication_matrix.json"; std::filesystem::exists(file, ec)) {
-        auto doc = readJson(file);
+        auto doc = readAnalysisJson(file);
         if (!doc) return doc.error();
-        for (const auto& [type, steps] : doc->items())
+        for (const auto& [groupKey, steps] : doc->items()) {
+            const std::string type = clusterOpType(groupKey);
             for (const auto& [step, ops] : steps.items())
                 for (const auto& [key, links] : ops.items()) {
                     if (key == "Total Op Info" || !links.is_object()) continue;
                     for (const auto& [pair, link] : links.items()) {
+                        if (!link.is_object()) continue;
                         const auto dash = pair.find('-');
                         CommMatrixRecord m;
                         try {
                             m.src_rank = std::stoll(pair.substr(0, dash));
                             m.dst_rank = std::stoll(pair.substr(dash + 1));
                         } catch (const std::exception&) {
+                            diag.add(DiagnosticKind::unreadable_number, [&, pair = std::string(pair)] {
+                                return file.filename().string() + ": link \"" + pair + "\" is not \"src-dst\"";
+                            });
                             continue;
                         }
                         m.step = step;
@@ -276,74 +262,8 @@ Status readClusterJson(const std::filesystem::path& dir, CommunicationData& out,
                         out.matrix.push_back(std::move(m));
                     }
                 }
-    }
-    return {};
-}
-
-}  // namespace
-
-bool looksLikeClusterAnalysis(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return std::filesystem::exists(path / "cluster_communication.json", ec) ||
-               std::filesystem::exists(path / "cluster_communication_matrix.json", ec);
-    auto src = SqliteSource::open(path);
-    return src && (*src)->hasTable("ClusterCommAnalyzerTime");
-}
-
-Status readClusterAnalysis(const std::filesystem::path& path, CommunicationData& out, ImportDiagnostics& diag) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) return readClusterJson(path, out, diag);
-    auto src = SqliteSource::open(path);
-    if (!src) return src.error();
-    sqlite3* db = (*src)->handle();
-    SqliteStatement t(db, "SELECT step, rank_id, hccl_op_name, group_name, start_timestamp, elapsed_time, transit_time, "
-                          "wait_time, synchronization_time, idle_time, wait_time_ratio, synchronization_time_ratio "
-                          "FROM ClusterCommAnalyzerTime");
-    if (!t.valid()) return makeError(path.string() + ": reading ClusterCommAnalyzerTime: " + sqlite3_errmsg(db));
-    while (t.step() == SQLITE_ROW) {
-        if (t.text(2) == "Total Op Info") continue;
-        CommOpRecord r;
-        r.step = t.text(0);
-        r.rank = t.int64(1);
-        r.op = t.text(2);
-        r.type = opTypeOf(r.op);
-        r.group = t.text(3);
-        r.start_ns = static_cast<std::int64_t>(std::llround(t.real(4) * 1e3));
-        r.elapse_ns = msToNs(t.real(5));
-        r.transit_ns = msToNs(t.real(6));
-        r.wait_ns = msToNs(t.real(7));
-        r.synchronization_ns = msToNs(t.real(8));
-        r.idle_ns = msToNs(t.real(9));
-        r.wait_ratio = t.real(10);
-        r.synchronization_ratio = t.real(11);
-        out.ops.push_back(std::move(r));
-    }
-    if ((*src)->hasTable("ClusterCommAnalyzerBandwidth")) {
-        SqliteStatement q(db, "SELECT step, rank_id, hccl_op_name, band_type, transit_size, transit_time, bandwidth, "
-                              "large_packet_ratio, package_size, count, total_duration FROM ClusterCommAnalyzerBandwidth");
-        std::string lastKey;
-        while (q.valid() && q.step() == SQLITE_ROW) {
-            if (q.text(2) == "Total Op Info") continue;
-            const std::string key = q.text(0) + "|" + q.text(1) + "|" + q.text(2) + "|" + q.text(3);
-            const std::string op = q.text(2);
-            if (key != lastKey) {
-                lastKey = key;
-                out.bandwidth.push_back({q.int64(1), q.text(0), opTypeOf(op), op, q.text(3), q.real(4), msToNs(q.real(5)),
-                                         q.real(6), q.real(7)});
-            }
-            if (q.int64(9) > 0)
-                out.packets.push_back({q.int64(1), q.text(0), opTypeOf(op), op, q.text(3), q.real(8), q.int64(9), msToNs(q.real(10))});
         }
     }
-    if ((*src)->hasTable("ClusterCommAnalyzerMatrix")) {
-        SqliteStatement q(db, "SELECT step, hccl_op_name, op_name, src_rank, dst_rank, transport_type, transit_size, "
-                              "transit_time, bandwidth FROM ClusterCommAnalyzerMatrix");
-        while (q.valid() && q.step() == SQLITE_ROW)
-            out.matrix.push_back({q.text(0), opTypeOf(q.text(2)), q.text(1), q.text(2), q.int64(3), q.int64(4), q.text(5),
-                                  q.real(6), msToNs(q.real(7)), q.real(8)});
-    }
-    (void)diag;
     return {};
 }
 

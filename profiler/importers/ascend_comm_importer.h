@@ -9,26 +9,32 @@
 #include "engine/core/expected.h"
 #include "profiler/importers/import_diagnostics.h"
 #include "profiler/store/comm_records.h"
+#include "profiler/store/trace_sink.h"
+
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 
 namespace npu::profiler {
+
+// One of Ascend's json analysis files, whole (they are small: one entry per op); the
+// error names the file and the byte where the JSON stops making sense.
+Expected<nlohmann::json> readAnalysisJson(const std::filesystem::path& file);
 
 // communication.json and communication_matrix.json in `outputDir` (either may be
 // absent: nothing is added). Malformed JSON is an error naming the file.
 Status readCommunicationJson(const std::filesystem::path& outputDir, std::int64_t rank, CommunicationData& out,
                              ImportDiagnostics& diag);
 
-// analysis.db's CommAnalyzer* tables.
-Status readCommunicationAnalysisDb(const std::filesystem::path& analysisDb, std::int64_t rank, CommunicationData& out,
+// analysis.db's CommAnalyzer* tables, copied by SQLite itself into the sink's COMM_*
+// tables (TraceSink::copyFromSqlite: attached, one INSERT ... SELECT per table).
+Status copyCommunicationAnalysisDb(const std::filesystem::path& analysisDb, std::int64_t rank, TraceSink& sink,
                                    ImportDiagnostics& diag);
 
-// msprof-analyze's cluster outputs, every rank of the cluster at once: cluster_analysis.db
-// (ClusterCommAnalyzerTime / Bandwidth / Matrix) or the cluster_analysis_output folder
-// (cluster_communication.json, cluster_communication_matrix.json). Op type (collective
-// or p2p) comes from the json's grouping, and for the database from the op name
-// (hcom_send / hcom_receive are p2p).
-bool looksLikeClusterAnalysis(const std::filesystem::path& fileOrFolder);
-Status readClusterAnalysis(const std::filesystem::path& fileOrFolder, CommunicationData& out, ImportDiagnostics& diag);
+// cluster_communication.json and cluster_communication_matrix.json of msprof-analyze's
+// cluster_analysis_output folder, every rank of the cluster at once (either file may be
+// absent). Op type comes from the json's grouping: "p2p", else a collective group's rank
+// set. The rest of the folder and cluster_analysis.db: ascend_cluster_importer.h.
+Status readClusterCommunicationJson(const std::filesystem::path& folder, CommunicationData& out, ImportDiagnostics& diag);
 
 }  // namespace npu::profiler

@@ -2,6 +2,7 @@
 
 #include "profiler/analysis/kernel_category_sink.h"
 
+#include "profiler/importers/ascend_cluster_importer.h"
 #include "profiler/importers/ascend_comm_importer.h"
 #include "profiler/importers/ascend_db_importer.h"
 #include "profiler/importers/ascend_memory_csv.h"
@@ -72,7 +73,7 @@ Status importCommunication(const std::vector<std::filesystem::path>& captures, T
         const std::int64_t rank = rankOf(captures[i], i);
         if (captures[i].extension() == ".db") {
             if (std::filesystem::exists(dir / "analysis.db", ec))
-                if (auto s = readCommunicationAnalysisDb(dir / "analysis.db", rank, data, diag); !s) return s;
+                if (auto s = copyCommunicationAnalysisDb(dir / "analysis.db", rank, sink, diag); !s) return s;
         } else {
             if (auto s = readCommunicationJson(dir, rank, data, diag); !s) return s;
             // The databases carry OP_MEMORY themselves; text exports have operator_memory.csv.
@@ -171,7 +172,7 @@ DetectedProfile detectProfile(const std::filesystem::path& path) {
         if ((*src)->hasTable("TASK") && (*src)->hasTable("STRING_IDS")) {
             d.format = ProfileFormat::ascend_db;
             d.files = {path};
-        } else if ((*src)->hasTable("ClusterCommAnalyzerTime")) {
+        } else if (isClusterAnalysisDb(**src)) {
             d.format = ProfileFormat::ascend_cluster_analysis;
             d.files = {path};
         } else if (looksLikeNsysSource(**src)) {
@@ -180,7 +181,7 @@ DetectedProfile detectProfile(const std::filesystem::path& path) {
         } else {
             d.reason = path.string() +
                        ": an SQLite database, but neither an Ascend profiler database (TASK and STRING_IDS tables), "
-                       "an msprof-analyze cluster_analysis.db (ClusterCommAnalyzerTime) nor an Nsight Systems export "
+                       "an msprof-analyze cluster_analysis.db (ClusterCommAnalyzerTime or ClusterStepTraceTime) nor an Nsight Systems export "
                        "(StringIds and CUPTI_ACTIVITY_KIND_* or TARGET_INFO_GPU tables)";
         }
         return d;
@@ -212,15 +213,12 @@ Expected<ImportSummary> importProfileInto(const std::filesystem::path& path, Tra
     case ProfileFormat::ascend_db_folder: result = importAscendDbs(detected.files, sink, progress); break;
     case ProfileFormat::nsys_sqlite: result = importNsysInto(path, sink, progress); break;
     case ProfileFormat::ascend_cluster_analysis: {
-        CommunicationData data;
         ImportDiagnostics diag;
-        if (auto s = readClusterAnalysis(path, data, diag); !s) return s.error();
-        sink.setMeta("source", "ascend_cluster_analysis");
-        sink.setMeta("trace_file", path.string());
-        sink.addCommunication(data);
+        auto rows = importClusterAnalysis(path, sink, diag);
+        if (!rows) return rows.error();
         diag.writeTo(sink);
         ImportSummary summary;
-        summary.events = static_cast<std::int64_t>(data.ops.size() + data.matrix.size());
+        summary.events = *rows;
         summary.diagnostics = diag.total();
         result = summary;
         break;

@@ -6,7 +6,8 @@
 //   ascend_pytorch_profiler_N.db (torch_npu), msprof_N.db (msprof)  -> Ascend database importer
 //   an Nsight Systems `nsys export --type sqlite` file                -> Nsight importer
 //   msprof-analyze's cluster_analysis.db or cluster_analysis_output/  -> a run holding only
-//     the cluster's communication tables (no timeline: the analysis has none)
+//     the cluster's step breakdown and communication tables (no timeline: the analysis
+//     has none; ascend_cluster_importer.h)
 //   a folder: ASCEND_PROFILER_OUTPUT, a *_ascend_pt folder or a folder of rank folders
 //     holding Ascend databases -> those databases (the .db is preferred over the text
 //     files beside it, as MindStudio Insight does), several ranks as one cluster run;

@@ -1,5 +1,6 @@
 #include "profiler/importers/sqlite_source.h"
 
+#include "profiler/store/sqlite_attach.h"
 #include "profiler/store/sqlite_statement.h"
 
 namespace npu::profiler {
@@ -9,7 +10,7 @@ Expected<std::unique_ptr<SqliteSource>> SqliteSource::open(const std::filesystem
     s->m_path = file;
     // Read-only and immutable: the profiler's output is never changed, and immutable skips
     // locking, which also lets files on read-only media open.
-    const std::string uri = "file:" + file.string() + "?immutable=1";
+    const std::string uri = readOnlyUri(file);
     if (sqlite3_open_v2(uri.c_str(), &s->m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr) !=
         SQLITE_OK)
         return makeError(file.string() + ": cannot open as SQLite: " + std::string(sqlite3_errmsg(s->m_db)));

@@ -3,7 +3,8 @@
 // communication_matrix.json, analysis.db CommAnalyzer*, cluster_analysis.db): per op and
 // rank the elapse/transit/wait/synchronization/idle times, bandwidth per link type with
 // its packet-size distribution, and the rank x rank matrix. Stored in the .npudb tables
-// COMM_OP, COMM_BANDWIDTH, COMM_PACKET, COMM_MATRIX (docs/npudb-schema.md).
+// COMM_OP, COMM_BANDWIDTH, COMM_PACKET, COMM_MATRIX, and msprof-analyze's cluster step
+// breakdown and communication groups in CLUSTER_STEP, COMM_GROUP (docs/npudb-schema.md).
 
 #include <cstdint>
 #include <string>
@@ -43,12 +44,30 @@ struct CommMatrixRecord {
     double bandwidth_gbps = 0;
 };
 
+// One row of Ascend's cluster step breakdown (cluster_step_trace_time.csv,
+// ClusterStepTraceTime): the source's microseconds in integer nanoseconds.
+struct ClusterStepRecord {
+    std::string step, type, index;  // type "rank" (index = the rank) | "stage" (index = "(0, 1, ...)")
+    std::int64_t rank = -1;         // -1 for stage rows (stored as NULL)
+    std::int64_t computing_ns = 0, communication_not_overlapped_ns = 0, overlapped_ns = 0, communication_ns = 0,
+                 free_ns = 0, stage_ns = 0, bubble_ns = 0, communication_not_overlapped_exclude_receive_ns = 0;
+};
+
+struct CommGroupRecord {  // one communication group: "collective" | "p2p" and its ranks
+    std::string type;
+    std::vector<std::int64_t> ranks;
+};
+
 struct CommunicationData {
     std::vector<CommOpRecord> ops;
     std::vector<CommBandwidthRecord> bandwidth;
     std::vector<CommPacketRecord> packets;
     std::vector<CommMatrixRecord> matrix;
-    bool empty() const { return ops.empty() && bandwidth.empty() && packets.empty() && matrix.empty(); }
+    std::vector<ClusterStepRecord> steps;
+    std::vector<CommGroupRecord> groups;
+    bool empty() const {
+        return ops.empty() && bandwidth.empty() && packets.empty() && matrix.empty() && steps.empty() && groups.empty();
+    }
 };
 
 }  // namespace npu::profiler

@@ -2,6 +2,8 @@
 
 #include "profiler/store/sqlite_statement.h"
 
+#include <optional>
+
 namespace npu::profiler {
 namespace {
 
@@ -40,11 +42,33 @@ Status writeCommunication(sqlite3* db, const CommunicationData& c) {
                             });
         !s)
         return s;
-    return insertRows(db, "COMM_MATRIX", "INSERT INTO COMM_MATRIX VALUES(?,?,?,?,?,?,?,?,?,?)", c.matrix,
-                      [](SqliteStatement& st, const CommMatrixRecord& r) {
-                          return st.execRow(r.step, r.type, r.group_op, r.op, r.src_rank, r.dst_rank, r.transport, r.size_mb,
-                                            r.time_ns, r.bandwidth_gbps);
+    if (auto s = insertRows(db, "COMM_MATRIX", "INSERT INTO COMM_MATRIX VALUES(?,?,?,?,?,?,?,?,?,?)", c.matrix,
+                            [](SqliteStatement& st, const CommMatrixRecord& r) {
+                                return st.execRow(r.step, r.type, r.group_op, r.op, r.src_rank, r.dst_rank, r.transport,
+                                                  r.size_mb, r.time_ns, r.bandwidth_gbps);
+                            });
+        !s)
+        return s;
+    if (auto s = insertRows(db, "CLUSTER_STEP", "INSERT INTO CLUSTER_STEP VALUES(?,?,?,?,?,?,?,?,?,?,?,?)", c.steps,
+                            [](SqliteStatement& st, const ClusterStepRecord& r) {
+                                const auto rank = r.rank < 0 ? std::nullopt : std::optional<std::int64_t>(r.rank);
+                                return st.execRow(r.step, r.type, r.index, rank, r.computing_ns,
+                                                  r.communication_not_overlapped_ns, r.overlapped_ns, r.communication_ns,
+                                                  r.free_ns, r.stage_ns, r.bubble_ns,
+                                                  r.communication_not_overlapped_exclude_receive_ns);
+                            });
+        !s)
+        return s;
+    return insertRows(db, "COMM_GROUP", "INSERT INTO COMM_GROUP VALUES(?,?,?)", c.groups,
+                      [](SqliteStatement& st, const CommGroupRecord& r) {
+                          return st.execRow(r.type, formatRankSet(r.ranks), static_cast<std::int64_t>(r.ranks.size()));
                       });
+}
+
+std::string formatRankSet(const std::vector<std::int64_t>& ranks) {
+    std::string out = "(";
+    for (size_t i = 0; i < ranks.size(); ++i) out += (i ? "," : "") + std::to_string(ranks[i]);
+    return out + ")";
 }
 
 }  // namespace npu::profiler

@@ -62,6 +62,19 @@ CREATE TABLE IF NOT EXISTS MEMORY_SEGMENT(device_id INTEGER, addr INTEGER, size 
 )sql";
 }
 
+// Version 5. msprof-analyze's cluster analysis as Ascend computed it: the step breakdown
+// per step and rank (ClusterStepTraceTime, cluster_step_trace_time.csv; "stage" rows keep
+// their rank set in idx, rank NULL) in integer nanoseconds, and the communication groups.
+std::string_view npudbClusterTablesSql() {
+    return R"sql(
+CREATE TABLE IF NOT EXISTS CLUSTER_STEP(step TEXT, type TEXT, idx TEXT, rank INTEGER, computing_ns INTEGER,
+                     communication_not_overlapped_ns INTEGER, overlapped_ns INTEGER, communication_ns INTEGER,
+                     free_ns INTEGER, stage_ns INTEGER, bubble_ns INTEGER,
+                     communication_not_overlapped_exclude_receive_ns INTEGER);
+CREATE TABLE IF NOT EXISTS COMM_GROUP(type TEXT, rank_set TEXT, size INTEGER);
+)sql";
+}
+
 std::string_view npudbTaskIndexSql() {
     return "CREATE INDEX TASK_TRACK_START ON TASK(track_id, start_ns, depth, dur_ns, name_id, category_id);";
 }
@@ -134,6 +147,7 @@ CREATE TABLE IF NOT EXISTS RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BL
                     "upgrading " + file.string() + " to version 2");
     if (s && fromVersion < 3) s = execSql(db, npudbCommTablesSql(), "upgrading " + file.string() + " to version 3");
     if (s && fromVersion < 4) s = execSql(db, npudbMemoryTablesSql(), "upgrading " + file.string() + " to version 4");
+    if (s && fromVersion < 5) s = execSql(db, npudbClusterTablesSql(), "upgrading " + file.string() + " to version 5");
     if (s)
         s = execSql(db, "INSERT OR REPLACE INTO META_DATA(name, value) VALUES('schema_version', '" +
                             std::to_string(kSchemaVersion) + "')",

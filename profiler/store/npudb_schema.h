@@ -18,6 +18,8 @@ std::string_view npudbTablesSql();
 std::string_view npudbCommTablesSql();
 // Version 4: MEMORY_BLOCK and MEMORY_SEGMENT (the memory map).
 std::string_view npudbMemoryTablesSql();
+// Version 5: CLUSTER_STEP and COMM_GROUP (msprof-analyze's cluster analysis).
+std::string_view npudbClusterTablesSql();
 // The covering (track, start) index of TASK.
 std::string_view npudbTaskIndexSql();
 // COUNTER(track_id, ts_ns): the writer keeps it live (samples arrive per track in time order).

@@ -19,8 +19,9 @@ struct sqlite3;
 namespace npu::profiler {
 
 // 2: PASS_STATS, RUN_GRAPH (graph passes and the graph a simulated run ran);
-// 3: communication tables COMM_OP, COMM_BANDWIDTH, COMM_PACKET, COMM_MATRIX; OP_MEMORY_ALLOC.
-inline constexpr int kSchemaVersion = 4;
+// 3: communication tables COMM_OP, COMM_BANDWIDTH, COMM_PACKET, COMM_MATRIX; OP_MEMORY_ALLOC;
+// 4: MEMORY_BLOCK, MEMORY_SEGMENT; 5: CLUSTER_STEP, COMM_GROUP (cluster analysis).
+inline constexpr int kSchemaVersion = 5;
 
 class ProfileDbWriter final : public TraceSink {
 public:
@@ -43,6 +44,7 @@ public:
                        std::string_view example) override;
     void addCommunication(const CommunicationData& data) override;
     void addOpAllocation(const OpAllocationRecord& row) override;
+    Status copyFromSqlite(const std::filesystem::path& source, std::string_view alias, std::string_view sql) override;
 
     // Builds indexes, commits the transaction, closes and renames into place.
     Status commit();

@@ -4,6 +4,7 @@
 #include "profiler/store/comm_store.h"
 #include "profiler/store/npudb_schema.h"
 #include "profiler/store/profile_db_writer_rows.h"
+#include "profiler/store/sqlite_attach.h"
 #include "profiler/store/sqlite_statement.h"
 
 #include <sqlite3.h>
@@ -218,8 +219,12 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     d.target = target;
     d.tmp = temporarySiblingPath(target);
     // NOMUTEX: a writer belongs to one thread; the serialized mode's lock per bind and
-    // step was 7% of an import's CPU.
-    const auto rc = sqlite3_open_v2(d.tmp.c_str(), &d.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
+    // step was 7% of an import's CPU. URI: sources are attached read-only by URI
+    // (copyFromSqlite); the absolute path keeps a target named "file:..." a plain file.
+    std::error_code absEc;
+    const auto file = std::filesystem::absolute(d.tmp, absEc);
+    const auto rc = sqlite3_open_v2((absEc ? d.tmp : file).c_str(), &d.db,
+                                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
     if (rc != SQLITE_OK) {
         std::string why = d.db ? sqlite3_errmsg(d.db) : "out of memory";
         return makeError("cannot create profiling database " + target.string() + ": " + why +
@@ -236,6 +241,7 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     if (auto s = execSql(d.db, npudbTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, npudbCommTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, npudbMemoryTablesSql(), "creating tables in " + target.string()); !s) return s.error();
+    if (auto s = execSql(d.db, npudbClusterTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, "BEGIN", "starting the transaction"); !s) return s.error();
     if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + target.string()); !s) return s.error();
     // Importers write each counter track's samples sorted, so this index also only appends.
@@ -375,6 +381,10 @@ void ProfileDbWriter::addOpAllocation(const OpAllocationRecord& r) {
     d.check(d.insOpAlloc.execRow(r.device, r.op, r.size_bytes, r.alloc_ns, orNull(r.release_ns), orNull(r.active_release_ns),
                                  orNull(r.duration_ns), r.stream, r.alloc_total_allocated_mb, r.alloc_total_reserved_mb),
             "OP_MEMORY_ALLOC");
+}
+
+Status ProfileDbWriter::copyFromSqlite(const std::filesystem::path& source, std::string_view alias, std::string_view sql) {
+    return copyFromAttached(m_impl->db, source, alias, sql);
 }
 
 Status ProfileDbWriter::commit() {

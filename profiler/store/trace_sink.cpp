@@ -26,4 +26,10 @@ TrackKind parseTrackKind(std::string_view name) {
     return TrackKind::other;
 }
 
+Status TraceSink::copyFromSqlite(const std::filesystem::path& source, std::string_view alias, std::string_view sql) {
+    (void)alias;
+    (void)sql;
+    return makeError(source.string() + ": copying its tables needs a .npudb to copy them into; this sink stores none");
+}
+
 }  // namespace npu::profiler

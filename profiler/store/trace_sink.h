@@ -3,9 +3,11 @@
 // flows. ProfileDbWriter implements it on SQLite; tests can implement it in memory.
 // Times are integer nanoseconds; ids returned are the rows' ids.
 
+#include "engine/core/expected.h"
 #include "profiler/store/comm_records.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -47,6 +49,12 @@ public:
     virtual void addCommunication(const CommunicationData& data) { (void)data; }
     // Ascend's per-operator allocation table, one row at a time (streamed).
     virtual void addOpAllocation(const OpAllocationRecord& row) { (void)row; }
+    // Importers of SQLite sources whose tables map onto .npudb tables copy them with SQL
+    // alone: `source` is ATTACHed read-only as `alias`, `sql` (INSERT INTO ... SELECT ...
+    // FROM alias.table, one statement per table) runs in one transaction, streamed by
+    // SQLite in bounded memory, and the source is DETACHed once that transaction has
+    // committed. Sinks without a database refuse with an error.
+    virtual Status copyFromSqlite(const std::filesystem::path& source, std::string_view alias, std::string_view sql);
 };
 
 }  // namespace npu::profiler

@@ -39,13 +39,20 @@ private slots:
         QVERIFY(app::readCommandLine(bad, c2).contains(QStringLiteral("--group-by")));
     }
 
+    // --batch --import without --out writes <name>.npudb in the current folder, never
+    // beside the input (a read-only or shared capture); the GUI keeps "beside".
     void defaultImportTarget() {
-        QCOMPARE(app::defaultImportDb("/t/run.json.gz").string(), std::string("/t/run.npudb"));
-        QCOMPARE(app::defaultImportDb("/t/run.json").string(), std::string("/t/run.npudb"));
+        const auto cwd = std::filesystem::current_path();
+        QCOMPARE(app::defaultImportDb("/t/run.json.gz"), cwd / "run.npudb");
+        QCOMPARE(app::defaultImportDb("/t/run.json"), cwd / "run.npudb");
+        QCOMPARE(app::defaultImportDb("/data/cluster_db_2024/cluster_analysis.db"), cwd / "cluster_analysis.npudb");
+        QCOMPARE(app::besideImportDb("/t/run.json.gz").string(), std::string("/t/run.npudb"));
         QTemporaryDir tmp;
         const std::string folder = tmp.filePath(QStringLiteral("ranks")).toStdString();
         std::filesystem::create_directories(folder);
-        QCOMPARE(app::defaultImportDb(folder + "/").string(), folder + ".npudb");
+        QCOMPARE(app::defaultImportDb(folder + "/"), cwd / "ranks.npudb");
+        QCOMPARE(app::besideImportDb(folder + "/").string(), folder + ".npudb");
+        QCOMPARE(app::importDbFileName(folder + "/."), std::filesystem::path("ranks.npudb"));
     }
 
     void recordRunInsideProjectOnly() {

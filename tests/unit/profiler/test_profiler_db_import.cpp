@@ -183,24 +183,8 @@ private slots:
         QVERIFY(!communicationMatrix(*db).empty());
     }
 
-    void clusterAnalysisImportsItsCommunication() {
-        const auto clusterDb = kData / "msinsight/cluster_db_2024/cluster_analysis.db";
-        const auto clusterDir = kData / "msinsight/cluster_analysis_output";
-        if (!std::filesystem::exists(clusterDb)) QSKIP("shared msinsight data not present");
-        QCOMPARE(detectProfile(clusterDb).format, ProfileFormat::ascend_cluster_analysis);
-        QCOMPARE(detectProfile(clusterDir).format, ProfileFormat::ascend_cluster_analysis);
-        auto db = importAndOpen(clusterDb, "cluster_db.npudb");
-        QVERIFY(db);
-        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM COMM_OP"),
-                 sqlCount(clusterDb, "SELECT COUNT(*) FROM ClusterCommAnalyzerTime WHERE hccl_op_name != 'Total Op Info'"));
-        QCOMPARE(stored(*db, "SELECT COUNT(*) FROM COMM_MATRIX"), sqlCount(clusterDb, "SELECT COUNT(*) FROM ClusterCommAnalyzerMatrix"));
-        QCOMPARE(std::int64_t(communicationByRank(*db).size()),
-                 sqlCount(clusterDb, "SELECT COUNT(DISTINCT rank_id) FROM ClusterCommAnalyzerTime"));
-        auto folder = importAndOpen(clusterDir, "cluster_dir.npudb");
-        QVERIFY(folder);
-        QVERIFY(!communicationByRank(*folder).empty());
-        QVERIFY(!communicationMatrix(*folder).empty());
-    }
+    // The cluster analysis (cluster_analysis.db, cluster_analysis_output/):
+    // test_cluster_analysis_import.
 
     void torchNpuOperatorMemory() {
         if (!std::filesystem::exists(kPtDb)) QSKIP("shared msinsight data not present");
@@ -220,7 +204,7 @@ private slots:
         sqlite3* raw = nullptr;
         QCOMPARE(sqlite3_open(out.c_str(), &raw), SQLITE_OK);
         for (const char* sql : {"DROP TABLE COMM_OP", "DROP TABLE COMM_BANDWIDTH", "DROP TABLE COMM_PACKET", "DROP TABLE COMM_MATRIX", "DROP TABLE OP_MEMORY_ALLOC",
-                                "DROP TABLE PASS_STATS", "DROP TABLE RUN_GRAPH",
+                                "DROP TABLE PASS_STATS", "DROP TABLE RUN_GRAPH", "DROP TABLE CLUSTER_STEP", "DROP TABLE COMM_GROUP",
                                 "UPDATE META_DATA SET value = '1' WHERE name = 'schema_version'"})
             QCOMPARE(sqlite3_exec(raw, sql, nullptr, nullptr, nullptr), SQLITE_OK);
         sqlite3_close(raw);
@@ -228,6 +212,7 @@ private slots:
         QVERIFY2(db.ok(), db.ok() ? "" : db.message().c_str());
         QCOMPARE((*db)->meta("schema_version"), std::to_string(kSchemaVersion));
         QCOMPARE(stored(**db, "SELECT COUNT(*) FROM COMM_OP"), std::int64_t(0));  // the table exists now
+        QCOMPARE(stored(**db, "SELECT COUNT(*) FROM CLUSTER_STEP"), std::int64_t(0));  // version 5
     }
 
     void msprofDatabaseImports() {

@@ -1,5 +1,5 @@
 // The communication table model (checked by QAbstractItemModelTester) and the view over
-// the shared two-rank Ascend text capture.
+// the shared two-rank Ascend text capture and the 8-rank cluster analysis database.
 
 #include "profiler/importers/profile_import.h"
 #include "profiler/store/profile_db.h"
@@ -9,6 +9,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -59,12 +60,14 @@ private slots:
         view.setDatabase(std::shared_ptr<const profiler::ProfileDb>(std::move(db).value()));
         QCOMPARE(view.opsModel()->rowCount(), 8);      // 4 all-reduces on each rank
         QCOMPARE(view.matrixModel()->rowCount(), 16);  // 8 links from each rank
+        QCOMPARE(view.groupsModel()->rowCount(), 0);   // groups come with a cluster analysis
         QAbstractItemModelTester tester(view.opsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         // Both tables sort by the column whose header shows the indicator, numerically.
         const auto tables = view.findChildren<QTableView*>();
-        QCOMPARE(tables.size(), 2);
+        QCOMPARE(tables.size(), 3);
         for (auto* table : tables) {
+            if (qobject_cast<QSortFilterProxyModel*>(table->model())->sourceModel() == view.groupsModel()) continue;
             // Opened in rank (source) order: rank 0's rows first.
             QCOMPARE(table->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
             QCOMPARE(table->model()->index(0, 0).data(CommunicationModel::SortRole).toLongLong(), 0LL);
@@ -84,6 +87,26 @@ private slots:
                 }
             }
         }
+    }
+
+    // msprof-analyze's cluster_analysis.db: ops of 8 ranks, the links and the 3 groups
+    // its CommunicationGroup lists (sqlite3: SELECT COUNT(*) FROM CommunicationGroup).
+    void viewOverTheClusterAnalysis() {
+        const auto file = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party/msinsight/cluster_db_2024/cluster_analysis.db";
+        if (!std::filesystem::exists(file)) QSKIP("shared data third_party/msinsight/cluster_db_2024 not present");
+        QTemporaryDir dir;
+        const auto out = std::filesystem::path(dir.path().toStdString()) / "cluster.npudb";
+        QVERIFY(profiler::importProfile(file, out).ok());
+        auto db = profiler::ProfileDb::open(out);
+        QVERIFY(db.ok());
+        views::CommunicationView view;
+        view.setDatabase(std::shared_ptr<const profiler::ProfileDb>(std::move(db).value()));
+        QCOMPARE(view.opsModel()->rowCount(), 336);  // ClusterCommAnalyzerTime without "Total Op Info"
+        QCOMPARE(view.groupsModel()->rowCount(), 3);
+        QCOMPARE(view.groupsModel()->index(0, 2).data().toString(), QStringLiteral("(0,1,2,3,4,5,6,7)"));
+        QCOMPARE(view.groupsModel()->index(0, 1).data().toLongLong(), 8LL);
+        QCOMPARE(view.groupsModel()->index(2, 0).data().toString(), QStringLiteral("p2p"));
+        QAbstractItemModelTester tester(view.groupsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     }
 };
 
