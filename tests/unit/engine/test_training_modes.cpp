@@ -208,11 +208,6 @@ private slots:
         QVERIFY(dpo->summary.step_time_ms < refFree->summary.step_time_ms * 1.6);
     }
 
-    void ppoNotYetSimulatedSaysSo() {
-        auto r = simulateProject(smallLlama({{"mode", "ppo"}, {"ppo", {{"generate_tokens", 64}}}}), {});
-        QVERIFY(!r);
-        QVERIFY2(r.message().find("training.mode: \"ppo\" is not simulated yet") != std::string::npos, r.message().c_str());
-    }
     // The estimator: the fewest devices (ZeRO-3 over powers of two) that hold full AdamW
     // training of LLaMA-7B on a 64 GB Ascend 910B, and the time for N tokens from the
     // simulated step.
