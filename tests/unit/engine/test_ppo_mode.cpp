@@ -199,6 +199,28 @@ private slots:
         QVERIFY(kvBytes >= kv && kvBytes < kv + (2 << 20));  // the allocator rounds up to its block size
         QVERIFY(!dev.peak_by_role.count("kv_cache"));  // gone by the training peak
     }
+
+    // The sample project: LLaMA-7B actor and reference, 7B critic and reward model with a
+    // value head, bf16-o2 with the optimizer offloaded (ZeRO-Offload): 4 x 13.5 GB of bf16
+    // weights and 2 x 13.5 GB of gradients fit one 141 GB H200 (not a 64 GB 910B). Its
+    // 255 decode steps each read the 13 GB of weights (about 2.8 ms apiece at 4.8 TB/s) and
+    // 4 sequences' cache of 256..510 tokens x 512 KiB (K and V of 32 layers x 4096, bf16).
+    void sampleProjectFitsOneH200() {
+        auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-ppo/project.json");
+        QVERIFY2(p.ok(), p.ok() ? "" : p.message().c_str());
+        auto r = simulateProject(*p, {});
+        QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
+        QCOMPARE(r->summary.status, std::string("ok"));
+        QVERIFY(r->summary.peak_bytes <= r->summary.capacity_bytes);
+        QCOMPARE(r->summary.params_by_model.size(), std::size_t{4});
+        const double weightBytes = 2.0 * (6'738'415'616 - 32000 * 4096);
+        const double kvBytes = 4.0 * (2 * 32 * 4096 * 2) * (255 * (256 + 510) / 2);
+        const double plainMs = (255 * weightBytes + kvBytes) / 4.8e12 * 1e3;
+        double decodeMs = 0;
+        for (const auto& t : r->devices.at(0).tasks) decodeMs += t.op_type == "DecodeStep" ? t.dur_ns / 1e6 : 0;
+        QVERIFY2(decodeMs > plainMs && decodeMs < plainMs / 0.85, qPrintable(QString::number(decodeMs)));
+        QVERIFY(r->summary.time_by_phase_ms.at("generation") > decodeMs);  // + the prompt's prefill
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPpoMode)
