@@ -1,6 +1,7 @@
 #include "engine/training/ppo_graph.h"
 
 #include "engine/frontends/model_loader.h"
+#include "engine/ir/op_registry.h"
 #include "engine/passes/graph_edit.h"
 #include "engine/training/model_ensemble.h"
 
@@ -28,6 +29,16 @@ AttentionWidths attentionWidths(const Graph& model, std::int64_t tokens) {
         w.kv += (model.tensor(n.inputs[1]).numel() + model.tensor(n.inputs[2]).numel()) / tokens;
     }
     return w;
+}
+
+// What the host issues for one pass of the model in eager mode (HF generate() runs the
+// model's forward once per token): its ops by OpCategory, the views (no kernel) last.
+std::vector<std::int64_t> eagerOpsOf(const Graph& model) {
+    const auto& reg = OpRegistry::instance();
+    std::vector<std::int64_t> ops(static_cast<std::size_t>(OpCategory::other) + 2, 0);
+    for (const Node& n : model.nodes())
+        ++ops[reg.isShapeOnly(n) ? ops.size() - 1 : static_cast<std::size_t>(reg.category(n.op))];
+    return ops;
 }
 
 // The critic / reward model: DeepSpeed-Chat's RewardModel (the base transformer with
@@ -63,12 +74,13 @@ std::vector<int> decodeWeights(const Graph& g, const std::string& prefix) {
 
 // generate(): prefill of the prompt, then one decode step per further token; the last
 // generation node writes the sequences (prompt + generated) the other models read.
-void addGeneration(Graph& g, const AttentionWidths& widths, int prompt, int sequences, const PpoOptions& o, DType halfType) {
+void addGeneration(Graph& g, const Graph& actor, int prompt, int sequences, const PpoOptions& o, DType halfType) {
+    const AttentionWidths widths = attentionWidths(actor, g.tensor(sequences).numel());
     const std::int64_t batch = g.tensor(prompt).shape[0];
     const std::vector<int> weights = decodeWeights(g, "actor.");
     const int cache = g.addTensor("actor.generate.kv_cache", {batch, o.prompt_tokens + o.generate_tokens, widths.kv}, halfType,
                                   TensorRole::kv_cache);
-    const Attributes common{{"q_width", widths.q}, {"kv_width", widths.kv}, {"prompt_tokens", o.prompt_tokens}};
+    const Attributes common{{"q_width", widths.q}, {"kv_width", widths.kv}, {"prompt_tokens", o.prompt_tokens}, {"eager_ops", eagerOpsOf(actor)}};
     auto token = [&](std::int64_t i) {
         return i + 1 == o.generate_tokens ? sequences
                                            : g.addTensor("actor.generate.token." + std::to_string(i), {batch, 1}, DType::i64, TensorRole::activation);
@@ -169,7 +181,7 @@ Expected<ModeGraph> buildPpoGraph(const Project& project, DType halfType) {
     AppendOptions rollout;
     rollout.bindInputs = {{"input_ids", sequences}};
     const std::vector<int> actorOut = appendModel(g, *actor, "actor", rollout);
-    addGeneration(g, widths, prompt, sequences, o, halfType);
+    addGeneration(g, *actor, prompt, sequences, o, halfType);
     const std::vector<int> criticOut = appendModel(g, *critic, "critic", rollout);
     const std::vector<int> referenceOut = appendModel(g, *reference, "reference", rollout);
     const std::vector<int> rewardOut = appendModel(g, *reward, "reward", rollout);

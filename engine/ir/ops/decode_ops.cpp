@@ -10,7 +10,9 @@
 //       the step is memory bound: t ~ (weight bytes + KV bytes) / HBM bandwidth.
 // Attributes (per token, over all layers, set by the builder from the model's attention
 // nodes): "q_width" (query features), "kv_width" (key + value features), "prompt_tokens",
-// "position" (tokens already in the cache). Weights come as inputs so their stored dtype
+// "position" (tokens already in the cache); "eager_ops": the ops one pass of the model
+// issues by OpCategory, views last (the simulator's host cost of the node in eager mode:
+// generate() dispatches the whole forward per token). Weights come as inputs so their stored dtype
 // decides the bytes; the embedding table is not an input (a decode step gathers B rows).
 // Category matmul: the cost model uses the matmul rate of the compute dtype for the FLOPs.
 #include "engine/ir/ops/op_families.h"

@@ -172,6 +172,13 @@ private slots:
             ++checked;
         }
         QCOMPARE(checked, static_cast<int>(kGenerate - 1));
+        // In eager mode the host issues the model's whole forward per token: each decode
+        // launch costs the same, at least the ~15 ops of each of 8 layers at the floor.
+        std::set<std::int64_t> decodeHostNs;
+        for (const auto& h : r.devices.at(0).host)
+            if (h.name.rfind("actor.generate.decode.", 0) == 0) decodeHostNs.insert(h.dur_ns);
+        QCOMPARE(decodeHostNs.size(), std::size_t{1});
+        QVERIFY(double(*decodeHostNs.begin()) > 8 * 15 * profile->host.dispatchNsPerOp);
     }
 
     // Memory holds four models' weights, masters and Adam states for the two that train,
