@@ -100,16 +100,14 @@ void addGeneration(Graph& g, const Graph& actor, int prompt, int sequences, cons
     }
 }
 
-bool startsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
-
 // Program groups, in the order they run (see schedulePpoStep).
 int groupOf(const std::string& name) {
-    if (startsWith(name, "actor.generate.")) return 0;
-    if (startsWith(name, "reference.") || startsWith(name, "reward.") || startsWith(name, "critic.score.")) return 1;
-    if (startsWith(name, "actor.optimizer.")) return 3;
-    if (startsWith(name, "actor.")) return 2;
-    if (startsWith(name, "critic.optimizer.")) return 5;
-    if (startsWith(name, "critic.")) return 4;
+    if (name.starts_with("actor.generate.")) return 0;
+    if (name.starts_with("reference.") || name.starts_with("reward.") || name.starts_with("critic.score.")) return 1;
+    if (name.starts_with("actor.optimizer.")) return 3;
+    if (name.starts_with("actor.")) return 2;
+    if (name.starts_with("critic.optimizer.")) return 5;
+    if (name.starts_with("critic.")) return 4;
     return 6;  // what the two models share: fp16's unscale, a host (offloaded) update
 }
 
@@ -119,7 +117,7 @@ int groupOf(const std::string& name) {
 void splitOptimizer(Graph& g) {
     for (std::size_t id = 0; id < g.nodes().size(); ++id) {
         const Node n = g.node(static_cast<int>(id));
-        if (g.isRemoved(n.id) || n.phase != Phase::optimizer || !startsWith(n.name, "optimizer.") || !n.attrString("link").empty() ||
+        if (g.isRemoved(n.id) || n.phase != Phase::optimizer || !n.name.starts_with("optimizer.") || !n.attrString("link").empty() ||
             (n.op != "AdamW" && n.op != "SGD"))
             continue;
         std::map<std::string, std::vector<int>> inputsOf;
@@ -127,7 +125,7 @@ void splitOptimizer(Graph& g) {
         std::string model;
         for (int t : n.inputs) {
             if (g.tensor(t).role == TensorRole::weight) {
-                model = startsWith(g.tensor(t).name, "critic.") ? "critic" : "actor";
+                model = g.tensor(t).name.starts_with("critic.") ? "critic" : "actor";
                 ++tensorsOf[model];
             }
             inputsOf[model].push_back(t);

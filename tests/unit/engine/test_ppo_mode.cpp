@@ -3,6 +3,7 @@
 // the hand formula (weight bytes + KV bytes) / HBM bandwidth, and the memory of the step.
 #include "engine/cost/device_profile.h"
 #include "engine/pipeline/simulation_pipeline.h"
+#include "engine/training/model_ensemble.h"
 #include "engine/training/ppo_graph.h"
 
 #include <QtTest>
@@ -40,11 +41,7 @@ SimulationResult simulatePpo(const nlohmann::json& ppo = {{"prompt_tokens", kPro
     return *r;
 }
 
-std::string modelOf(const std::string& name) {
-    for (const char* m : {"critic", "reward", "reference"})
-        if (name.rfind(std::string(m) + ".", 0) == 0) return m;
-    return "actor";
-}
+std::string modelOf(const std::string& name) { return modelOfTask(name, {"critic", "reward", "reference"}, "actor"); }
 
 }  // namespace
 
