@@ -108,35 +108,45 @@ int groupOf(const std::string& name) {
     if (name.starts_with("actor.")) return 2;
     if (name.starts_with("critic.optimizer.")) return 5;
     if (name.starts_with("critic.")) return 4;
-    return 6;  // what the two models share: fp16's unscale, a host (offloaded) update
+    return 6;
 }
 
-// The training pass's one multi-tensor update (inputs: per weight, the weight then its
-// gradient, master and states) becomes one per model, as the actor's and the critic's
-// DeepSpeed engines each step. An offloaded (host) update stays one.
+// The trained model a tensor of the update belongs to: optimizer tensors carry their
+// weight's name ("critic.layers.0.mlp.up_proj.weight.exp_avg"), gradients their node's.
+std::string trainedModelOf(const std::string& tensorName) { return tensorName.starts_with("critic.") ? "critic" : "actor"; }
+
+// The training pass's update (one multi-tensor AdamW/SGD; with the optimizer offloaded,
+// the gradients' copy out, the host update and the parameters' copy back; fp16's unscale)
+// becomes one per model, as the actor's and the critic's DeepSpeed engines each step on
+// their own: the actor's gradients are freed before the critic trains.
 void splitOptimizer(Graph& g) {
-    for (std::size_t id = 0; id < g.nodes().size(); ++id) {
-        const Node n = g.node(static_cast<int>(id));
-        if (g.isRemoved(n.id) || n.phase != Phase::optimizer || !n.name.starts_with("optimizer.") || !n.attrString("link").empty() ||
-            (n.op != "AdamW" && n.op != "SGD"))
-            continue;
-        std::map<std::string, std::vector<int>> inputsOf;
-        std::map<std::string, std::int64_t> tensorsOf;
-        std::string model;
-        for (int t : n.inputs) {
-            if (g.tensor(t).role == TensorRole::weight) {
-                model = g.tensor(t).name.starts_with("critic.") ? "critic" : "actor";
-                ++tensorsOf[model];
-            }
-            inputsOf[model].push_back(t);
+    std::map<std::string, double> params;          // per trained model, for the host update's traffic
+    std::map<std::string, std::int64_t> weights;
+    for (const Tensor& t : g.tensors())
+        if (t.role == TensorRole::weight && !t.frozen && isFloating(t.dtype)) {
+            params[trainedModelOf(t.name)] += static_cast<double>(t.numel());
+            ++weights[trainedModelOf(t.name)];
         }
-        for (const auto& [m, inputs] : inputsOf) {
+    double total = 0;
+    for (const auto& [m, p] : params) total += p;
+    const std::size_t count = g.nodes().size();
+    for (std::size_t id = 0; id < count; ++id) {
+        const Node n = g.node(static_cast<int>(id));
+        if (g.isRemoved(n.id) || n.phase != Phase::optimizer || !n.name.starts_with("optimizer.") || total <= 0) continue;
+        std::map<std::string, std::vector<int>> inputsOf;
+        std::map<std::string, std::int64_t> weightInputs;
+        for (int t : n.inputs) {
+            inputsOf[trainedModelOf(g.tensor(t).name)].push_back(t);
+            weightInputs[trainedModelOf(g.tensor(t).name)] += g.tensor(t).role == TensorRole::weight;
+        }
+        for (const auto& [m, p] : params) {
+            if (!n.inputs.empty() && !inputsOf.count(m)) continue;
             Attributes attrs = n.attrs;
-            attrs["tensors"] = tensorsOf[m];
-            g.addNode(n.op, m + "." + n.name, inputs, {}, attrs, Phase::optimizer, n.dtype);
+            if (n.attrs.count("tensors")) attrs["tensors"] = n.inputs.empty() ? weights[m] : weightInputs[m];
+            if (n.attrs.count("bytes")) attrs["bytes"] = n.attrFloat("bytes", 0) * p / total;  // per parameter
+            g.addNode(n.op, m + "." + n.name, inputsOf[m], {}, attrs, Phase::optimizer, n.dtype);
         }
         g.markRemoved(n.id);
-        return;
     }
 }
 

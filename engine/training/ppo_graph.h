@@ -29,8 +29,8 @@ inline constexpr const char* kPpoPhases[] = {"generation", "scoring", "training"
 // The forward graph of a step (training.mode "ppo"); errors name the key at fault.
 Expected<ModeGraph> buildPpoGraph(const Project& project, DType halfType);
 
-// After the training passes: splits the one optimizer update into the actor's and the
-// critic's and orders the program generation, scoring, actor (forward, backward, step),
+// After the training passes: splits the optimizer update (on device or offloaded) into the
+// actor's and the critic's and orders the program generation, scoring, actor (forward, backward, step),
 // critic (forward, backward, step), so the actor's gradients are freed before the critic
 // trains. Returns the PPO phase of every node (by its new id).
 std::vector<std::string> schedulePpoStep(Graph& graph);

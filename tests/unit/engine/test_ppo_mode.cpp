@@ -206,7 +206,8 @@ private slots:
 
     // The sample project: LLaMA-7B actor and reference, 7B critic and reward model with a
     // value head, bf16-o2 with the optimizer offloaded (ZeRO-Offload): 4 x 13.5 GB of bf16
-    // weights and 2 x 13.5 GB of gradients fit one 141 GB H200 (not a 64 GB 910B). Its
+    // weights and one model's 13.5 GB of gradients at a time (the actor steps before the
+    // critic trains) fit one 141 GB H200 (a 64 GiB 910B only to its last 0.1 GiB). Its
     // 255 decode steps each read the 13 GB of weights (about 2.8 ms apiece at 4.8 TB/s) and
     // 4 sequences' cache of 256..510 tokens x 512 KiB (K and V of 32 layers x 4096, bf16).
     void sampleProjectFitsOneH200() {
@@ -217,6 +218,7 @@ private slots:
         QCOMPARE(r->summary.status, std::string("ok"));
         QVERIFY(r->summary.peak_bytes <= r->summary.capacity_bytes);
         QCOMPARE(r->summary.params_by_model.size(), std::size_t{4});
+        QVERIFY(r->devices.at(0).peak_by_role.at("gradient") < 1.1 * 2 * 6'738'415'616);  // one model's, not both (26.7 GB)
         const double weightBytes = 2.0 * (6'738'415'616 - 32000 * 4096);
         const double kvBytes = 4.0 * (2 * 32 * 4096 * 2) * (255 * (256 + 510) / 2);
         const double plainMs = (255 * weightBytes + kvBytes) / 4.8e12 * 1e3;
