@@ -131,7 +131,17 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
         for (const auto& [model, ms] : timeByModelMs(*result, modeGraph->otherModels, modeGraph->mainModel))
             result->summary.time_by_phase_ms[model] = ms;
     }
-    if (!modeGraph->otherModels.empty()) splitComputeTracksByModel(*result, modeGraph->otherModels, modeGraph->mainModel);
+    if (!modeGraph->otherModels.empty()) {
+        const auto trains = [&](const Node& n) {
+            if (modeGraph->ppo) return static_cast<std::size_t>(n.id) < ppoPhaseOfNode.size() && ppoPhaseOfNode[static_cast<std::size_t>(n.id)] == "training";
+            return modelOfTask(n.name, modeGraph->otherModels, modeGraph->mainModel) == modeGraph->mainModel;
+        };
+        SimSummary& s = result->summary;
+        const double flops = ensembleFlopsPerStep(*graph, trains) * std::max(1, sim.gradientAccumulation);
+        if (s.flops_per_step > 0) s.mfu *= flops / s.flops_per_step;  // MFU is proportional to the model FLOPs
+        s.flops_per_step = flops;
+        splitComputeTracksByModel(*result, modeGraph->otherModels, modeGraph->mainModel);
+    }
     summarizeByDType(*result, summaryStep(sim.skipUpdate, sim.steps));
     result->summary.loss_scale = lossScale->summary;
     result->loss_scale = std::move(lossScale->points);

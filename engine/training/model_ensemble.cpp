@@ -1,5 +1,7 @@
 #include "engine/training/model_ensemble.h"
 
+#include "engine/ir/op_registry.h"
+
 #include <algorithm>
 
 namespace npu::engine {
@@ -80,6 +82,14 @@ void splitComputeTracksByModel(SimulationResult& result, const std::vector<std::
             return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns;
         });
     }
+}
+
+double ensembleFlopsPerStep(const Graph& graph, const std::function<bool(const Node&)>& trains) {
+    const auto& reg = OpRegistry::instance();
+    double flops = 0;
+    for (const Node& n : graph.nodes())
+        if (n.phase == Phase::forward && !graph.isRemoved(n.id)) flops += (trains(n) ? 3 : 1) * reg.cost(graph, n).flops;
+    return flops;
 }
 
 std::map<std::string, double> timeByModelMs(const SimulationResult& result, const std::vector<std::string>& models,

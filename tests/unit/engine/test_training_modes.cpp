@@ -206,6 +206,10 @@ private slots:
         // of fwd+bwd); the reference-free run has none.
         QVERIFY(dpo->summary.step_time_ms > refFree->summary.step_time_ms * 1.15);
         QVERIFY(dpo->summary.step_time_ms < refFree->summary.step_time_ms * 1.6);
+        // Model FLOPs: the policy's forward + backward (3F over the 4 sequences) and the
+        // reference's forward (F), against SFT's 3F/2 over 2 sequences: 8/3.
+        QVERIFY2(std::abs(dpo->summary.flops_per_step / sft->summary.flops_per_step - 8.0 / 3) < 1e-6,
+                 qPrintable(QString::number(dpo->summary.flops_per_step / sft->summary.flops_per_step)));
     }
 
     // The estimator: the fewest devices (ZeRO-3 over powers of two) that hold full AdamW
