@@ -137,7 +137,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
             return modelOfTask(n.name, modeGraph->otherModels, modeGraph->mainModel) == modeGraph->mainModel;
         };
         SimSummary& s = result->summary;
-        const double flops = ensembleFlopsPerStep(*graph, trains) * std::max(1, sim.gradientAccumulation);
+        const double flops = modelFlopsPerStep(*graph, trains) * std::max(1, sim.gradientAccumulation);
         if (s.flops_per_step > 0) s.mfu *= flops / s.flops_per_step;  // MFU is proportional to the model FLOPs
         s.flops_per_step = flops;
         splitComputeTracksByModel(*result, modeGraph->otherModels, modeGraph->mainModel);

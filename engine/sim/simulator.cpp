@@ -15,12 +15,12 @@
 
 namespace npu::engine {
 
-double modelFlopsPerStep(const Graph& graph) {
+double modelFlopsPerStep(const Graph& graph, const std::function<bool(const Node&)>& trains) {
     const auto& reg = OpRegistry::instance();
-    double forward = 0;
+    double forward = 0, forwardOnly = 0;
     for (const Node& n : graph.nodes())
-        if (n.phase == Phase::forward && !graph.isRemoved(n.id)) forward += reg.cost(graph, n).flops;
-    return 3 * forward;
+        if (n.phase == Phase::forward && !graph.isRemoved(n.id)) (trains && !trains(n) ? forwardOnly : forward) += reg.cost(graph, n).flops;
+    return 3 * forward + forwardOnly;
 }
 
 namespace {

@@ -1,24 +1,22 @@
 #include "engine/training/model_ensemble.h"
 
-#include "engine/ir/op_registry.h"
-
 #include <algorithm>
 
 namespace npu::engine {
 
 std::vector<int> appendModel(Graph& into, const Graph& model, const std::string& prefix, const AppendOptions& options) {
     std::vector<int> map(model.tensors().size(), -1);
-    std::map<std::string, int> shared;  // weightsOf's weights by name
+    std::map<std::string, int> sharedWeights;  // weightsOf's weights by name
     if (!options.weightsOf.empty())
         for (const Tensor& t : into.tensors())
-            if (t.role == TensorRole::weight && t.name.rfind(options.weightsOf + ".", 0) == 0) shared[t.name] = t.id;
+            if (t.role == TensorRole::weight && t.name.starts_with(options.weightsOf + ".")) sharedWeights[t.name] = t.id;
     for (const Tensor& t : model.tensors()) {
         const bool graphInput = std::find(model.inputs.begin(), model.inputs.end(), t.id) != model.inputs.end();
         if (auto b = options.bindInputs.find(t.name); graphInput && b != options.bindInputs.end()) {
             map[static_cast<std::size_t>(t.id)] = b->second;
             continue;
         }
-        if (auto w = shared.find(options.weightsOf + "." + t.name); t.role == TensorRole::weight && w != shared.end()) {
+        if (auto w = sharedWeights.find(options.weightsOf + "." + t.name); t.role == TensorRole::weight && w != sharedWeights.end()) {
             map[static_cast<std::size_t>(t.id)] = w->second;
             continue;
         }
@@ -82,14 +80,6 @@ void splitComputeTracksByModel(SimulationResult& result, const std::vector<std::
             return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns;
         });
     }
-}
-
-double ensembleFlopsPerStep(const Graph& graph, const std::function<bool(const Node&)>& trains) {
-    const auto& reg = OpRegistry::instance();
-    double flops = 0;
-    for (const Node& n : graph.nodes())
-        if (n.phase == Phase::forward && !graph.isRemoved(n.id)) flops += (trains(n) ? 3 : 1) * reg.cost(graph, n).flops;
-    return flops;
 }
 
 std::map<std::string, double> timeByModelMs(const SimulationResult& result, const std::vector<std::string>& models,

@@ -10,7 +10,6 @@
 #include "engine/ir/graph.h"
 #include "engine/sim/simulation_result.h"
 
-#include <functional>
 #include <map>
 #include <string>
 
@@ -38,11 +37,6 @@ std::string modelOfTask(const std::string& nodeName, const std::vector<std::stri
 // run one after the other on the one compute stream, the tracks only separate them. The
 // host's launches follow their kernels, so launch -> kernel flows still connect.
 void splitComputeTracksByModel(SimulationResult& result, const std::vector<std::string>& models, const std::string& mainModel);
-
-// Model FLOPs of one step of an ensemble: a forward op of a pass that trains counts 3x
-// (forward + backward, as modelFlopsPerStep counts every forward op), one of a
-// forward-only pass (DPO's reference, PPO's generation and scoring) once.
-double ensembleFlopsPerStep(const Graph& graph, const std::function<bool(const Node&)>& trains);
 
 // Total task time per model ({"policy": ms, "reference": ms}).
 std::map<std::string, double> timeByModelMs(const SimulationResult& result, const std::vector<std::string>& models,
