@@ -128,7 +128,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
         for (const auto& [phase, ms] : timeByPpoPhaseMs(*result, ppoPhaseOfNode, summaryStep(sim.skipUpdate, sim.steps)))
             result->summary.time_by_phase_ms[phase] = ms;
     } else if (!modeGraph->otherModels.empty()) {
-        for (const auto& [model, ms] : timeByModelMs(*result, modeGraph->otherModels, modeGraph->mainModel))
+        for (const auto& [model, ms] : timeByModelMs(*result, modeGraph->otherModels, modeGraph->mainModel, summaryStep(sim.skipUpdate, sim.steps)))
             result->summary.time_by_phase_ms[model] = ms;
     }
     if (!modeGraph->otherModels.empty()) {

@@ -82,12 +82,18 @@ void splitComputeTracksByModel(SimulationResult& result, const std::vector<std::
     }
 }
 
-std::map<std::string, double> timeByModelMs(const SimulationResult& result, const std::vector<std::string>& models,
-                                            const std::string& mainModel) {
+std::map<std::string, double> stepTaskTimeMs(const SimulationResult& result, int step, const std::function<std::string(const SimTask&)>& keyOf) {
     std::map<std::string, double> ms;
-    if (result.devices.empty()) return ms;
-    for (const SimTask& task : result.devices.front().tasks) ms[modelOfTask(task.name, models, mainModel)] += task.dur_ns / 1e6;
+    if (result.devices.empty() || step < 0 || static_cast<std::size_t>(step) >= result.steps.size()) return ms;
+    const SimStep& s = result.steps[static_cast<std::size_t>(step)];
+    for (const SimTask& task : result.devices.front().tasks)
+        if (task.start_ns >= s.start_ns && task.start_ns < s.end_ns) ms[keyOf(task)] += task.dur_ns / 1e6;
     return ms;
+}
+
+std::map<std::string, double> timeByModelMs(const SimulationResult& result, const std::vector<std::string>& models,
+                                            const std::string& mainModel, int step) {
+    return stepTaskTimeMs(result, step, [&](const SimTask& task) { return modelOfTask(task.name, models, mainModel); });
 }
 
 }  // namespace npu::engine

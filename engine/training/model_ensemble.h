@@ -10,6 +10,7 @@
 #include "engine/ir/graph.h"
 #include "engine/sim/simulation_result.h"
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -38,8 +39,12 @@ std::string modelOfTask(const std::string& nodeName, const std::vector<std::stri
 // host's launches follow their kernels, so launch -> kernel flows still connect.
 void splitComputeTracksByModel(SimulationResult& result, const std::vector<std::string>& models, const std::string& mainModel);
 
-// Total task time per model ({"policy": ms, "reference": ms}).
+// Task time of step `step` per model ({"policy": ms, "reference": ms}).
 std::map<std::string, double> timeByModelMs(const SimulationResult& result, const std::vector<std::string>& models,
-                                            const std::string& mainModel);
+                                            const std::string& mainModel, int step);
+
+// Task time of step `step` on the first device, summed by a key of each task (its model,
+// its PPO phase), as time_by_phase_ms counts the summary step only.
+std::map<std::string, double> stepTaskTimeMs(const SimulationResult& result, int step, const std::function<std::string(const SimTask&)>& keyOf);
 
 }  // namespace npu::engine

@@ -242,13 +242,11 @@ std::vector<std::string> schedulePpoStep(Graph& g) {
 }
 
 std::map<std::string, double> timeByPpoPhaseMs(const SimulationResult& result, const std::vector<std::string>& phaseOfNode, int step) {
-    std::map<std::string, double> ms;
-    if (result.devices.empty() || step < 0 || static_cast<std::size_t>(step) >= result.steps.size()) return ms;
-    for (const char* phase : kPpoPhases) ms[phase] = 0;
-    const SimStep& s = result.steps[static_cast<std::size_t>(step)];
-    for (const SimTask& task : result.devices.front().tasks)
-        if (task.start_ns >= s.start_ns && task.start_ns < s.end_ns && task.node >= 0 && static_cast<std::size_t>(task.node) < phaseOfNode.size())
-            ms[phaseOfNode[static_cast<std::size_t>(task.node)]] += task.dur_ns / 1e6;
+    std::map<std::string, double> ms = stepTaskTimeMs(result, step, [&](const SimTask& task) {
+        return task.node >= 0 && static_cast<std::size_t>(task.node) < phaseOfNode.size() ? phaseOfNode[static_cast<std::size_t>(task.node)]
+                                                                                          : std::string(kPpoPhases[2]);
+    });
+    for (const char* phase : kPpoPhases) ms.try_emplace(phase, 0.0);
     return ms;
 }
 

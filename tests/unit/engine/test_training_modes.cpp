@@ -202,6 +202,12 @@ private slots:
         QVERIFY(refForward > 0);
         const auto& phases = dpo->summary.time_by_phase_ms;
         QVERIFY(phases.at("reference") > 0 && phases.at("policy") > phases.at("reference"));
+        // Per step, as the phases are: two simulated steps give the same figures.
+        SimulationOptions twoSteps;
+        twoSteps.steps = 2;
+        auto dpo2 = simulateProject(smallLlama({{"mode", "dpo"}}), twoSteps);
+        QVERIFY(dpo2.ok());
+        QVERIFY(std::abs(dpo2->summary.time_by_phase_ms.at("reference") / phases.at("reference") - 1) < 0.01);
         // The reference forward adds about a third of the policy's step (forward of 3 units
         // of fwd+bwd); the reference-free run has none.
         QVERIFY(dpo->summary.step_time_ms > refFree->summary.step_time_ms * 1.15);
