@@ -47,6 +47,8 @@ json simulationReport(const profiler::SimulationRunSummary& run) {
     r["model"] = {{"name", s.model}, {"params", s.params}, {"flops_per_step", s.flops_per_step}};
     r["model"]["trainable_params"] = s.trainable_params;
     r["model"]["frozen_params"] = s.frozen_params;
+    for (const auto& [name, split] : s.params_by_model)
+        r["model"]["by_model"][name] = {{"trainable_params", split.trainable}, {"frozen_params", split.frozen}};
     r["training"] = {{"batch", s.batch}, {"seq", s.seq}, {"precision", s.precision}};
     r["step_time_ms"] = s.step_time_ms;
     r["samples_per_s"] = s.samples_per_s;

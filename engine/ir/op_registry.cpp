@@ -51,6 +51,7 @@ OpRegistry::OpRegistry() {
     ops::registerAttentionOps(*this);
     ops::registerTrainingOps(*this);
     ops::registerFusedOps(*this);
+    ops::registerDecodeOps(*this);
 }
 
 const OpRegistry& OpRegistry::instance() {

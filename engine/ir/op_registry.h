@@ -115,4 +115,8 @@ const Node* forwardNodeOf(const Graph& graph, const Node& node);
 const std::vector<std::int64_t>* boundInputShape(const Graph& graph, const Node& node, std::size_t index);
 OpCost defaultCost(const Graph& graph, const Node& node);
 
+// The autoregressive decoding ops (engine/ir/ops/decode_ops.cpp: DecodePrefill,
+// DecodeStep): they read the weights as stored, so mixed precision gives them no casts.
+bool isDecodeOp(std::string_view op);
+
 }  // namespace npu::engine

@@ -12,6 +12,7 @@ std::string_view tensorRoleName(TensorRole r) {
     case TensorRole::temporary: return "temporary";
     case TensorRole::comm_buffer: return "comm_buffer";
     case TensorRole::input: return "input";
+    case TensorRole::kv_cache: return "kv_cache";
     }
     return "activation";
 }

@@ -20,6 +20,7 @@ enum class TensorRole : std::uint8_t {
     temporary,         // workspace and short-lived intermediates
     comm_buffer,       // gradient buckets, send/recv buffers
     input,             // model inputs (tokens, images, labels)
+    kv_cache,          // keys and values of past tokens kept by autoregressive decoding (PPO generation)
 };
 
 std::string_view tensorRoleName(TensorRole r);

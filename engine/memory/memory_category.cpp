@@ -12,6 +12,7 @@ std::string_view memoryCategoryName(MemoryCategory c) {
     case MemoryCategory::temporaries: return "temporaries";
     case MemoryCategory::comm_buffers: return "comm_buffers";
     case MemoryCategory::inputs: return "inputs";
+    case MemoryCategory::kv_cache: return "kv_cache";
     }
     return "temporaries";
 }
@@ -39,6 +40,7 @@ std::vector<MemoryCategory> memoryCategories(const Graph& g) {
         case TensorRole::optimizer_state: out.push_back(MemoryCategory::optimizer_state); break;
         case TensorRole::comm_buffer: out.push_back(MemoryCategory::comm_buffers); break;
         case TensorRole::input: out.push_back(MemoryCategory::inputs); break;
+        case TensorRole::kv_cache: out.push_back(MemoryCategory::kv_cache); break;
         case TensorRole::temporary: out.push_back(MemoryCategory::temporaries); break;
         case TensorRole::activation:
             out.push_back(readInBackward(g, t) ? MemoryCategory::activations : MemoryCategory::temporaries);

@@ -21,8 +21,9 @@ enum class MemoryCategory : std::uint8_t {
     temporaries,   // workspace and short-lived intermediates
     comm_buffers,
     inputs,
+    kv_cache,      // decoding's key/value cache (PPO generation): lives while tokens are generated
 };
-inline constexpr int kMemoryCategoryCount = 8;
+inline constexpr int kMemoryCategoryCount = 9;
 
 std::string_view memoryCategoryName(MemoryCategory c);
 

@@ -81,6 +81,11 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
             n.dtype = graph.tensor(n.outputs[0]).dtype;
         } else if (n.op == "CastLike" && n.inputs.size() > 1) {
             setOutputs(graph, n, graph.tensor(n.inputs[1]).dtype);
+        } else if (isDecodeOp(n.op)) {
+            // Generation computes in the half type on the weights as stored: autocast's
+            // cache of weight casts belongs to the training forward's context, and a cast
+            // shared with it would keep a half copy of every weight alive in between.
+            setOutputs(graph, n, low);
         } else if (isAutocast(m_precision) && runsLow(n)) {
             const std::vector<int> inputs = n.inputs;
             for (std::size_t i = 0; i < inputs.size(); ++i) {

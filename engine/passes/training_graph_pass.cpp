@@ -43,6 +43,7 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         if (n.phase != Phase::forward) return makeError("the graph already has a backward pass");
 
     const std::vector<int> order = graph.topologicalOrder();
+    const auto lossEnd = graph.outputs.begin() + std::clamp<std::ptrdiff_t>(m_options.lossOutputs, 1, static_cast<std::ptrdiff_t>(graph.outputs.size()));
     const std::vector<bool> rg = requiresGrad(graph, order);
     std::vector<int> grads(graph.tensors().size(), -1);
     std::vector<int> program = order;
@@ -53,7 +54,7 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         bool seeds = false;
         for (int t : f.outputs) {
             ctx.dOut.push_back(t >= 0 && static_cast<std::size_t>(t) < grads.size() ? grads[static_cast<std::size_t>(t)] : -1);
-            seeds = seeds || t == graph.outputs.front();  // outputs[0] is the loss; others are kept results
+            seeds = seeds || (t >= 0 && std::find(graph.outputs.begin(), lossEnd, t) != lossEnd);  // the losses; others are kept results
         }
         const bool hasGrad = std::any_of(ctx.dOut.begin(), ctx.dOut.end(), [](int g) { return g >= 0; });
         if (!hasGrad && !seeds) continue;

@@ -23,6 +23,9 @@ struct TrainingOptions {
     // Adam moments / SGD momentum: fp32, or the half type for pure (O3) training where
     // the optimizer runs on the model's own half-precision parameters.
     DType optimizerStateDType = DType::f32;
+    // The first N graph outputs are losses that seed backward (PPO: the actor's and the
+    // critic's); the other outputs are results kept to the end of the step.
+    int lossOutputs = 1;
 };
 
 // What a precision level asks of the training pass: fp32 masters (O2), half optimizer

@@ -20,6 +20,7 @@
 #include "engine/sim/simulator.h"
 #include "engine/training/mode_graph.h"
 #include "engine/training/model_ensemble.h"
+#include "engine/training/ppo_graph.h"
 
 #include <set>
 
@@ -47,7 +48,12 @@ std::string prefixed(const Project& project, const std::string& message) {
 
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
     // Several devices: engine/cluster composes single-device runs of each pipeline stage.
-    if (isClusterProject(project)) return simulateCluster(project, options, progress);
+    if (isClusterProject(project)) {
+        if (project.training.mode.name == "ppo")
+            return makeError(prefixed(project, "training.mode: \"ppo\" is simulated on one device for now (no tensor/pipeline "
+                                               "parallelism or cluster with it)"));
+        return simulateCluster(project, options, progress);
+    }
     auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
     const TrainingSettings& t = project.training;
     auto precision = parsePrecision(t.precision);
@@ -70,6 +76,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     passes.add(std::make_unique<MixedPrecisionPass>(*precision));
     TrainingOptions training = trainingOptionsFor(*precision, t.optimizer);
     training.offloadOptimizer = t.offload_optimizer;
+    training.lossOutputs = modeGraph->lossOutputs;
     passes.add(std::make_unique<TrainingGraphPass>(training));
     passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));
     addFusionPasses(passes);
@@ -89,6 +96,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     passProgress.report = [&](double f, std::string_view stage) { progress(0.15 + 0.15 * f, stage); };
     auto stats = passes.run(*graph, passProgress);
     if (!stats) return stats.message() == "cancelled" ? makeError("cancelled") : fail(stats.message());
+    const std::vector<std::string> ppoPhaseOfNode = modeGraph->ppo ? schedulePpoStep(*graph) : std::vector<std::string>{};
 
     const int steps = options.steps > 0 ? options.steps : static_cast<int>(t.steps);
     auto lossScale = planLossScaling(t, *precision, steps, project.file.empty() ? project.name : project.file.string());
@@ -98,6 +106,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     sim.skipUpdate = lossScale->skipUpdate;
     sim.batch = t.batch * modeGraph->sequencesPerSample;
     sim.seq = lm && !project.model.zoo.empty() && project.model.zoo != "resnet" ? t.seq : 0;
+    if (modeGraph->sequenceLength > 0) sim.seq = modeGraph->sequenceLength;
     sim.precision = t.precision;
     sim.computeDType = lowDType(*precision);
     sim.gradientAccumulation = static_cast<int>(t.gradient_accumulation);
@@ -113,9 +122,24 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
     result->summary.trainable_params = modeGraph->parameters.trainable;
     result->summary.frozen_params = modeGraph->parameters.frozen;
-    if (!modeGraph->otherModels.empty()) {
-        for (const auto& [model, ms] : timeByModelMs(*result, modeGraph->otherModels, modeGraph->mainModel))
+    for (const auto& [model, split] : modeGraph->parametersByModel)
+        result->summary.params_by_model[model] = {split.trainable, split.frozen};
+    if (modeGraph->ppo) {
+        for (const auto& [phase, ms] : timeByPpoPhaseMs(*result, ppoPhaseOfNode, summaryStep(sim.skipUpdate, sim.steps)))
+            result->summary.time_by_phase_ms[phase] = ms;
+    } else if (!modeGraph->otherModels.empty()) {
+        for (const auto& [model, ms] : timeByModelMs(*result, modeGraph->otherModels, modeGraph->mainModel, summaryStep(sim.skipUpdate, sim.steps)))
             result->summary.time_by_phase_ms[model] = ms;
+    }
+    if (!modeGraph->otherModels.empty()) {
+        const auto trains = [&](const Node& n) {
+            if (modeGraph->ppo) return static_cast<std::size_t>(n.id) < ppoPhaseOfNode.size() && ppoPhaseOfNode[static_cast<std::size_t>(n.id)] == "training";
+            return modelOfTask(n.name, modeGraph->otherModels, modeGraph->mainModel) == modeGraph->mainModel;
+        };
+        SimSummary& s = result->summary;
+        const double flops = modelFlopsPerStep(*graph, trains) * std::max(1, sim.gradientAccumulation);
+        if (s.flops_per_step > 0) s.mfu *= flops / s.flops_per_step;  // MFU is proportional to the model FLOPs
+        s.flops_per_step = flops;
         splitComputeTracksByModel(*result, modeGraph->otherModels, modeGraph->mainModel);
     }
     summarizeByDType(*result, summaryStep(sim.skipUpdate, sim.steps));

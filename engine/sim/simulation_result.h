@@ -96,6 +96,11 @@ struct LossScaleSummary {
     std::int64_t skipped_steps = 0;
 };
 
+struct ModelParams {
+    std::int64_t trainable = 0;
+    std::int64_t frozen = 0;
+};
+
 struct SimSummary {
     std::string status = "ok";        // ok | oom | error
     std::string message;              // why, when not ok
@@ -106,6 +111,9 @@ struct SimSummary {
     // that train and those frozen (engine/training; pretrain/sft: all train).
     std::int64_t trainable_params = 0;
     std::int64_t frozen_params = 0;
+    // The same per model of an ensemble ({"actor": {trainable, frozen}, "reward": ...});
+    // empty for single-model modes.
+    std::map<std::string, ModelParams> params_by_model;
     double flops_per_step = 0;        // model FLOPs of one training step (fwd + bwd, no recompute)
     double step_time_ms = 0;
     double samples_per_s = 0;

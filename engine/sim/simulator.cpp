@@ -15,12 +15,12 @@
 
 namespace npu::engine {
 
-double modelFlopsPerStep(const Graph& graph) {
+double modelFlopsPerStep(const Graph& graph, const std::function<bool(const Node&)>& trains) {
     const auto& reg = OpRegistry::instance();
-    double forward = 0;
+    double forward = 0, forwardOnly = 0;
     for (const Node& n : graph.nodes())
-        if (n.phase == Phase::forward && !graph.isRemoved(n.id)) forward += reg.cost(graph, n).flops;
-    return 3 * forward;
+        if (n.phase == Phase::forward && !graph.isRemoved(n.id)) (trains && !trains(n) ? forwardOnly : forward) += reg.cost(graph, n).flops;
+    return 3 * forward + forwardOnly;
 }
 
 namespace {
@@ -81,6 +81,11 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     }
     auto hostCostNs = [&](const Node& n, bool launches) {
         double ns = device.host.costNs(reg.category(n.op), launches);
+        // A node standing for a whole model pass (a decode step) issues each of its ops.
+        if (const std::vector<std::int64_t> ops = n.attrInts("eager_ops"); launches && !ops.empty()) {
+            ns = static_cast<double>(ops.back()) * device.host.costNs(OpCategory::other, false);
+            for (std::size_t c = 0; c + 1 < ops.size(); ++c) ns += static_cast<double>(ops[c]) * device.host.costNs(static_cast<OpCategory>(c), true);
+        }
         if (launches && n.phase == Phase::backward && n.forwardNode >= 0) ns /= std::max(1, backwardKernelsOf[n.forwardNode]);
         return static_cast<std::int64_t>(ns);
     };

@@ -15,6 +15,7 @@
 #include "engine/sim/host_dispatch.h"
 #include "engine/sim/simulation_result.h"
 
+#include <functional>
 #include <string>
 
 namespace npu::engine {
@@ -42,7 +43,9 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
                                     const Progress& progress = {});
 
 // Model FLOPs of one step: 3 x forward FLOPs (forward + a backward of twice the
-// forward), without recomputation and independent of kernel choices.
-double modelFlopsPerStep(const Graph& graph);
+// forward), without recomputation and independent of kernel choices. With `trains`, a
+// forward op it says no to belongs to a forward-only pass (DPO's reference, PPO's
+// generation and scoring) and counts once.
+double modelFlopsPerStep(const Graph& graph, const std::function<bool(const Node&)>& trains = {});
 
 }  // namespace npu::engine

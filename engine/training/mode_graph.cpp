@@ -2,15 +2,14 @@
 
 #include "engine/frontends/model_loader.h"
 #include "engine/training/model_ensemble.h"
+#include "engine/training/ppo_graph.h"
 
 namespace npu::engine {
 
 Expected<ModeGraph> buildModeGraph(const Project& project, DType halfType) {
     const TrainingSettings& t = project.training;
     const TrainingMode& mode = t.mode;
-    if (mode.name == "ppo")
-        return makeError("training.mode: \"ppo\" is not simulated yet (generation with a KV cache, scoring and actor/critic "
-                         "training are planned; see docs/project-format.md)");
+    if (mode.name == "ppo") return buildPpoGraph(project, halfType);
     ModeGraph out;
     out.sequencesPerSample = mode.name == "dpo" ? 2 : 1;
     const ZooShape shape{t.batch * out.sequencesPerSample, modelSequenceLength(mode, t.seq)};
@@ -37,6 +36,7 @@ Expected<ModeGraph> buildModeGraph(const Project& project, DType halfType) {
     g.outputs.push_back(refOutputs.front());   // the reference's log-probs (its loss stands in)
     out.mainModel = "policy";
     out.otherModels = {"reference"};
+    out.parametersByModel = {{"policy", parameterSplit(*model)}, {"reference", parameterSplit(*reference)}};
     out.parameters = parameterSplit(g);
     return out;
 }

@@ -33,6 +33,7 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
     options.steps = 1;
 
     ResourceEstimate e;
+    std::int64_t sequenceTokens = t.mode.name == "ppo" ? t.mode.ppo.prompt_tokens + t.mode.ppo.generate_tokens : t.seq;
     // Powers of two: the data-parallel sizes clusters are built in.
     for (int n = 1; n <= request.devicesMax; n *= 2) {
         // The project's own parallel settings are replaced by the candidate: one device, or
@@ -57,7 +58,9 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
         e.step_time_ms = trial.step_time_ms;
         // A DPO step runs 2 sequences per pair: tokens count every sequence trained on.
         const double sequences = static_cast<double>(t.batch * t.gradient_accumulation) * (t.mode.name == "dpo" ? 2 : 1);
-        e.tokens_per_step = sequences * static_cast<double>(t.seq) * n;
+        // The simulated sequence: training.seq, or PPO's prompt + generated tokens.
+        sequenceTokens = r->summary.seq > 0 ? r->summary.seq : t.seq;
+        e.tokens_per_step = sequences * static_cast<double>(sequenceTokens) * n;
         const double steps = std::ceil(request.tokens / e.tokens_per_step);
         e.seconds_for_tokens = steps * e.step_time_ms / 1e3;
         e.device_hours = e.seconds_for_tokens * n / 3600;
@@ -65,7 +68,7 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
     }
     e.assumptions = {
         "training.mode \"" + t.mode.name + "\", precision " + t.precision + ", micro-batch " + std::to_string(t.batch) + " x " +
-            std::to_string(t.seq) + " tokens, gradient accumulation " + std::to_string(t.gradient_accumulation) + " on every device",
+            std::to_string(sequenceTokens) + (t.mode.name == "ppo" ? " (prompt + generated)" : "") + " tokens, gradient accumulation " + std::to_string(t.gradient_accumulation) + " on every device",
         "device counts tried: powers of two up to " + std::to_string(request.devicesMax) +
             "; more than one device = data parallel with ZeRO-3 (weights, gradients and optimizer states sharded 1/N)",
         "one device's memory and step simulated (distributed simulation does not exist yet): the all-gather and "

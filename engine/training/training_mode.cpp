@@ -49,6 +49,27 @@ void readVirtualTokens(JsonChecker& c, const std::string& mode, VirtualTokenOpti
     o.encoder_hidden_size = c.positiveInt("encoder_hidden_size", o.encoder_hidden_size);
 }
 
+// Generation is one graph node per generated token (engine/ir/ops/decode_ops.cpp): the
+// bound keeps a step's graph within what the simulator schedules in seconds.
+constexpr std::int64_t kMaxGenerateTokens = 16384;
+
+void readPpo(JsonChecker& c, PpoOptions& o) {
+    o.prompt_tokens = c.intInRange("prompt_tokens", 1, 1 << 20, o.prompt_tokens);
+    o.generate_tokens = c.intInRange("generate_tokens", 1, kMaxGenerateTokens, o.generate_tokens);
+    if (!c.has("critic")) return;
+    const auto& v = c.any("critic");
+    if (v.is_string() && v.get<std::string>() == "value_head") return;
+    bool ok = v.is_object();
+    if (ok)
+        for (const auto& [key, value] : v.items()) ok = ok && (value.is_number() || value.is_boolean());
+    if (!ok) {
+        c.fail("critic", "expected \"value_head\" or an object of model.config keys for the critic and reward model "
+                         "(e.g. {\"hidden\": 1024, \"layers\": 24}), got " + v.dump());
+        return;
+    }
+    o.critic_config = v;
+}
+
 }  // namespace
 
 void readTrainingMode(JsonChecker& training, TrainingMode& mode) {
@@ -67,7 +88,7 @@ void readTrainingMode(JsonChecker& training, TrainingMode& mode) {
             mode.dpo.beta = c.positiveNumber("beta", mode.dpo.beta);
             mode.dpo.reference = c.oneOf("reference", {"frozen", "none"}, mode.dpo.reference);
         }
-        if (mode.name == "ppo") mode.ppo.generate_tokens = c.intInRange("generate_tokens", 1, 1 << 20, mode.ppo.generate_tokens);
+        if (mode.name == "ppo") readPpo(c, mode.ppo);
         if (auto s = c.finish(); !s) training.addProblem(key, s.message());
     }
 }
@@ -87,7 +108,11 @@ nlohmann::json trainingModeToJson(const TrainingMode& mode) {
         if (v.encoder_hidden_size > 0) j["p_tuning"]["encoder_hidden_size"] = v.encoder_hidden_size;  // else the model's hidden
     }
     if (mode.name == "dpo") j["dpo"] = {{"beta", mode.dpo.beta}, {"reference", mode.dpo.reference}};
-    if (mode.name == "ppo") j["ppo"] = {{"generate_tokens", mode.ppo.generate_tokens}};
+    if (mode.name == "ppo") {
+        const PpoOptions& o = mode.ppo;
+        j["ppo"] = {{"prompt_tokens", o.prompt_tokens}, {"generate_tokens", o.generate_tokens},
+                    {"critic", o.critic_config.empty() ? nlohmann::json("value_head") : o.critic_config}};
+    }
     return j;
 }
 

@@ -40,8 +40,15 @@ struct DpoOptions {
     std::string reference = "frozen";  // frozen: a frozen copy of the policy | none: reference-free
 };
 
+// DeepSpeed-Chat step 3 defaults (max_prompt_seq_len = max_answer_seq_len = 256).
 struct PpoOptions {
+    std::int64_t prompt_tokens = 256;    // prompt length; training.seq is not used by ppo
     std::int64_t generate_tokens = 256;  // response tokens decoded per prompt
+    // The critic (trainable) and the reward model (frozen): the actor's model with a scalar
+    // value head instead of the LM head ("value_head"), or that with model.config keys
+    // overridden (DeepSpeed-Chat pairs a 6.7B actor with a 350M critic):
+    // {"hidden": 1024, "layers": 24, ...}. Empty object = "value_head".
+    nlohmann::json critic_config = nlohmann::json::object();
 };
 
 struct TrainingMode {

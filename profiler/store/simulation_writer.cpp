@@ -26,7 +26,7 @@ TrackKind trackKindOf(engine::StreamKind k) {
 }
 
 nlohmann::json summaryJson(const engine::SimSummary& s) {
-    return {{"status", s.status},
+    nlohmann::json j = {{"status", s.status},
             {"message", s.message},
             {"model", s.model},
             {"device", s.device},
@@ -51,6 +51,9 @@ nlohmann::json summaryJson(const engine::SimSummary& s) {
             {"host_bound_idle_ms", s.host_bound_idle_ms},
             {"data_wait_ms", s.data_wait_ms},
             {"graph_mode", s.graph_mode}};
+    for (const auto& [name, split] : s.params_by_model)  // models of an ensemble (DPO, PPO)
+        j["params_by_model"][name] = {{"trainable_params", split.trainable}, {"frozen_params", split.frozen}};
+    return j;
 }
 
 // The host side of a simulated device (engine/sim/host_dispatch, data_loader): a "Host

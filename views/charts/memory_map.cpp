@@ -25,7 +25,8 @@ QColor MemoryMap::categoryColor(const std::string& category) {
         {"weights", QColor(52, 120, 198)},       {"master_weights", QColor(31, 78, 140)},
         {"gradients", QColor(192, 57, 43)},      {"optimizer_state", QColor(142, 68, 173)},
         {"activations", QColor(39, 174, 96)},    {"temporaries", QColor(230, 126, 34)},
-        {"comm_buffers", QColor(22, 160, 133)},  {"inputs", QColor(127, 140, 141)}};
+        {"comm_buffers", QColor(22, 160, 133)},  {"inputs", QColor(127, 140, 141)},
+        {"kv_cache", QColor(241, 196, 15)}};
     const auto it = kColors.find(category);
     return it != kColors.end() ? it->second : QColor(70, 110, 170);  // imported blocks: one colour
 }

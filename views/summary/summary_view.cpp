@@ -91,6 +91,13 @@ QString keyFigures(const nlohmann::json& s) {
         if (num("capacity_bytes") > 0) peak += QStringLiteral(" of %1").arg(formatBytes(num("capacity_bytes")));
         parts << peak;
     }
+    // PPO's step phases (engine/training/ppo_graph): device time of each.
+    if (const auto& ph = s.value("time_by_phase_ms", nlohmann::json::object()); ph.is_object() && ph.contains("generation")) {
+        QStringList phases;
+        for (const char* p : {"generation", "scoring", "training"})
+            if (ph.contains(p) && ph[p].is_number()) phases << QStringLiteral("%1 <b>%2</b>").arg(QLatin1String(p), formatDuration(ph[p].get<double>() * 1e6));
+        parts << phases.join(QStringLiteral(" · "));
+    }
     return parts.isEmpty() ? QString() : QStringLiteral("<br>") + parts.join(QStringLiteral(" · "));
 }
 
@@ -139,6 +146,11 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
         else if (!v.empty() && end && *end == '\0') meta[k] = d;
         else meta[k] = v;
     }
+    // Models of an ensemble (DPO, PPO): a row per model and kind ("actor_trainable_params").
+    if (summary.is_object() && summary.contains("params_by_model") && summary["params_by_model"].is_object())
+        for (const auto& [model, split] : summary["params_by_model"].items())
+            for (const char* kind : {"trainable_params", "frozen_params"})
+                if (split.contains(kind)) meta[model + "_" + kind] = split[kind];
     if (summary.is_object())
         for (auto it = summary.begin(); it != summary.end(); ++it) {
             if (it->is_structured() || meta.contains(it.key())) continue;

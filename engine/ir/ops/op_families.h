@@ -16,5 +16,6 @@ void registerGeneratorOps(OpRegistry& r);
 void registerAttentionOps(OpRegistry& r);
 void registerTrainingOps(OpRegistry& r);
 void registerFusedOps(OpRegistry& r);
+void registerDecodeOps(OpRegistry& r);
 }  // namespace ops
 }  // namespace npu::engine

@@ -202,17 +202,22 @@ private slots:
         QVERIFY(refForward > 0);
         const auto& phases = dpo->summary.time_by_phase_ms;
         QVERIFY(phases.at("reference") > 0 && phases.at("policy") > phases.at("reference"));
+        // Per step, as the phases are: two simulated steps give the same figures.
+        SimulationOptions twoSteps;
+        twoSteps.steps = 2;
+        auto dpo2 = simulateProject(smallLlama({{"mode", "dpo"}}), twoSteps);
+        QVERIFY(dpo2.ok());
+        QVERIFY(std::abs(dpo2->summary.time_by_phase_ms.at("reference") / phases.at("reference") - 1) < 0.01);
         // The reference forward adds about a third of the policy's step (forward of 3 units
         // of fwd+bwd); the reference-free run has none.
         QVERIFY(dpo->summary.step_time_ms > refFree->summary.step_time_ms * 1.15);
         QVERIFY(dpo->summary.step_time_ms < refFree->summary.step_time_ms * 1.6);
+        // Model FLOPs: the policy's forward + backward (3F over the 4 sequences) and the
+        // reference's forward (F), against SFT's 3F/2 over 2 sequences: 8/3.
+        QVERIFY2(std::abs(dpo->summary.flops_per_step / sft->summary.flops_per_step - 8.0 / 3) < 1e-6,
+                 qPrintable(QString::number(dpo->summary.flops_per_step / sft->summary.flops_per_step)));
     }
 
-    void ppoNotYetSimulatedSaysSo() {
-        auto r = simulateProject(smallLlama({{"mode", "ppo"}, {"ppo", {{"generate_tokens", 64}}}}), {});
-        QVERIFY(!r);
-        QVERIFY2(r.message().find("training.mode: \"ppo\" is not simulated yet") != std::string::npos, r.message().c_str());
-    }
     // The estimator: the fewest devices (ZeRO-3 over powers of two) that hold full AdamW
     // training of LLaMA-7B on a 64 GB Ascend 910B, and the time for N tokens from the
     // simulated step.
