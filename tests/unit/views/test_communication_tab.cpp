@@ -1,0 +1,243 @@
+// The Communication tab over a simulated cluster run (projects/llama-7b-cluster), the
+// shared two-rank Ascend text capture and the two HTA Kineto ranks: the bars hold the
+// figures the report prints (the simulator's `ranks`, read from the run summary; the
+// report's step_breakdown rows, from profiler::runReport), the highlighted rank is the one
+// with the largest computing + communication not overlapped, and the highlighted link the
+// slowest of the report's communication.matrix (or, simulated, of the slower group's
+// ring). A one-device run shows the empty state.
+
+#include "engine/project/project.h"
+#include "profiler/analysis/run_report.h"
+#include "profiler/importers/profile_import.h"
+#include "profiler/runs/simulation_run.h"
+#include "profiler/store/profile_db.h"
+#include "views/communication/collectives_model.h"
+#include "views/communication/comm_matrix_chart.h"
+#include "views/communication/communication_tab.h"
+#include "views/communication/rank_breakdown_chart.h"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+
+using namespace npu;
+using views::RankBreakdownChart;
+
+namespace {
+
+std::shared_ptr<const profiler::ProfileDb> openDb(const std::filesystem::path& p) {
+    auto db = profiler::ProfileDb::open(p);
+    if (!db) qFatal("%s", db.message().c_str());
+    return std::shared_ptr<const profiler::ProfileDb>(std::move(db).value());
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); }
+
+// The bars of index i against one rank's figures (ms).
+void checkBar(const RankBreakdownChart& c, int i, double computing, double overlapped, double notOverlapped, double free,
+              double bubble, double ratio, bool bubbleInComm) {
+    QVERIFY2(near(c.segmentValue(RankBreakdownChart::Computing, i) + c.segmentValue(RankBreakdownChart::Overlapped, i), computing),
+             qPrintable(QStringLiteral("bar %1 computing").arg(i)));
+    QVERIFY(near(c.segmentValue(RankBreakdownChart::Overlapped, i), overlapped));
+    QVERIFY(near(c.segmentValue(RankBreakdownChart::CommunicationNotOverlapped, i) + (bubbleInComm ? bubble : 0), notOverlapped));
+    QVERIFY(near(c.segmentValue(RankBreakdownChart::Free, i), free));
+    QVERIFY(near(c.segmentValue(RankBreakdownChart::Bubble, i), bubble));
+    QVERIFY(near(c.ratioValue(i), ratio));
+}
+
+}  // namespace
+
+class TestCommunicationTab : public QObject {
+    Q_OBJECT
+private slots:
+    void simulatedCluster() {
+        auto project = engine::loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-cluster/project.json");
+        QVERIFY2(project.ok(), project.ok() ? "" : project.message().c_str());
+        QTemporaryDir dir;
+        profiler::SimulationRunOptions o;
+        o.dir = dir.path().toStdString();
+        o.record = false;
+        const auto run = profiler::runSimulation(*project, o);
+        QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
+        const auto& cluster = run.summary.sim.cluster;  // what `--report` prints as ranks / collectives
+        QVERIFY(cluster.present);
+        QCOMPARE(cluster.ranks.size(), std::size_t(8));
+
+        views::CommunicationTab tab;
+        tab.setDatabase(openDb(run.summary.db));
+        QVERIFY(tab.hasCommunication());
+        QCOMPARE(tab.overview().source, std::string("simulated"));
+        QCOMPARE(tab.overview().ranks.size(), cluster.ranks.size());
+        std::int64_t slowest = -1;
+        double busiest = -1;
+        for (std::size_t i = 0; i < cluster.ranks.size(); ++i) {
+            const auto& r = cluster.ranks[i];
+            QCOMPARE(tab.overview().ranks[i].rank, std::int64_t(r.rank));
+            checkBar(*tab.rankChart(), int(i), r.computing_ms, r.overlapped_ms, r.communication_not_overlapped_ms, r.free_ms,
+                     r.bubble_ms, r.comm_ratio, false);
+            if (r.computing_ms + r.communication_not_overlapped_ms > busiest)
+                busiest = r.computing_ms + r.communication_not_overlapped_ms, slowest = r.rank;
+        }
+        QCOMPARE(tab.rankChart()->highlightedRank(), slowest);
+
+        // Matrix: tp rings of 4 (ranks 0-3, 4-7) and dp rings of 2 (r, r+4), all intra-node
+        // (one node of 8). A link carries its group's bus bandwidth x time.
+        std::map<std::string, std::pair<double, double>> byGroup;  // size MB, time ms
+        for (const auto& c : cluster.collectives) {
+            byGroup[c.group].first += c.bus_GBps * c.time_ms;
+            byGroup[c.group].second += c.time_ms;
+        }
+        QVERIFY(byGroup.count("tp") && byGroup.count("dp"));
+        auto* matrix = tab.matrixChart();
+        matrix->setMetric(views::CommMatrixChart::TransitSize);
+        QVERIFY(near(matrix->cellValue(0, 1), byGroup["tp"].first));
+        QVERIFY(near(matrix->cellValue(3, 0), byGroup["tp"].first));
+        QVERIFY(near(matrix->cellValue(1, 5), byGroup["dp"].first));
+        QVERIFY(std::isnan(matrix->cellValue(0, 2)));  // not ring neighbours
+        matrix->setMetric(views::CommMatrixChart::Bandwidth);
+        const double tpBw = byGroup["tp"].first / byGroup["tp"].second, dpBw = byGroup["dp"].first / byGroup["dp"].second;
+        QVERIFY(near(matrix->cellValue(0, 1), tpBw));
+        const auto [src, dst] = matrix->highlightedLink();
+        QVERIFY(src >= 0 && src != dst);
+        if (tpBw < dpBw) QCOMPARE(src / 4, dst / 4);  // a tp link
+        else QCOMPARE(src % 4, dst % 4);              // a dp link
+        QVERIFY(near(matrix->cellValue(src, dst), std::min(tpBw, dpBw)));
+        QCOMPARE(tab.collectivesModel()->rowCount(), int(cluster.collectives.size()));
+    }
+
+    void ascendTwoRanks() {
+        const auto set = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party/msinsight/pt_text_level1";
+        if (!std::filesystem::exists(set)) QSKIP("shared data third_party/msinsight/pt_text_level1 not present");
+        QTemporaryDir dir;
+        const auto out = std::filesystem::path(dir.path().toStdString()) / "two.npudb";
+        QVERIFY(profiler::importProfile(set, out).ok());
+        const auto db = openDb(out);
+        const auto report = profiler::runReport(*db, 0);
+        // The report's rank rows summed over the steps, by device.
+        struct Sums {
+            double computing = 0, overlapped = 0, notOverlapped = 0, communication = 0, free = 0, bubble = 0;
+        };
+        std::map<std::int64_t, Sums> byDevice;
+        for (const auto& r : report["step_breakdown"]) {
+            if (r["type"] != "rank") continue;
+            auto& s = byDevice[r["device"].get<std::int64_t>()];
+            s.computing += r["computing_us"].get<double>() / 1e3;
+            s.overlapped += r["overlapped_us"].get<double>() / 1e3;
+            s.notOverlapped += r["communication_not_overlapped_us"].get<double>() / 1e3;
+            s.communication += r["communication_us"].get<double>() / 1e3;
+            s.free += r["free_us"].get<double>() / 1e3;
+            s.bubble += r["bubble_us"].get<double>() / 1e3;
+        }
+        QCOMPARE(byDevice.size(), std::size_t(2));
+
+        views::CommunicationTab tab;
+        tab.setDatabase(db);
+        QCOMPARE(tab.overview().source, std::string("ascend"));
+        QCOMPARE(tab.overview().ranks.size(), std::size_t(2));
+        int i = 0, slowest = -1;
+        double busiest = -1;
+        for (const auto& [device, s] : byDevice) {  // devices in rank order
+            checkBar(*tab.rankChart(), i, s.computing, s.overlapped, s.notOverlapped, s.free, s.bubble,
+                     s.computing > 0 ? s.communication / s.computing : 0, true);
+            if (s.computing + s.notOverlapped > busiest) busiest = s.computing + s.notOverlapped, slowest = i;
+            ++i;
+        }
+        QCOMPARE(tab.rankChart()->highlightedRank(), std::int64_t(slowest));  // ranks 0 and 1 are devices in order
+
+        // The slowest link: the lowest bandwidth of the report's matrix between two ranks.
+        double lowest = -1;
+        std::pair<std::int64_t, std::int64_t> link{-1, -1};
+        for (const auto& l : report["communication"]["matrix"]) {
+            const auto s = l["src"].get<std::int64_t>(), d = l["dst"].get<std::int64_t>();
+            if (s == d || l["time_ms"].get<double>() <= 0) continue;
+            if (lowest < 0 || l["bandwidth_gbps"].get<double>() < lowest) lowest = l["bandwidth_gbps"].get<double>(), link = {s, d};
+        }
+        QVERIFY(link.first >= 0);
+        QCOMPARE(tab.matrixChart()->highlightedLink(), link);
+        QCOMPARE(tab.overview().links.size(), std::size_t(16));  // 8 links from each rank
+
+        // Collectives: 4 all-reduces on each rank, wait ratio = wait / (wait + transit).
+        auto* model = tab.collectivesModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->rowCount(), 8);
+        for (const auto& r : model->rows()) {
+            QVERIFY(near(r.wait_ratio, r.wait_ms + r.transit_ms > 0 ? r.wait_ms / (r.wait_ms + r.transit_ms) : 0));
+            QVERIFY(!r.bandwidth_gbps.empty());
+        }
+        // The table sorts numerically by the column whose header shows the indicator.
+        auto* table = tab.collectivesTable();
+        QCOMPARE(table->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+        table->sortByColumn(views::CollectivesModel::Elapse, Qt::DescendingOrder);
+        for (int row = 1; row < table->model()->rowCount(); ++row)
+            QVERIFY(table->model()->index(row - 1, views::CollectivesModel::Elapse).data(views::CollectivesModel::SortRole).toDouble() >=
+                    table->model()->index(row, views::CollectivesModel::Elapse).data(views::CollectivesModel::SortRole).toDouble());
+
+        // One step: the bars hold that step's rows.
+        if (!tab.overview().steps.empty() && !tab.overview().steps.front().empty()) {
+            const std::string step = tab.overview().steps.front();
+            tab.setStep(QString::fromStdString(step));
+            i = 0;
+            for (const auto& r : report["step_breakdown"])
+                if (r["type"] == "rank" && r["step"] == step)
+                    QVERIFY(near(tab.rankChart()->segmentValue(RankBreakdownChart::Overlapped, i++), r["overlapped_us"].get<double>() / 1e3));
+            QCOMPARE(i, 2);
+        }
+    }
+
+    void htaTwoKinetoRanks() {
+        const auto hta = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party/hta";
+        if (!std::filesystem::exists(hta / "sampled_rank-0.json.gz")) QSKIP("shared data third_party/hta/sampled_rank-*.json.gz not present");
+        QTemporaryDir dir;
+        const auto folder = std::filesystem::path(dir.path().toStdString()) / "ranks";
+        std::filesystem::create_directories(folder);
+        for (const char* f : {"sampled_rank-0.json.gz", "sampled_rank-1.json.gz"}) std::filesystem::create_symlink(hta / f, folder / f);
+        const auto out = std::filesystem::path(dir.path().toStdString()) / "hta.npudb";
+        const auto imported = profiler::importProfile(folder, out);
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.message().c_str());
+        const auto db = openDb(out);
+        views::CommunicationTab tab;
+        tab.setDatabase(db);
+        QCOMPARE(tab.overview().source, std::string("trace"));
+        QCOMPARE(tab.overview().ranks.size(), std::size_t(2));
+        QVERIFY(tab.hasCommunication());
+        QVERIFY(tab.overview().links.empty());
+        QCOMPARE(tab.matrixChart()->highlightedLink(), std::make_pair(std::int64_t(-1), std::int64_t(-1)));
+        QVERIFY(tab.collectivesModel()->rowCount() > 0);
+        // Each call waits at most until the latest rank starts it: wait + transit = elapsed.
+        for (const auto& r : tab.collectivesModel()->rows()) QVERIFY(near(r.wait_ms + r.transit_ms, r.elapse_ms));
+    }
+
+    void singleDeviceIsEmpty() {
+        engine::Project p;
+        p.name = "one";
+        p.device = "h200";
+        p.model.zoo = "llama";
+        p.model.config = {{"hidden", 256}, {"ffn", 704}, {"layers", 2}, {"heads", 4}, {"vocab", 1000}};
+        p.training.batch = 2;
+        p.training.seq = 128;
+        QTemporaryDir dir;
+        profiler::SimulationRunOptions o;
+        o.dir = dir.path().toStdString();
+        o.record = false;
+        const auto run = profiler::runSimulation(p, o);
+        QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
+        views::CommunicationTab tab;
+        tab.setDatabase(openDb(run.summary.db));
+        QVERIFY(!tab.hasCommunication());
+        auto* stack = tab.findChild<QStackedWidget*>();
+        QVERIFY(stack);
+        auto* label = qobject_cast<QLabel*>(stack->currentWidget());
+        QVERIFY(label);
+        QVERIFY(label->text().startsWith(QStringLiteral("No communication in this run")));
+    }
+};
+
+QTEST_MAIN(TestCommunicationTab)
+#include "test_communication_tab.moc"

@@ -1,0 +1,191 @@
+#include "views/charts/qcustomplot_include.h"  // first: see there
+
+#include "views/communication/comm_matrix_chart.h"
+
+#include "views/common/units.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QStackedWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace npu::views {
+namespace {
+
+const char* const kMetricNames[] = {"Bandwidth (GB/s)", "Transit size (MB)", "Transit time (ms)", "Link type"};
+// Cells are labelled up to this many ranks; beyond, the colours and the tooltip speak.
+constexpr int kLabelledRanks = 12;
+
+QString cellText(CommMatrixChart::Metric m, double v, const QString& types) {
+    switch (m) {
+    case CommMatrixChart::Bandwidth: return QString::number(v, 'f', v < 10 ? 2 : 1);
+    case CommMatrixChart::TransitSize: return formatBytes(v * 1e6);
+    case CommMatrixChart::TransitTime: return formatDuration(v * 1e6);
+    default: return types;
+    }
+}
+
+}  // namespace
+
+CommMatrixChart::CommMatrixChart(QWidget* parent) : QWidget(parent) {
+    m_metricBox = new QComboBox(this);
+    for (const char* n : kMetricNames) m_metricBox->addItem(QString::fromLatin1(n));
+    m_metricBox->setToolTip(QStringLiteral("What each cell of the rank × rank matrix shows"));
+    connect(m_metricBox, &QComboBox::currentIndexChanged, this, [this](int i) { setMetric(Metric(i)); });
+
+    m_plot = new QCustomPlot(this);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QStringLiteral("Rank × rank communication"),
+                                                              QFont(font().family(), 10, QFont::Bold)));
+    m_plot->xAxis->setLabel(QStringLiteral("destination rank"));
+    m_plot->yAxis->setLabel(QStringLiteral("source rank"));
+    m_plot->yAxis->setRangeReversed(true);  // rank 0 at the top, as in a table
+    m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    m_scale = new QCPColorScale(m_plot);
+    m_plot->plotLayout()->addElement(1, 1, m_scale);
+    m_map->setColorScale(m_scale);
+    auto* margins = new QCPMarginGroup(m_plot);
+    m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    m_map->setInterpolate(false);
+
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_plot);
+    m_stack->addWidget(m_empty);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(QStringLiteral("Matrix:"), this));
+    top->addWidget(m_metricBox);
+    top->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(top);
+    layout->addWidget(m_stack, 1);
+    setMinimumSize(300, 240);
+}
+
+void CommMatrixChart::setOverview(const profiler::CommunicationOverview& o) {
+    m_cells.clear();
+    m_types.clear();
+    std::set<std::int64_t> ranks;
+    for (const auto& r : o.ranks) ranks.insert(r.rank);
+    for (const auto& l : o.links) {
+        ranks.insert(l.src);
+        ranks.insert(l.dst);
+        auto& c = m_cells[{l.src, l.dst}];
+        c.size_mb += l.size_mb;
+        c.time_ms += double(l.time_ns) / 1e6;
+        const QString t = QString::fromStdString(l.transport);
+        if (!c.types.split(QLatin1Char('+'), Qt::SkipEmptyParts).contains(t)) c.types += (c.types.isEmpty() ? QString() : QStringLiteral("+")) + t;
+    }
+    for (const auto& [key, c] : m_cells)
+        if (!m_types.contains(c.types)) m_types.push_back(c.types);
+    m_ranks.assign(ranks.begin(), ranks.end());
+    m_highlighted = {-1, -1};
+    if (o.slowestLink >= 0 && o.slowestLink < int(o.links.size()))
+        m_highlighted = {o.links[std::size_t(o.slowestLink)].src, o.links[std::size_t(o.slowestLink)].dst};
+    if (o.links.empty())
+        m_empty->setText(o.source == "trace" ? QStringLiteral("No rank × rank matrix: the traces name no peers of their "
+                                                              "communication kernels (Kineto, Nsight). Ascend captures and "
+                                                              "simulated cluster runs have one.")
+                                             : QStringLiteral("No rank × rank communication in this run."));
+    m_stack->setCurrentWidget(o.links.empty() ? static_cast<QWidget*>(m_empty) : m_plot);
+    redraw();
+}
+
+void CommMatrixChart::setMetric(Metric metric) {
+    m_metric = metric;
+    if (m_metricBox->currentIndex() != int(metric)) m_metricBox->setCurrentIndex(int(metric));
+    redraw();
+}
+
+double CommMatrixChart::cellValue(std::int64_t src, std::int64_t dst) const {
+    const auto it = m_cells.find({src, dst});
+    if (it == m_cells.end()) return std::numeric_limits<double>::quiet_NaN();
+    const Cell& c = it->second;
+    switch (m_metric) {
+    case Bandwidth: return c.time_ms > 0 ? c.size_mb / c.time_ms : 0;  // MB/ms = GB/s
+    case TransitSize: return c.size_mb;
+    case TransitTime: return c.time_ms;
+    default: return double(m_types.indexOf(c.types));
+    }
+}
+
+void CommMatrixChart::redraw() {
+    m_plot->clearItems();
+    const int n = int(m_ranks.size());
+    if (n == 0) {
+        m_map->data()->clear();
+        m_plot->replot();
+        return;
+    }
+    m_map->data()->setSize(n, n);
+    m_map->data()->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
+    double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
+    for (int x = 0; x < n; ++x)
+        for (int y = 0; y < n; ++y) {
+            // x: destination, y: source (the source reads down the left like a table's rows).
+            const double v = cellValue(m_ranks[std::size_t(y)], m_ranks[std::size_t(x)]);
+            m_map->data()->setCell(x, y, v);
+            if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+        }
+    QCPColorGradient gradient(m_metric == LinkType ? QCPColorGradient::gpHues : QCPColorGradient::gpThermal);
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    if (m_metric == LinkType) gradient.setLevelCount(std::max(2, int(m_types.size())));
+    // Low bandwidth hot: slow links stand out.
+    m_map->setGradient(m_metric == Bandwidth ? gradient.inverted() : gradient);
+    m_map->setDataRange(lo <= hi ? QCPRange(lo, hi > lo ? hi : lo + 1) : QCPRange(0, 1));
+    m_scale->axis()->setLabel(QString::fromLatin1(kMetricNames[m_metric]));
+    if (m_metric == LinkType) {
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (int i = 0; i < m_types.size(); ++i) ticker->addTick(i, m_types[i]);
+        m_scale->axis()->setTicker(ticker);
+    } else {
+        m_scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < n; ++i) ticker->addTick(i, QString::number(m_ranks[std::size_t(i)]));
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->yAxis->setTicker(ticker);
+    m_plot->xAxis->setRange(-0.5, n - 0.5);
+    m_plot->yAxis->setRange(-0.5, n - 0.5);
+    if (n <= kLabelledRanks)
+        for (const auto& [key, c] : m_cells) {
+            const auto x = std::find(m_ranks.begin(), m_ranks.end(), key.second) - m_ranks.begin();
+            const auto y = std::find(m_ranks.begin(), m_ranks.end(), key.first) - m_ranks.begin();
+            auto* text = new QCPItemText(m_plot);
+            text->position->setCoords(double(x), double(y));
+            text->setText(cellText(m_metric, cellValue(key.first, key.second), c.types));
+            text->setFont(QFont(font().family(), n > 8 ? 6 : 8));
+            text->setColor(Qt::black);
+            text->setBrush(QColor(255, 255, 255, 170));
+        }
+    QString tip = QStringLiteral("Rows: source rank, columns: destination rank; empty cells have no link.");
+    if (m_highlighted.first >= 0) {
+        const auto x = std::find(m_ranks.begin(), m_ranks.end(), m_highlighted.second) - m_ranks.begin();
+        const auto y = std::find(m_ranks.begin(), m_ranks.end(), m_highlighted.first) - m_ranks.begin();
+        auto* box = new QCPItemRect(m_plot);
+        box->topLeft->setCoords(x - 0.48, y - 0.48);
+        box->bottomRight->setCoords(x + 0.48, y + 0.48);
+        box->setPen(QPen(QColor(200, 30, 30), 3));
+        const auto& c = m_cells.at(m_highlighted);
+        tip += QStringLiteral("\nSlowest link (red box): %1 → %2, %3 GB/s over %4")
+                   .arg(m_highlighted.first)
+                   .arg(m_highlighted.second)
+                   .arg(c.time_ms > 0 ? c.size_mb / c.time_ms : 0, 0, 'f', 2)
+                   .arg(c.types);
+    }
+    m_plot->setToolTip(tip);
+    m_plot->replot();
+}
+
+}  // namespace npu::views

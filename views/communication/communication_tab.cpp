@@ -1,0 +1,142 @@
+#include "views/communication/communication_tab.h"
+
+#include "profiler/store/profile_db.h"
+#include "views/communication/collectives_model.h"
+#include "views/communication/comm_matrix_chart.h"
+#include "views/communication/rank_breakdown_chart.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace npu::views {
+
+CommunicationTab::CommunicationTab(QWidget* parent) : QWidget(parent) {
+    m_step = new QComboBox(this);
+    m_step->setToolTip(QStringLiteral("The step whose per-rank times the bars show"));
+    connect(m_step, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) show(m_step->itemData(i).toString().toStdString());
+    });
+    m_info = new QLabel(this);
+    m_info->setWordWrap(true);
+    m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_ranks = new RankBreakdownChart(this);
+    m_matrix = new CommMatrixChart(this);
+    m_collectives = new CollectivesModel(this);
+    auto* proxy = new QSortFilterProxyModel(this);
+    proxy->setSourceModel(m_collectives);
+    proxy->setSortRole(CollectivesModel::SortRole);
+    m_table = new QTableView(this);
+    m_table->setModel(proxy);
+    m_table->setSortingEnabled(true);
+    // Qt's header starts descending; open in the rows' own order (rank ascending).
+    m_table->sortByColumn(CollectivesModel::Rank, Qt::AscendingOrder);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setAlternatingRowColors(true);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+
+    auto* charts = new QSplitter(Qt::Horizontal, this);
+    charts->addWidget(m_ranks);
+    charts->addWidget(m_matrix);
+    charts->setStretchFactor(0, 3);
+    charts->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(charts);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    m_content = new QWidget(this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(QStringLiteral("Step:"), m_content));
+    top->addWidget(m_step);
+    top->addWidget(m_info, 1);
+    auto* contentLayout = new QVBoxLayout(m_content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->addLayout(top);
+    contentLayout->addWidget(split, 1);
+
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_content);
+    m_stack->addWidget(m_empty);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_stack);
+    setDatabase(nullptr);
+}
+
+void CommunicationTab::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
+    m_db = std::move(db);
+    show({});
+    const QSignalBlocker block(m_step);
+    m_step->clear();
+    m_step->addItem(QStringLiteral("All steps"), QString());
+    for (const auto& s : m_overview.steps)
+        if (!s.empty()) m_step->addItem(QString::fromStdString(s), QString::fromStdString(s));
+    m_step->setEnabled(m_step->count() > 1);
+}
+
+void CommunicationTab::setStep(const QString& step) {
+    const int i = m_step->findData(step);
+    if (i < 0) return;
+    if (i != m_step->currentIndex()) m_step->setCurrentIndex(i);  // shows it through currentIndexChanged
+    else show(step.toStdString());
+}
+
+void CommunicationTab::show(const std::string& step) {
+    m_overview = m_db ? profiler::communicationOverview(*m_db, step) : profiler::CommunicationOverview{};
+    m_ranks->setOverview(m_overview);
+    m_matrix->setOverview(m_overview);
+    m_collectives->setRows(m_overview.collectives);
+    m_table->resizeColumnsToContents();
+    if (!m_db) {
+        m_empty->setText(QStringLiteral("No run open."));
+    } else if (!m_overview.hasCommunication()) {
+        m_empty->setText(QStringLiteral("No communication in this run: %1 device(s), no collectives or links.\n"
+                                        "Simulate a cluster project (project.json \"cluster\" and \"parallel\") or import "
+                                        "a multi-rank capture to see per-rank time, the rank × rank matrix and collectives.")
+                             .arg(m_overview.ranks.size()));
+    }
+    m_stack->setCurrentWidget(m_db && m_overview.hasCommunication() ? m_content : static_cast<QWidget*>(m_empty));
+    m_info->setText(headline());
+    QStringList notes;
+    for (const auto& n : m_overview.notes) notes << QString::fromStdString(n);
+    m_info->setToolTip(notes.join(QLatin1Char('\n')));
+}
+
+QString CommunicationTab::headline() const {
+    const auto& o = m_overview;
+    QString text = QStringLiteral("%1 run · %2 rank(s) · %3 collective row(s) · %4 link(s)")
+                       .arg(QString::fromStdString(o.source))
+                       .arg(o.ranks.size())
+                       .arg(o.collectives.size())
+                       .arg(o.links.size());
+    if (o.slowestRank >= 0) {
+        const auto& r = o.ranks[std::size_t(o.slowestRank)];
+        text += QStringLiteral(" · slowest rank: %1 (computing + communication not overlapped = %2 ms)")
+                    .arg(QString::fromStdString(r.label))
+                    .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 2);
+    }
+    if (o.slowestLink >= 0) {
+        const auto& l = o.links[std::size_t(o.slowestLink)];
+        text += QStringLiteral(" · slowest link: %1 → %2 %3 at %4 GB/s")
+                    .arg(l.src)
+                    .arg(l.dst)
+                    .arg(QString::fromStdString(l.transport))
+                    .arg(l.bandwidth_gbps, 0, 'f', 2);
+    }
+    return text;
+}
+
+}  // namespace npu::views

@@ -1,0 +1,129 @@
+#include "views/charts/qcustomplot_include.h"  // first: see there
+
+#include "views/communication/rank_breakdown_chart.h"
+
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace npu::views {
+namespace {
+
+// MindStudio Insight's colours for the same series, roughly: compute blue, overlap teal,
+// exposed communication orange, free grey, bubble light red.
+struct SegmentStyle {
+    const char* name;
+    QColor color;
+};
+const SegmentStyle kSegments[] = {{"Computing", QColor(52, 120, 198)},
+                                  {"Overlapped", QColor(22, 160, 133)},
+                                  {"Communication (not overlapped)", QColor(230, 126, 34)},
+                                  {"Free", QColor(170, 170, 170)},
+                                  {"Bubble", QColor(231, 120, 110)}};
+
+}  // namespace
+
+RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
+    m_plot = new QCustomPlot(this);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QStringLiteral("Time per rank"), QFont(font().family(), 10, QFont::Bold)));
+    m_plot->yAxis->setLabel(QStringLiteral("time (ms)"));
+    m_plot->yAxis2->setVisible(true);
+    m_plot->yAxis2->setLabel(QStringLiteral("communication / computation"));
+    m_plot->legend->setVisible(true);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    m_plot->legend->setBrush(QColor(255, 255, 255, 210));
+    QCPBars* below = nullptr;
+    for (int s = 0; s < SegmentCount; ++s) {
+        auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        bars->setName(QString::fromLatin1(kSegments[s].name));
+        bars->setBrush(kSegments[s].color);
+        bars->setPen(QPen(kSegments[s].color.darker(130)));
+        bars->setWidth(0.6);
+        if (below) bars->moveAbove(below);
+        below = bars;
+        m_bars[s] = bars;
+    }
+    m_ratio = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+    m_ratio->setName(QStringLiteral("Communication / computation"));
+    m_ratio->setPen(QPen(QColor(120, 40, 140), 2));
+    m_ratio->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+    setMinimumSize(320, 240);
+}
+
+void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
+    m_plot->clearItems();
+    QVector<double> keys;
+    QVector<double> values[SegmentCount];
+    QVector<double> ratios;
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double top = 0, topRatio = 0;
+    for (std::size_t i = 0; i < o.ranks.size(); ++i) {
+        const auto& r = o.ranks[i];
+        const double key = double(i);
+        keys.push_back(key);
+        const double exposed = o.bubbleInCommunication ? std::max(0.0, r.comm_not_overlapped_ms - r.bubble_ms) : r.comm_not_overlapped_ms;
+        values[Computing].push_back(std::max(0.0, r.computing_ms - r.overlapped_ms));
+        values[Overlapped].push_back(r.overlapped_ms);
+        values[CommunicationNotOverlapped].push_back(exposed);
+        values[Free].push_back(r.free_ms);
+        values[Bubble].push_back(r.bubble_ms);
+        ratios.push_back(r.comm_ratio);
+        double total = 0;
+        for (int s = 0; s < SegmentCount; ++s) total += values[s].back();
+        top = std::max(top, total);
+        topRatio = std::max(topRatio, r.comm_ratio);
+        ticker->addTick(key, QString::fromStdString(r.label));
+    }
+    for (int s = 0; s < SegmentCount; ++s) m_bars[s]->setData(keys, values[s], true);
+    m_ratio->setData(keys, ratios, true);
+    m_plot->xAxis->setTicker(ticker);
+    m_plot->xAxis->setTickLabelRotation(o.ranks.size() > 8 ? 60 : 0);
+    m_plot->xAxis->setRange(-0.7, std::max<double>(0.7, double(o.ranks.size()) - 0.3));
+    m_plot->yAxis->setRange(0, top > 0 ? top * 1.18 : 1);
+    m_plot->yAxis2->setRange(0, topRatio > 0 ? topRatio * 1.18 : 1);
+
+    m_highlighted = -1;
+    if (o.slowestRank >= 0 && o.slowestRank < int(o.ranks.size())) {
+        const auto& r = o.ranks[std::size_t(o.slowestRank)];
+        m_highlighted = r.rank;
+        double total = 0;
+        for (int s = 0; s < SegmentCount; ++s) total += values[s][o.slowestRank];
+        auto* box = new QCPItemRect(m_plot);
+        box->topLeft->setCoords(o.slowestRank - 0.4, total + top * 0.02);
+        box->bottomRight->setCoords(o.slowestRank + 0.4, 0);
+        box->setPen(QPen(QColor(200, 30, 30), 2));
+        auto* label = new QCPItemText(m_plot);
+        label->position->setCoords(o.slowestRank, total + top * 0.03);
+        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        label->setText(QStringLiteral("slowest"));
+        label->setColor(QColor(200, 30, 30));
+        const QString tip = QStringLiteral("Slowest rank: %1 — busy %2 ms (computing %3 ms + communication not overlapped %4 ms)")
+                                .arg(QString::fromStdString(r.label))
+                                .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 3)
+                                .arg(r.computing_ms, 0, 'f', 3)
+                                .arg(r.comm_not_overlapped_ms, 0, 'f', 3);
+        m_plot->setToolTip(tip);
+    } else {
+        m_plot->setToolTip({});
+    }
+    m_plot->replot();
+}
+
+double RankBreakdownChart::segmentValue(Segment segment, int index) const {
+    const auto data = m_bars[segment]->data();
+    auto it = data->findBegin(double(index), false);
+    return it != data->constEnd() && qFuzzyCompare(it->key + 1, double(index) + 1) ? it->value : 0;
+}
+
+double RankBreakdownChart::ratioValue(int index) const {
+    const auto data = m_ratio->data();
+    auto it = data->findBegin(double(index), false);
+    return it != data->constEnd() && qFuzzyCompare(it->key + 1, double(index) + 1) ? it->value : 0;
+}
+
+}  // namespace npu::views
