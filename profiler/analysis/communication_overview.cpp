@@ -15,6 +15,9 @@
 namespace npu::profiler {
 namespace {
 
+// Busy times within this fraction of each other are equal (no slowest rank to point at).
+constexpr double kEquallyBusy = 1e-3;
+
 double ms(std::int64_t ns) { return double(ns) / 1e6; }
 
 double waitRatio(double wait, double transit) { return wait + transit > 0 ? wait / (wait + transit) : 0; }
@@ -234,11 +237,14 @@ CommunicationOverview communicationOverview(const ProfileDb& db, const std::stri
         o.source = o.collectives.empty() && o.links.empty() ? "trace" : "ascend";
         if (o.collectives.empty()) fillKernelCollectives(o, db);
     }
-    double busiest = -1;
+    double busiest = -1, idlest = -1;
     for (std::size_t i = 0; i < o.ranks.size(); ++i) {
         const double busy = o.ranks[i].computing_ms + o.ranks[i].comm_not_overlapped_ms;
         if (busy > busiest) busiest = busy, o.slowestRank = static_cast<int>(i);
+        if (idlest < 0 || busy < idlest) idlest = busy;
     }
+    // Ranks doing identical work (a symmetric simulation) have no slowest one.
+    if (busiest - idlest <= kEquallyBusy * busiest) o.slowestRank = -1;
     double lowest = -1;
     for (std::size_t i = 0; i < o.links.size(); ++i) {
         const auto& l = o.links[i];

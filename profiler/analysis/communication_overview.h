@@ -18,7 +18,8 @@
 //                order, wait = latest rank's start - this rank's start, transit = end -
 //                latest start (clocks of the ranks taken as aligned)
 //   slowest rank the rank with the largest computing + communication (not overlapped):
-//                the most busy time, which the other ranks end up waiting for
+//                the most busy time, which the other ranks end up waiting for; none when
+//                every rank is within 0.1% of it (ranks doing identical work)
 //   slowest link the link (src != dst) with the lowest bandwidth
 
 #include "profiler/analysis/communication_summary.h"

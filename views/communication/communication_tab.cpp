@@ -127,6 +127,8 @@ QString CommunicationTab::headline() const {
         text += QStringLiteral(" · slowest rank: %1 (computing + communication not overlapped = %2 ms)")
                     .arg(QString::fromStdString(r.label))
                     .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 2);
+    } else if (o.ranks.size() > 1) {
+        text += QStringLiteral(" · ranks equally busy (no slowest rank)");
     }
     if (o.slowestLink >= 0) {
         const auto& l = o.links[std::size_t(o.slowestLink)];
