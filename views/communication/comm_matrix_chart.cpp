@@ -20,7 +20,7 @@ namespace {
 
 const char* const kMetricNames[] = {"Bandwidth (GB/s)", "Transit size (MB)", "Transit time (ms)", "Link type"};
 // Cells are labelled up to this many ranks; beyond, the colours and the tooltip speak.
-constexpr int kLabelledRanks = 12;
+constexpr int kLabelledRanks = 8;
 
 QString cellText(CommMatrixChart::Metric m, double v, const QString& types) {
     switch (m) {
@@ -70,17 +70,16 @@ CommMatrixChart::CommMatrixChart(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
     layout->addWidget(m_stack, 1);
-    setMinimumSize(300, 240);
+    setMinimumSize(380, 260);
 }
 
 void CommMatrixChart::setOverview(const profiler::CommunicationOverview& o) {
     m_cells.clear();
     m_types.clear();
-    std::set<std::int64_t> ranks;
-    for (const auto& r : o.ranks) ranks.insert(r.rank);
+    std::set<std::int64_t> sources, destinations;
     for (const auto& l : o.links) {
-        ranks.insert(l.src);
-        ranks.insert(l.dst);
+        sources.insert(l.src);
+        destinations.insert(l.dst);
         auto& c = m_cells[{l.src, l.dst}];
         c.size_mb += l.size_mb;
         c.time_ms += double(l.time_ns) / 1e6;
@@ -89,7 +88,8 @@ void CommMatrixChart::setOverview(const profiler::CommunicationOverview& o) {
     }
     for (const auto& [key, c] : m_cells)
         if (!m_types.contains(c.types)) m_types.push_back(c.types);
-    m_ranks.assign(ranks.begin(), ranks.end());
+    m_sources.assign(sources.begin(), sources.end());
+    m_destinations.assign(destinations.begin(), destinations.end());
     m_highlighted = {-1, -1};
     if (o.slowestLink >= 0 && o.slowestLink < int(o.links.size()))
         m_highlighted = {o.links[std::size_t(o.slowestLink)].src, o.links[std::size_t(o.slowestLink)].dst};
@@ -99,6 +99,7 @@ void CommMatrixChart::setOverview(const profiler::CommunicationOverview& o) {
                                                               "simulated cluster runs have one.")
                                              : QStringLiteral("No rank × rank communication in this run."));
     m_stack->setCurrentWidget(o.links.empty() ? static_cast<QWidget*>(m_empty) : m_plot);
+    m_metricBox->setEnabled(!o.links.empty());
     redraw();
 }
 
@@ -122,27 +123,38 @@ double CommMatrixChart::cellValue(std::int64_t src, std::int64_t dst) const {
 
 void CommMatrixChart::redraw() {
     m_plot->clearItems();
-    const int n = int(m_ranks.size());
-    if (n == 0) {
+    const int nx = int(m_destinations.size()), ny = int(m_sources.size());
+    if (nx == 0 || ny == 0) {
         m_map->data()->clear();
         m_plot->replot();
         return;
     }
-    m_map->data()->setSize(n, n);
-    m_map->data()->setRange(QCPRange(0, n - 1), QCPRange(0, n - 1));
+    // At least two cells each way (QCPColorMapData needs a non-empty range); the extra
+    // NaN cell lies outside the axis range.
+    const int cx = std::max(nx, 2), cy = std::max(ny, 2);
+    m_map->data()->setSize(cx, cy);
+    m_map->data()->setRange(QCPRange(0, cx - 1), QCPRange(0, cy - 1));
     double lo = std::numeric_limits<double>::max(), hi = std::numeric_limits<double>::lowest();
-    for (int x = 0; x < n; ++x)
-        for (int y = 0; y < n; ++y) {
+    for (int x = 0; x < cx; ++x)
+        for (int y = 0; y < cy; ++y) {
             // x: destination, y: source (the source reads down the left like a table's rows).
-            const double v = cellValue(m_ranks[std::size_t(y)], m_ranks[std::size_t(x)]);
+            const double v = x < nx && y < ny ? cellValue(m_sources[std::size_t(y)], m_destinations[std::size_t(x)])
+                                              : std::numeric_limits<double>::quiet_NaN();
             m_map->data()->setCell(x, y, v);
             if (!std::isnan(v)) lo = std::min(lo, v), hi = std::max(hi, v);
         }
-    QCPColorGradient gradient(m_metric == LinkType ? QCPColorGradient::gpHues : QCPColorGradient::gpThermal);
+    QCPColorGradient gradient(QCPColorGradient::gpHues);
+    if (m_metric == Bandwidth) {  // red (slow) through yellow to green (fast), ColorBrewer RdYlGn
+        gradient.setColorStops({{0, QColor(215, 48, 39)}, {0.5, QColor(254, 224, 139)}, {1, QColor(26, 152, 80)}});
+    } else if (m_metric != LinkType) {  // light to dark blue: never white, which reads as "no link"
+        gradient.setColorStops({{0, QColor(198, 219, 239)}, {1, QColor(8, 81, 156)}});
+    } else {
+        gradient.setLevelCount(std::max(2, int(m_types.size())));
+    }
     gradient.setNanHandling(QCPColorGradient::nhTransparent);
-    if (m_metric == LinkType) gradient.setLevelCount(std::max(2, int(m_types.size())));
-    // Low bandwidth hot: slow links stand out.
-    m_map->setGradient(m_metric == Bandwidth ? gradient.inverted() : gradient);
+    m_map->setGradient(gradient);
+    // Amounts from zero, so two near-equal links look near-equal; link types by index.
+    if (m_metric != LinkType) lo = 0;
     m_map->setDataRange(lo <= hi ? QCPRange(lo, hi > lo ? hi : lo + 1) : QCPRange(0, 1));
     m_scale->axis()->setLabel(QString::fromLatin1(kMetricNames[m_metric]));
     if (m_metric == LinkType) {
@@ -152,27 +164,28 @@ void CommMatrixChart::redraw() {
     } else {
         m_scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
     }
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (int i = 0; i < n; ++i) ticker->addTick(i, QString::number(m_ranks[std::size_t(i)]));
-    m_plot->xAxis->setTicker(ticker);
-    m_plot->yAxis->setTicker(ticker);
-    m_plot->xAxis->setRange(-0.5, n - 0.5);
-    m_plot->yAxis->setRange(-0.5, n - 0.5);
-    if (n <= kLabelledRanks)
+    auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < nx; ++i) xTicks->addTick(i, QString::number(m_destinations[std::size_t(i)]));
+    auto yTicks = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < ny; ++i) yTicks->addTick(i, QString::number(m_sources[std::size_t(i)]));
+    m_plot->xAxis->setTicker(xTicks);
+    m_plot->yAxis->setTicker(yTicks);
+    m_plot->xAxis->setRange(-0.5, nx - 0.5);
+    m_plot->yAxis->setRange(-0.5, ny - 0.5);
+    const auto column = [&](std::int64_t dst) { return double(std::find(m_destinations.begin(), m_destinations.end(), dst) - m_destinations.begin()); };
+    const auto row = [&](std::int64_t src) { return double(std::find(m_sources.begin(), m_sources.end(), src) - m_sources.begin()); };
+    if (std::max(nx, ny) <= kLabelledRanks)
         for (const auto& [key, c] : m_cells) {
-            const auto x = std::find(m_ranks.begin(), m_ranks.end(), key.second) - m_ranks.begin();
-            const auto y = std::find(m_ranks.begin(), m_ranks.end(), key.first) - m_ranks.begin();
             auto* text = new QCPItemText(m_plot);
-            text->position->setCoords(double(x), double(y));
+            text->position->setCoords(column(key.second), row(key.first));
             text->setText(cellText(m_metric, cellValue(key.first, key.second), c.types));
-            text->setFont(QFont(font().family(), n > 8 ? 6 : 8));
+            text->setFont(QFont(font().family(), std::max(nx, ny) > 4 ? 7 : 8));
             text->setColor(Qt::black);
             text->setBrush(QColor(255, 255, 255, 170));
         }
     QString tip = QStringLiteral("Rows: source rank, columns: destination rank; empty cells have no link.");
     if (m_highlighted.first >= 0) {
-        const auto x = std::find(m_ranks.begin(), m_ranks.end(), m_highlighted.second) - m_ranks.begin();
-        const auto y = std::find(m_ranks.begin(), m_ranks.end(), m_highlighted.first) - m_ranks.begin();
+        const double x = column(m_highlighted.second), y = row(m_highlighted.first);
         auto* box = new QCPItemRect(m_plot);
         box->topLeft->setCoords(x - 0.48, y - 0.48);
         box->bottomRight->setCoords(x + 0.48, y + 0.48);

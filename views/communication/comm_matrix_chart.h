@@ -53,7 +53,8 @@ private:
     QCPColorMap* m_map;
     QCPColorScale* m_scale;
     Metric m_metric = Bandwidth;
-    std::vector<std::int64_t> m_ranks;  // axis order
+    std::vector<std::int64_t> m_sources;       // rows (a capture of some ranks of a larger job
+    std::vector<std::int64_t> m_destinations;  // links to ranks it did not capture)
     std::map<std::pair<std::int64_t, std::int64_t>, Cell> m_cells;
     QStringList m_types;                // link types, for the categorical metric
     std::pair<std::int64_t, std::int64_t> m_highlighted{-1, -1};

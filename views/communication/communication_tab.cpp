@@ -16,6 +16,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace npu::views {
 
 CommunicationTab::CommunicationTab(QWidget* parent) : QWidget(parent) {
@@ -46,13 +48,11 @@ CommunicationTab::CommunicationTab(QWidget* parent) : QWidget(parent) {
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(m_ranks);
     charts->addWidget(m_matrix);
-    charts->setStretchFactor(0, 3);
-    charts->setStretchFactor(1, 2);
+    charts->setSizes({55, 45});  // proportions: the matrix needs room for its cell labels
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(charts);
     split->addWidget(m_table);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setSizes({60, 40});
 
     m_content = new QWidget(this);
     auto* top = new QHBoxLayout;
@@ -99,7 +99,12 @@ void CommunicationTab::show(const std::string& step) {
     m_ranks->setOverview(m_overview);
     m_matrix->setOverview(m_overview);
     m_collectives->setRows(m_overview.collectives);
+    // Simulated runs have no steps: no empty column.
+    m_table->setColumnHidden(CollectivesModel::Step, std::all_of(m_overview.collectives.begin(), m_overview.collectives.end(),
+                                                                  [](const auto& r) { return r.step.empty(); }));
     m_table->resizeColumnsToContents();
+    // Kernel names run to 80 characters: cap the column, the tooltip has the whole name.
+    if (m_table->columnWidth(CollectivesModel::Collective) > 320) m_table->setColumnWidth(CollectivesModel::Collective, 320);
     if (!m_db) {
         m_empty->setText(QStringLiteral("No run open."));
     } else if (!m_overview.hasCommunication()) {
@@ -112,19 +117,21 @@ void CommunicationTab::show(const std::string& step) {
     m_info->setText(headline());
     QStringList notes;
     for (const auto& n : m_overview.notes) notes << QString::fromStdString(n);
-    m_info->setToolTip(notes.join(QLatin1Char('\n')));
+    m_info->setToolTip(QStringLiteral("Slowest rank: largest computing + communication (not overlapped), the busy time "
+                                      "the others wait for. Slowest link: lowest bandwidth between two ranks.\n") +
+                       notes.join(QLatin1Char('\n')));
 }
 
 QString CommunicationTab::headline() const {
     const auto& o = m_overview;
     QString text = QStringLiteral("%1 run · %2 rank(s) · %3 collective row(s) · %4 link(s)")
-                       .arg(QString::fromStdString(o.source))
+                       .arg(QString::fromStdString(m_db && !m_db->meta("source").empty() ? m_db->meta("source") : o.source))
                        .arg(o.ranks.size())
                        .arg(o.collectives.size())
                        .arg(o.links.size());
     if (o.slowestRank >= 0) {
         const auto& r = o.ranks[std::size_t(o.slowestRank)];
-        text += QStringLiteral(" · slowest rank: %1 (computing + communication not overlapped = %2 ms)")
+        text += QStringLiteral(" · slowest rank: %1 (busy %2 ms)")
                     .arg(QString::fromStdString(r.label))
                     .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 2);
     } else if (o.ranks.size() > 1) {
@@ -132,7 +139,7 @@ QString CommunicationTab::headline() const {
     }
     if (o.slowestLink >= 0) {
         const auto& l = o.links[std::size_t(o.slowestLink)];
-        text += QStringLiteral(" · slowest link: %1 → %2 %3 at %4 GB/s")
+        text += QStringLiteral(" · slowest link: %1 → %2 %3 %4 GB/s")
                     .arg(l.src)
                     .arg(l.dst)
                     .arg(QString::fromStdString(l.transport))

@@ -30,10 +30,15 @@ RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
     m_plot->yAxis->setLabel(QStringLiteral("time (ms)"));
     m_plot->yAxis2->setVisible(true);
     m_plot->yAxis2->setLabel(QStringLiteral("communication / computation"));
+    // The legend goes under the plot, in rows of three: inside, it hid the bars.
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    m_plot->legend->setBrush(QColor(255, 255, 255, 210));
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->addElement(2, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
     QCPBars* below = nullptr;
     for (int s = 0; s < SegmentCount; ++s) {
         auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
