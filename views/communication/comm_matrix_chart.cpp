@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QStackedWidget>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -54,6 +55,22 @@ CommMatrixChart::CommMatrixChart(QWidget* parent) : QWidget(parent) {
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     m_map->setInterpolate(false);
+
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const long x = std::lround(m_plot->xAxis->pixelToCoord(e->position().x()));
+        const long y = std::lround(m_plot->yAxis->pixelToCoord(e->position().y()));
+        QString tip = m_plot->toolTip();
+        if (x >= 0 && y >= 0 && x < long(m_destinations.size()) && y < long(m_sources.size())) {
+            const std::pair<std::int64_t, std::int64_t> key{m_sources[std::size_t(y)], m_destinations[std::size_t(x)]};
+            if (const auto it = m_cells.find(key); it != m_cells.end())
+                tip = QStringLiteral("%1 → %2 (%3)\ntransit size %4\ntransit time %5\nbandwidth %6 GB/s")
+                          .arg(key.first)
+                          .arg(key.second)
+                          .arg(it->second.types, formatBytes(it->second.size_mb * 1e6), formatDuration(it->second.time_ms * 1e6))
+                          .arg(it->second.time_ms > 0 ? it->second.size_mb / it->second.time_ms : 0, 0, 'f', 2);
+        }
+        QToolTip::showText(e->globalPosition().toPoint(), tip, m_plot);
+    });
 
     m_empty = new QLabel(this);
     m_empty->setAlignment(Qt::AlignCenter);

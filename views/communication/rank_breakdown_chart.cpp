@@ -2,9 +2,11 @@
 
 #include "views/communication/rank_breakdown_chart.h"
 
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace npu::views {
 namespace {
@@ -54,6 +56,12 @@ RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
     m_ratio->setName(QStringLiteral("Communication / computation"));
     m_ratio->setPen(QPen(QColor(120, 40, 140), 2));
     m_ratio->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
+        const double key = m_plot->xAxis->pixelToCoord(e->position().x());
+        const int i = int(std::lround(key));
+        const bool onBar = i >= 0 && i < int(m_ranks.size()) && std::abs(key - i) <= 0.3 && m_plot->axisRect()->rect().contains(e->pos());
+        QToolTip::showText(e->globalPosition().toPoint(), onBar ? rankToolTip(i) : m_slowestTip, m_plot);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
@@ -62,6 +70,8 @@ RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
 
 void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
     m_plot->clearItems();
+    m_ranks = o.ranks;
+    m_bubbleInCommunication = o.bubbleInCommunication;
     QVector<double> keys;
     QVector<double> values[SegmentCount];
     QVector<double> ratios;
@@ -112,9 +122,9 @@ void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
                                 .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 3)
                                 .arg(r.computing_ms, 0, 'f', 3)
                                 .arg(r.comm_not_overlapped_ms, 0, 'f', 3);
-        m_plot->setToolTip(tip);
+        m_slowestTip = tip;
     } else {
-        m_plot->setToolTip({});
+        m_slowestTip.clear();
     }
     m_plot->replot();
 }
@@ -123,6 +133,20 @@ double RankBreakdownChart::segmentValue(Segment segment, int index) const {
     const auto data = m_bars[segment]->data();
     auto it = data->findBegin(double(index), false);
     return it != data->constEnd() && qFuzzyCompare(it->key + 1, double(index) + 1) ? it->value : 0;
+}
+
+QString RankBreakdownChart::rankToolTip(int index) const {
+    if (index < 0 || index >= int(m_ranks.size())) return {};
+    const auto& r = m_ranks[std::size_t(index)];
+    const auto ms = [](double v) { return QStringLiteral("%1 ms").arg(v, 0, 'f', 3); };
+    QString text = QStringLiteral("%1\nComputing %2 (overlapped %3)\nCommunication %4 (not overlapped %5)\nFree %6\nBubble %7%8\n"
+                                  "Communication / computation %9")
+                       .arg(QString::fromStdString(r.label), ms(r.computing_ms), ms(r.overlapped_ms), ms(r.communication_ms),
+                            ms(r.comm_not_overlapped_ms), ms(r.free_ms), ms(r.bubble_ms),
+                            m_bubbleInCommunication ? QStringLiteral(" (pipeline receives, part of communication)") : QString(),
+                            QString::number(r.comm_ratio, 'f', 3));
+    if (r.represents > 1) text += QStringLiteral("\nstands for %1 ranks doing the same work").arg(r.represents);
+    return text;
 }
 
 double RankBreakdownChart::ratioValue(int index) const {

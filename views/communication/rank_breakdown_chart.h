@@ -33,7 +33,13 @@ public:
     std::int64_t highlightedRank() const { return m_highlighted; }  // -1: none
     QCustomPlot* plot() const { return m_plot; }
 
+    // The hover text of the bar at index (every figure of the rank).
+    QString rankToolTip(int index) const;
+
 private:
+    std::vector<profiler::RankBreakdown> m_ranks;
+    bool m_bubbleInCommunication = false;
+    QString m_slowestTip;
     QCustomPlot* m_plot;
     QCPBars* m_bars[SegmentCount] = {};
     QCPGraph* m_ratio = nullptr;
