@@ -165,13 +165,20 @@ void CommMatrixChart::redraw() {
         gradient.setColorStops({{0, QColor(215, 48, 39)}, {0.5, QColor(254, 224, 139)}, {1, QColor(26, 152, 80)}});
     } else if (m_metric != LinkType) {  // light to dark blue: never white, which reads as "no link"
         gradient.setColorStops({{0, QColor(198, 219, 239)}, {1, QColor(8, 81, 156)}});
-    } else {
-        gradient.setLevelCount(std::max(2, int(m_types.size())));
+    } else {  // one distinct colour per link type (a hue gradient wraps: two types were both red)
+        static const QColor palette[] = {QColor(52, 120, 198), QColor(230, 126, 34), QColor(39, 174, 96),
+                                         QColor(142, 68, 173), QColor(22, 160, 133), QColor(140, 86, 75)};
+        const int k = std::max(2, int(m_types.size()));
+        QMap<double, QColor> stops;
+        for (int i = 0; i < k; ++i) stops[double(i) / (k - 1)] = palette[std::min<int>(i, m_types.size() - 1) % 6];
+        gradient.setColorStops(stops);
+        gradient.setLevelCount(k);
+        hi = std::max(hi, 1.0);  // one type: index 0 at the first stop
     }
     gradient.setNanHandling(QCPColorGradient::nhTransparent);
     m_map->setGradient(gradient);
-    // Amounts from zero, so two near-equal links look near-equal; link types by index.
-    if (m_metric != LinkType) lo = 0;
+    // Amounts from zero, so two near-equal links look near-equal; link types by index from 0.
+    lo = 0;
     m_map->setDataRange(lo <= hi ? QCPRange(lo, hi > lo ? hi : lo + 1) : QCPRange(0, 1));
     m_scale->axis()->setLabel(QString::fromLatin1(kMetricNames[m_metric]));
     if (m_metric == LinkType) {

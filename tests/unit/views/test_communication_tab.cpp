@@ -190,6 +190,10 @@ private slots:
         QVERIFY(link.first >= 0);
         QCOMPARE(tab.matrixChart()->highlightedLink(), link);
         QCOMPARE(tab.overview().links.size(), std::size_t(16));  // 8 links from each rank
+        // Link types: each rank's copy to itself is another type than its links to the others.
+        tab.matrixChart()->setMetric(views::CommMatrixChart::LinkType);
+        QVERIFY(tab.matrixChart()->cellValue(0, 0) != tab.matrixChart()->cellValue(0, 1));
+        QCOMPARE(tab.matrixChart()->cellValue(0, 1), tab.matrixChart()->cellValue(1, 7));
 
         // Collectives: 4 all-reduces on each rank, wait ratio = wait / (wait + transit).
         auto* model = tab.collectivesModel();
