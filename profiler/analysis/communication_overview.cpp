@@ -15,7 +15,8 @@
 namespace npu::profiler {
 namespace {
 
-// Busy times within this fraction of each other are equal (no slowest rank to point at).
+// Busy times (bandwidths) within this fraction of each other are equal: no one slowest
+// rank to point at when all are, and every rank (link) this close to the slowest is boxed.
 constexpr double kEquallyBusy = 1e-3;
 
 double ms(std::int64_t ns) { return double(ns) / 1e6; }
@@ -245,12 +246,18 @@ CommunicationOverview communicationOverview(const ProfileDb& db, const std::stri
     }
     // Ranks doing identical work (a symmetric simulation) have no slowest one.
     if (busiest - idlest <= kEquallyBusy * busiest) o.slowestRank = -1;
+    for (std::size_t i = 0; o.slowestRank >= 0 && i < o.ranks.size(); ++i)
+        if (o.ranks[i].computing_ms + o.ranks[i].comm_not_overlapped_ms >= busiest * (1 - kEquallyBusy))
+            o.slowestRanks.push_back(static_cast<int>(i));
+    const auto between = [](const CommLinkSummary& l) { return l.src != l.dst && l.time_ns > 0; };
     double lowest = -1;
     for (std::size_t i = 0; i < o.links.size(); ++i) {
         const auto& l = o.links[i];
-        if (l.src == l.dst || l.time_ns <= 0) continue;
+        if (!between(l)) continue;
         if (lowest < 0 || l.bandwidth_gbps < lowest) lowest = l.bandwidth_gbps, o.slowestLink = static_cast<int>(i);
     }
+    for (std::size_t i = 0; o.slowestLink >= 0 && i < o.links.size(); ++i)
+        if (between(o.links[i]) && o.links[i].bandwidth_gbps <= lowest * (1 + kEquallyBusy)) o.slowestLinks.push_back(static_cast<int>(i));
     return o;
 }
 

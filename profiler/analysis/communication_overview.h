@@ -66,6 +66,9 @@ struct CommunicationOverview {
     bool bubbleInCommunication = false;
     int slowestRank = -1;               // index into ranks
     int slowestLink = -1;               // index into links
+    // With it, every rank / link within 0.1% of it (the ranks of one pipeline stage do the
+    // same work; a ring's links run at one bandwidth), in index order.
+    std::vector<int> slowestRanks, slowestLinks;
     std::vector<std::string> notes;     // simplifications the figures rest on
     bool hasCommunication() const;      // any communication time, link or collective
 };

@@ -110,6 +110,8 @@ void CommMatrixChart::setOverview(const profiler::CommunicationOverview& o) {
     m_highlighted = {-1, -1};
     if (o.slowestLink >= 0 && o.slowestLink < int(o.links.size()))
         m_highlighted = {o.links[std::size_t(o.slowestLink)].src, o.links[std::size_t(o.slowestLink)].dst};
+    m_equallySlow.clear();
+    for (const int i : o.slowestLinks) m_equallySlow.push_back({o.links[std::size_t(i)].src, o.links[std::size_t(i)].dst});
     if (o.links.empty())
         m_empty->setText(o.source == "trace" ? QStringLiteral("No rank × rank matrix: the traces name no peers of their "
                                                               "communication kernels (Kineto, Nsight). Ascend captures and "
@@ -209,17 +211,20 @@ void CommMatrixChart::redraw() {
         }
     QString tip = QStringLiteral("Rows: source rank, columns: destination rank; empty cells have no link.");
     if (m_highlighted.first >= 0) {
-        const double x = column(m_highlighted.second), y = row(m_highlighted.first);
-        auto* box = new QCPItemRect(m_plot);
-        box->topLeft->setCoords(x - 0.48, y - 0.48);
-        box->bottomRight->setCoords(x + 0.48, y + 0.48);
-        box->setPen(QPen(QColor(200, 30, 30), 3));
+        for (const auto& link : m_equallySlow.empty() ? decltype(m_equallySlow){m_highlighted} : m_equallySlow) {
+            const double x = column(link.second), y = row(link.first);
+            auto* box = new QCPItemRect(m_plot);
+            box->topLeft->setCoords(x - 0.48, y - 0.48);
+            box->bottomRight->setCoords(x + 0.48, y + 0.48);
+            box->setPen(QPen(QColor(200, 30, 30), m_equallySlow.size() > 8 ? 2 : 3));
+        }
         const auto& c = m_cells.at(m_highlighted);
-        tip += QStringLiteral("\nSlowest link (red box): %1 → %2, %3 GB/s over %4")
+        tip += QStringLiteral("\nSlowest link (red box; %5 link(s) within 0.1% of it): %1 → %2, %3 GB/s over %4")
                    .arg(m_highlighted.first)
                    .arg(m_highlighted.second)
                    .arg(c.time_ms > 0 ? c.size_mb / c.time_ms : 0, 0, 'f', 2)
-                   .arg(c.types);
+                   .arg(c.types)
+                   .arg(std::max<std::size_t>(1, m_equallySlow.size()));
     }
     m_plot->setToolTip(tip);
     m_plot->replot();

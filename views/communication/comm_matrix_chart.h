@@ -58,6 +58,7 @@ private:
     std::map<std::pair<std::int64_t, std::int64_t>, Cell> m_cells;
     QStringList m_types;                // link types, for the categorical metric
     std::pair<std::int64_t, std::int64_t> m_highlighted{-1, -1};
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_equallySlow;  // boxed with it
 };
 
 }  // namespace npu::views

@@ -134,6 +134,7 @@ QString CommunicationTab::headline() const {
         text += QStringLiteral(" · slowest rank: %1 (busy %2 ms)")
                     .arg(QString::fromStdString(r.label))
                     .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 2);
+        if (o.slowestRanks.size() > 1) text += QStringLiteral(" +%1 as busy").arg(o.slowestRanks.size() - 1);
     } else if (o.ranks.size() > 1) {
         text += QStringLiteral(" · ranks equally busy (no slowest rank)");
     }
@@ -144,6 +145,7 @@ QString CommunicationTab::headline() const {
                     .arg(l.dst)
                     .arg(QString::fromStdString(l.transport))
                     .arg(l.bandwidth_gbps, 0, 'f', 2);
+        if (o.slowestLinks.size() > 1) text += QStringLiteral(" +%1 as slow").arg(o.slowestLinks.size() - 1);
     }
     return text;
 }

@@ -23,6 +23,9 @@ const SegmentStyle kSegments[] = {{"Computing", QColor(52, 120, 198)},
                                   {"Free", QColor(170, 170, 170)},
                                   {"Bubble", QColor(231, 120, 110)}};
 
+// Up to this many bars carry their whole label ("rank 3", "rank 8 (stage 1, ×8)").
+constexpr std::size_t kLabelledBars = 8;
+
 }  // namespace
 
 RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
@@ -92,12 +95,14 @@ void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
         for (int s = 0; s < SegmentCount; ++s) total += values[s].back();
         top = std::max(top, total);
         topRatio = std::max(topRatio, r.comm_ratio);
-        ticker->addTick(key, QString::fromStdString(r.label));
+        // Many bars: the rank number alone (the axis says "rank"; hover for the rest).
+        ticker->addTick(key, o.ranks.size() > kLabelledBars ? QString::number(r.rank) : QString::fromStdString(r.label));
     }
     for (int s = 0; s < SegmentCount; ++s) m_bars[s]->setData(keys, values[s], true);
     m_ratio->setData(keys, ratios, true);
     m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setTickLabelRotation(o.ranks.size() > 8 ? 60 : 0);
+    m_plot->xAxis->setLabel(o.ranks.size() > kLabelledBars ? QStringLiteral("rank") : QString());
+    m_plot->xAxis->setTickLabelRotation(o.ranks.size() > 24 ? 90 : 0);
     m_plot->xAxis->setRange(-0.7, std::max<double>(0.7, double(o.ranks.size()) - 0.3));
     m_plot->yAxis->setRange(0, top > 0 ? top * 1.18 : 1);
     m_plot->yAxis2->setRange(0, topRatio > 0 ? topRatio * 1.18 : 1);
@@ -106,17 +111,28 @@ void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
     if (o.slowestRank >= 0 && o.slowestRank < int(o.ranks.size())) {
         const auto& r = o.ranks[std::size_t(o.slowestRank)];
         m_highlighted = r.rank;
-        double total = 0;
-        for (int s = 0; s < SegmentCount; ++s) total += values[s][o.slowestRank];
-        auto* box = new QCPItemRect(m_plot);
-        box->topLeft->setCoords(o.slowestRank - 0.4, total + top * 0.02);
-        box->bottomRight->setCoords(o.slowestRank + 0.4, 0);
-        box->setPen(QPen(QColor(200, 30, 30), 2));
-        auto* label = new QCPItemText(m_plot);
-        label->position->setCoords(o.slowestRank, total + top * 0.03);
-        label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setText(QStringLiteral("slowest"));
-        label->setColor(QColor(200, 30, 30));
+        // One box around each run of neighbouring equally slow bars (a pipeline stage's ranks).
+        const auto heightAt = [&](int i) {
+            double h = 0;
+            for (int s = 0; s < SegmentCount; ++s) h += values[s][i];
+            return h;
+        };
+        const auto& slow = o.slowestRanks.empty() ? std::vector<int>{o.slowestRank} : o.slowestRanks;
+        for (std::size_t a = 0; a < slow.size();) {
+            std::size_t b = a;
+            double height = heightAt(slow[a]);
+            while (b + 1 < slow.size() && slow[b + 1] == slow[b] + 1) height = std::max(height, heightAt(slow[++b]));
+            auto* box = new QCPItemRect(m_plot);
+            box->topLeft->setCoords(slow[a] - 0.4, height + top * 0.02);
+            box->bottomRight->setCoords(slow[b] + 0.4, 0);
+            box->setPen(QPen(QColor(200, 30, 30), 2));
+            auto* label = new QCPItemText(m_plot);
+            label->position->setCoords((slow[a] + slow[b]) / 2.0, height + top * 0.03);
+            label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            label->setText(QStringLiteral("slowest"));
+            label->setColor(QColor(200, 30, 30));
+            a = b + 1;
+        }
         const QString tip = QStringLiteral("Slowest rank: %1 — busy %2 ms (computing %3 ms + communication not overlapped %4 ms)")
                                 .arg(QString::fromStdString(r.label))
                                 .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 3)

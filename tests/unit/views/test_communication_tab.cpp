@@ -106,6 +106,9 @@ private slots:
         } else {  // the stages differ (the last one has the loss head and waits less)
             QVERIFY(busiest - idlest > 1e-3 * busiest);
             QCOMPARE(tab.rankChart()->highlightedRank(), slowest);
+            // The slower stage's ranks are all boxed: they do the same work.
+            QCOMPARE(tab.overview().slowestRanks.size(), std::size_t(dp * tp));
+            for (const int i : tab.overview().slowestRanks) QCOMPARE(cluster.ranks[std::size_t(i)].stage, cluster.ranks[0].stage + (slowest >= dp * tp ? 1 : 0));
             double bubble = 0;
             for (const auto& r : cluster.ranks) bubble += r.bubble_ms;
             QVERIFY(bubble > 0);
