@@ -11,6 +11,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace npu::profiler {
 namespace {
@@ -69,7 +70,9 @@ void fillSimulated(CommunicationOverview& o, const nlohmann::json& r) {
         o.ranks.push_back(std::move(b));
     }
     const auto c = r.value("cluster", nlohmann::json::object());
-    const int dp = c.value("data_parallel", 1), tp = c.value("tensor_parallel", 1), pp = c.value("pipeline_stages", 1);
+    // At least 1 each: a damaged report must not divide by zero.
+    const std::int64_t dp = std::max(1, c.value("data_parallel", 1)), tp = std::max(1, c.value("tensor_parallel", 1));
+    const std::int64_t pp = std::max(1, c.value("pipeline_stages", 1));
     const int perNode = std::max(1, c.value("devices_per_node", 1));
     std::map<std::pair<std::int64_t, std::int64_t>, CommLinkSummary> links;
     for (const auto& k : r.value("collectives", nlohmann::json::array())) {
@@ -81,25 +84,22 @@ void fillSimulated(CommunicationOverview& o, const nlohmann::json& r) {
         row.size_mb = k.value("bytes", 0.0) / 1e6;
         row.bandwidth_gbps.push_back({k.value("link", ""), k.value("achieved_GBps", 0.0)});
         o.collectives.push_back(row);
-        // The ring of the group: rank = (stage * dp + dpRank) * tp + tpRank.
+        // The ring of the group: rank = (stage * dp + dpRank) * tp + tpRank. Only the
+        // ranks the run stored (all of a small cluster, one per stage of a large one).
         const double size = k.value("bus_GBps", 0.0) * row.elapse_ms;  // GB/s x ms = MB
-        for (int s = 0; s < pp; ++s)
-            for (int d = 0; d < dp; ++d)
-                for (int t = 0; t < tp; ++t) {
-                    const std::int64_t rank = (std::int64_t(s) * dp + d) * tp + t;
-                    std::int64_t peer = -1;
-                    if (row.group == "tp" && tp > 1) peer = (std::int64_t(s) * dp + d) * tp + (t + 1) % tp;
-                    if (row.group == "dp" && dp > 1) peer = (std::int64_t(s) * dp + (d + 1) % dp) * tp + t;
-                    if (!stored.count(rank)) continue;
-                    if (peer >= 0 && stored.count(peer) && peer != rank) addSimulatedLink(links, rank, peer, perNode, size, row.elapse_ms);
-                    // Pipeline sends go both ways between neighbour stages (activations, gradients).
-                    if (row.group == "pp" && s + 1 < pp) {
-                        const std::int64_t next = rank + std::int64_t(dp) * tp;
-                        if (!stored.count(next)) continue;
-                        addSimulatedLink(links, rank, next, perNode, size / 2, row.elapse_ms / 2);
-                        addSimulatedLink(links, next, rank, perNode, size / 2, row.elapse_ms / 2);
-                    }
-                }
+        for (const std::int64_t rank : stored) {
+            const std::int64_t s = rank / (dp * tp), d = (rank / tp) % dp, t = rank % tp;
+            std::int64_t peer = -1;
+            if (row.group == "tp" && tp > 1) peer = (s * dp + d) * tp + (t + 1) % tp;
+            if (row.group == "dp" && dp > 1) peer = (s * dp + (d + 1) % dp) * tp + t;
+            if (peer >= 0 && stored.count(peer) && peer != rank) addSimulatedLink(links, rank, peer, perNode, size, row.elapse_ms);
+            // Pipeline sends go both ways between neighbour stages (activations, gradients).
+            const std::int64_t next = rank + dp * tp;
+            if (row.group == "pp" && s + 1 < pp && stored.count(next)) {
+                addSimulatedLink(links, rank, next, perNode, size / 2, row.elapse_ms / 2);
+                addSimulatedLink(links, next, rank, perNode, size / 2, row.elapse_ms / 2);
+            }
+        }
     }
     for (auto& [key, l] : links) {
         l.bandwidth_gbps = l.time_ns > 0 ? l.size_mb / ms(l.time_ns) : 0;
