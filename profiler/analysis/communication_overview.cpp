@@ -218,24 +218,30 @@ bool CommunicationOverview::hasCommunication() const {
 CommunicationOverview communicationOverview(const ProfileDb& db, const std::string& step) {
     CommunicationOverview o;
     const std::string report = db.meta("cluster_report");
-    auto parsed = report.empty() ? nlohmann::json() : nlohmann::json::parse(report, nullptr, false);
-    bool simulated = parsed.is_object() && parsed.contains("ranks");
-    if (simulated) {
-        // A damaged key (wrong types) falls back to the rank devices' step breakdown.
-        try {
-            fillSimulated(o, parsed);
-        } catch (const nlohmann::json::exception& e) {
-            o = {};
-            o.notes.push_back(std::string("META_DATA cluster_report unreadable (") + e.what() + "); figures from the rank devices");
-            simulated = false;
+    bool simulated = false;
+    if (!report.empty()) {
+        // A damaged key (not JSON, wrong types) falls back to the rank devices' step breakdown.
+        const auto parsed = nlohmann::json::parse(report, nullptr, false);
+        std::string why = "not a JSON object with ranks";
+        if (parsed.is_object() && parsed.contains("ranks")) {
+            try {
+                fillSimulated(o, parsed);
+                simulated = true;
+            } catch (const nlohmann::json::exception& e) {
+                o = {};
+                why = e.what();
+            }
         }
+        if (!simulated) o.notes.push_back("META_DATA cluster_report unreadable (" + why + "); figures from the rank devices");
     }
     if (!simulated) {
         fillImportedRanks(o, db, step);
         o.bubbleInCommunication = true;
         o.links = communicationMatrix(db);
         fillAscendCollectives(o, db);
-        o.source = o.collectives.empty() && o.links.empty() ? "trace" : "ascend";
+        o.source = db.meta("source") == "simulated"                  ? "simulated"  // one device, or written before cluster_report
+                   : o.collectives.empty() && o.links.empty() ? "trace"
+                                                                : "ascend";
         if (o.collectives.empty()) fillKernelCollectives(o, db);
     }
     double busiest = -1, idlest = -1;

@@ -56,7 +56,7 @@ struct CollectiveRow {
 };
 
 struct CommunicationOverview {
-    std::string source;                 // "simulated" | "ascend" | "trace"
+    std::string source;                 // "simulated" | "ascend" (COMM_* tables) | "trace" (other imports)
     std::vector<std::string> steps;     // imports: the breakdown's steps, in order
     std::vector<RankBreakdown> ranks;
     std::vector<CommLinkSummary> links;

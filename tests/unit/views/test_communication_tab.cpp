@@ -249,6 +249,42 @@ private slots:
         for (const auto& r : tab.collectivesModel()->rows()) QVERIFY(near(r.wait_ms + r.transit_ms, r.elapse_ms));
     }
 
+    // A damaged META cluster_report (wrong types, zero degrees) is not believed: the
+    // figures come from the rank devices and the note says why; nothing crashes.
+    void damagedClusterReport_data() {
+        QTest::addColumn<QString>("report");
+        QTest::addColumn<bool>("believed");
+        QTest::newRow("ranks not objects") << QStringLiteral(R"({"ranks":[1,2]})") << false;
+        QTest::newRow("rank a string") << QStringLiteral(R"({"ranks":[{"rank":"zero"}]})") << false;
+        QTest::newRow("zero degrees") << QStringLiteral(
+            R"({"ranks":[{"rank":0},{"rank":1}],"cluster":{"data_parallel":0,"tensor_parallel":0},"collectives":[{"group":"tp","time_ms":1}]})")
+                                      << true;
+        QTest::newRow("not json") << QStringLiteral("{ranks") << false;
+    }
+
+    void damagedClusterReport() {
+        QFETCH(QString, report);
+        QFETCH(bool, believed);
+        QTemporaryDir dir;
+        const auto path = std::filesystem::path(dir.path().toStdString()) / "bad.npudb";
+        {
+            auto w = profiler::ProfileDbWriter::create(path);
+            QVERIFY(w.ok());
+            (*w)->setMeta("source", "simulated");
+            (*w)->setMeta("cluster_report", report.toStdString());
+            const auto d = (*w)->addDevice("rank 0", "npu");
+            const auto t = (*w)->addTrack(d, -1, profiler::TrackKind::compute, "Compute", 0);
+            (*w)->addSlice(t, 0, 1000, 0, "matmul", "matmul", "{}");
+            QVERIFY((*w)->commit().ok());
+        }
+        views::CommunicationTab tab;
+        tab.setDatabase(openDb(path));
+        QVERIFY(!tab.overview().ranks.empty());
+        QCOMPARE(tab.overview().collectives.empty(), !believed);  // believed: the report's one collective
+        if (!believed)
+            QVERIFY(!tab.overview().notes.empty() && tab.overview().notes.front().find("cluster_report unreadable") != std::string::npos);
+    }
+
     void singleDeviceIsEmpty() {
         engine::Project p;
         p.name = "one";
