@@ -4,6 +4,7 @@
 #include "views/communication/collectives_model.h"
 #include "views/communication/comm_matrix_chart.h"
 #include "views/communication/rank_breakdown_chart.h"
+#include "views/common/units.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -131,9 +132,8 @@ QString CommunicationTab::headline() const {
                        .arg(o.links.size());
     if (o.slowestRank >= 0) {
         const auto& r = o.ranks[std::size_t(o.slowestRank)];
-        text += QStringLiteral(" · slowest rank: %1 (busy %2 ms)")
-                    .arg(QString::fromStdString(r.label))
-                    .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 2);
+        text += QStringLiteral(" · slowest rank: %1 (busy %2)")
+                    .arg(QString::fromStdString(r.label), formatDuration((r.computing_ms + r.comm_not_overlapped_ms) * 1e6));
         if (o.slowestRanks.size() > 1) text += QStringLiteral(" +%1 as busy").arg(o.slowestRanks.size() - 1);
     } else if (o.ranks.size() > 1) {
         text += QStringLiteral(" · ranks equally busy (no slowest rank)");

@@ -2,6 +2,8 @@
 
 #include "views/communication/rank_breakdown_chart.h"
 
+#include "views/common/units.h"
+
 #include <QToolTip>
 #include <QVBoxLayout>
 
@@ -133,11 +135,9 @@ void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
             label->setColor(QColor(200, 30, 30));
             a = b + 1;
         }
-        const QString tip = QStringLiteral("Slowest rank: %1 — busy %2 ms (computing %3 ms + communication not overlapped %4 ms)")
-                                .arg(QString::fromStdString(r.label))
-                                .arg(r.computing_ms + r.comm_not_overlapped_ms, 0, 'f', 3)
-                                .arg(r.computing_ms, 0, 'f', 3)
-                                .arg(r.comm_not_overlapped_ms, 0, 'f', 3);
+        const QString tip = QStringLiteral("Slowest rank: %1 — busy %2 (computing %3 + communication not overlapped %4)")
+                                .arg(QString::fromStdString(r.label), formatDuration((r.computing_ms + r.comm_not_overlapped_ms) * 1e6),
+                                     formatDuration(r.computing_ms * 1e6), formatDuration(r.comm_not_overlapped_ms * 1e6));
         m_slowestTip = tip;
     } else {
         m_slowestTip.clear();
@@ -154,7 +154,7 @@ double RankBreakdownChart::segmentValue(Segment segment, int index) const {
 QString RankBreakdownChart::rankToolTip(int index) const {
     if (index < 0 || index >= int(m_ranks.size())) return {};
     const auto& r = m_ranks[std::size_t(index)];
-    const auto ms = [](double v) { return QStringLiteral("%1 ms").arg(v, 0, 'f', 3); };
+    const auto ms = [](double v) { return formatDuration(v * 1e6); };
     QString text = QStringLiteral("%1\nComputing %2 (overlapped %3)\nCommunication %4 (not overlapped %5)\nFree %6\nBubble %7%8\n"
                                   "Communication / computation %9")
                        .arg(QString::fromStdString(r.label), ms(r.computing_ms), ms(r.overlapped_ms), ms(r.communication_ms),
