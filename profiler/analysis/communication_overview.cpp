@@ -208,6 +208,23 @@ void fillKernelCollectives(CommunicationOverview& o, const ProfileDb& db) {
                           "latest rank starts it (clocks taken as aligned); no peers or sizes, so no matrix");
 }
 
+// The step number of "step50" / "ProfilerStep#50" (Ascend's communication files and the
+// host's step slices name the same step differently); "" when it has none.
+std::string stepNumber(const std::string& step) {
+    std::size_t i = step.size();
+    while (i > 0 && std::isdigit(static_cast<unsigned char>(step[i - 1]))) --i;
+    return step.substr(i);
+}
+
+// Each rank's wait in its collectives: all of them for every step summed, else those of
+// the shown step (rows without steps, Kineto's matched kernels, are then left out).
+void addWaits(CommunicationOverview& o, const std::string& step) {
+    std::map<std::int64_t, double> wait;
+    for (const auto& c : o.collectives)
+        if (step.empty() || (!c.step.empty() && stepNumber(c.step) == stepNumber(step))) wait[c.rank] += c.wait_ms;
+    for (auto& r : o.ranks) r.wait_ms = std::min(wait[r.rank], r.computing_ms + r.comm_not_overlapped_ms);
+}
+
 }  // namespace
 
 bool CommunicationOverview::hasCommunication() const {
@@ -244,16 +261,17 @@ CommunicationOverview communicationOverview(const ProfileDb& db, const std::stri
                                                                 : "ascend";
         if (o.collectives.empty()) fillKernelCollectives(o, db);
     }
+    if (!simulated) addWaits(o, step);
     double busiest = -1, idlest = -1;
     for (std::size_t i = 0; i < o.ranks.size(); ++i) {
-        const double busy = o.ranks[i].computing_ms + o.ranks[i].comm_not_overlapped_ms;
+        const double busy = o.ranks[i].ownWorkMs();
         if (busy > busiest) busiest = busy, o.slowestRank = static_cast<int>(i);
         if (idlest < 0 || busy < idlest) idlest = busy;
     }
     // Ranks doing identical work (a symmetric simulation) have no slowest one.
     if (busiest - idlest <= kEquallyBusy * busiest) o.slowestRank = -1;
     for (std::size_t i = 0; o.slowestRank >= 0 && i < o.ranks.size(); ++i)
-        if (o.ranks[i].computing_ms + o.ranks[i].comm_not_overlapped_ms >= busiest * (1 - kEquallyBusy))
+        if (o.ranks[i].ownWorkMs() >= busiest * (1 - kEquallyBusy))
             o.slowestRanks.push_back(static_cast<int>(i));
     const auto between = [](const CommLinkSummary& l) { return l.src != l.dst && l.time_ns > 0; };
     double lowest = -1;

@@ -118,8 +118,9 @@ void CommunicationTab::show(const std::string& step) {
     m_info->setText(headline());
     QStringList notes;
     for (const auto& n : m_overview.notes) notes << QString::fromStdString(n);
-    m_info->setToolTip(QStringLiteral("Slowest rank: largest computing + communication (not overlapped), the busy time "
-                                      "the others wait for. Slowest link: lowest bandwidth between two ranks.\n") +
+    m_info->setToolTip(QStringLiteral("Slowest rank: the one the others wait on, the largest own work = computing + "
+                                      "communication (not overlapped) - its collectives' wait for other ranks. Slowest "
+                                      "link: lowest bandwidth between two ranks.\n") +
                        notes.join(QLatin1Char('\n')));
 }
 
@@ -132,8 +133,7 @@ QString CommunicationTab::headline() const {
                        .arg(o.links.size());
     if (o.slowestRank >= 0) {
         const auto& r = o.ranks[std::size_t(o.slowestRank)];
-        text += QStringLiteral(" · slowest rank: %1 (busy %2)")
-                    .arg(QString::fromStdString(r.label), formatDuration((r.computing_ms + r.comm_not_overlapped_ms) * 1e6));
+        text += QStringLiteral(" · slowest rank: %1 (own work %2)").arg(QString::fromStdString(r.label), formatDuration(r.ownWorkMs() * 1e6));
         if (o.slowestRanks.size() > 1) text += QStringLiteral(" +%1 as busy").arg(o.slowestRanks.size() - 1);
     } else if (o.ranks.size() > 1) {
         text += QStringLiteral(" · ranks equally busy (no slowest rank)");

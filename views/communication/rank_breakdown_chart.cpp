@@ -135,9 +135,10 @@ void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
             label->setColor(QColor(200, 30, 30));
             a = b + 1;
         }
-        const QString tip = QStringLiteral("Slowest rank: %1 — busy %2 (computing %3 + communication not overlapped %4)")
-                                .arg(QString::fromStdString(r.label), formatDuration((r.computing_ms + r.comm_not_overlapped_ms) * 1e6),
-                                     formatDuration(r.computing_ms * 1e6), formatDuration(r.comm_not_overlapped_ms * 1e6));
+        const QString tip = QStringLiteral("Slowest rank (the one the others wait on): %1 — own work %2 = computing %3 + "
+                                           "communication not overlapped %4 - waiting for other ranks %5")
+                                .arg(QString::fromStdString(r.label), formatDuration(r.ownWorkMs() * 1e6), formatDuration(r.computing_ms * 1e6),
+                                     formatDuration(r.comm_not_overlapped_ms * 1e6), formatDuration(r.wait_ms * 1e6));
         m_slowestTip = tip;
     } else {
         m_slowestTip.clear();
@@ -161,6 +162,7 @@ QString RankBreakdownChart::rankToolTip(int index) const {
                             ms(r.comm_not_overlapped_ms), ms(r.free_ms), ms(r.bubble_ms),
                             m_bubbleInCommunication ? QStringLiteral(" (pipeline receives, part of communication)") : QString(),
                             QString::number(r.comm_ratio, 'f', 3));
+    if (r.wait_ms > 0) text += QStringLiteral("\nWaiting for other ranks %1 (own work %2)").arg(ms(r.wait_ms), ms(r.ownWorkMs()));
     if (r.represents > 1) text += QStringLiteral("\nstands for %1 ranks doing the same work").arg(r.represents);
     return text;
 }

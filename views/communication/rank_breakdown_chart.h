@@ -4,7 +4,8 @@
 // rank's step (imports: E2E; simulations: the iteration), with the communication /
 // computation ratio per rank as a line on the right axis. The figures are the
 // profiler's (profiler::communicationOverview); this widget only draws them. The
-// slowest rank (largest computing + communication not overlapped) is boxed in red.
+// slowest rank (the one the others wait on: profiler::RankBreakdown::ownWorkMs) is boxed
+// in red.
 
 #include "profiler/analysis/communication_overview.h"
 
