@@ -216,10 +216,10 @@ void CommMatrixChart::redraw() {
             auto* box = new QCPItemRect(m_plot);
             box->topLeft->setCoords(x - 0.48, y - 0.48);
             box->bottomRight->setCoords(x + 0.48, y + 0.48);
-            box->setPen(QPen(QColor(200, 30, 30), m_equallySlow.size() > 8 ? 2 : 3));
+            box->setPen(QPen(Qt::black, m_equallySlow.size() > 8 ? 2 : 3));
         }
         const auto& c = m_cells.at(m_highlighted);
-        tip += QStringLiteral("\nSlowest link (red box; %5 link(s) within 0.1% of it): %1 → %2, %3 GB/s over %4")
+        tip += QStringLiteral("\nSlowest link (black box; %5 link(s) within 0.1% of it): %1 → %2, %3 GB/s over %4")
                    .arg(m_highlighted.first)
                    .arg(m_highlighted.second)
                    .arg(c.time_ms > 0 ? c.size_mb / c.time_ms : 0, 0, 'f', 2)

@@ -1,10 +1,11 @@
 #pragma once
-// The rank x rank communication matrix as a heatmap (QCPColorMap): source rank across,
-// destination rank down, one metric at a time (bandwidth, transit size, transit time or
-// link type), each cell labelled when the matrix is small enough to read. The slowest
-// link (lowest bandwidth between two different ranks) is boxed in red. Links are the
-// profiler's (profiler::communicationOverview: Ascend's matrix, or the simulated
-// collectives on their rings); several link types between the same pair add up.
+// The rank x rank communication matrix as a heatmap (QCPColorMap): source ranks down
+// (the ranks captured), destination ranks across, one metric at a time (bandwidth,
+// transit size, transit time or link type), each cell labelled when the matrix is small
+// enough to read. The slowest link (lowest bandwidth between two different ranks) is
+// boxed in black: red is the low end of the bandwidth scale. Links are the profiler's
+// (profiler::communicationOverview: Ascend's matrix, or the simulated collectives on
+// their rings); several link types between the same pair add up.
 
 #include "profiler/analysis/communication_overview.h"
 

@@ -2,8 +2,8 @@
 // The Communication tab (after MindStudio Insight's): per-rank stacked time bars with the
 // communication / computation ratio, the rank x rank matrix heatmap and the collectives
 // table, for simulated cluster runs and imported multi-rank captures alike; the slowest
-// rank and link are boxed in red and named in the headline. Imports with several steps
-// pick one step or all of them summed. Runs without communication (one device) show why
+// rank (red) and link (black) are boxed and named in the headline. Imports with several
+// steps pick one step or all of them summed. Runs without communication (one device) show why
 // the tab is empty instead.
 
 #include "profiler/analysis/communication_overview.h"
