@@ -3,14 +3,13 @@
 #include "profiler/analysis/run_report.h"
 #include "profiler/store/profile_db.h"
 #include "views/charts/memory_chart.h"
+#include "views/communication/communication_tab.h"
 #include "views/compare/compare_view.h"
 #include "views/log/output_panel.h"
 #include "views/project/project_explorer.h"
 #include "views/project/project_tree_model.h"
 #include "views/summary/summary_view.h"
 #include "views/query/query_panel.h"
-#include "views/tables/communication_model.h"
-#include "views/tables/communication_view.h"
 #include "views/tables/record_table_model.h"
 #include "views/tables/diagnostics_view.h"
 #include "views/tables/host_analysis_view.h"
@@ -81,7 +80,7 @@ void MainWindow::buildCentral() {
     m_diagnostics = new views::DiagnosticsView(this);
     m_host = new views::HostAnalysisView(this);
     m_query = new views::QueryPanel(this);
-    m_communication = new views::CommunicationView(this);
+    m_communication = new views::CommunicationTab(this);
 
     m_tabs->addTab(m_summary, QStringLiteral("Summary"));
     m_tabs->addTab(m_timelineView, QStringLiteral("Timeline"));
@@ -242,11 +241,11 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_host->setDatabase(imported ? m_db->path() : std::filesystem::path());
     m_tabs->setTabVisible(m_tabs->indexOf(m_host), imported);
     m_query->setDatabase(m_db ? m_db->path() : std::filesystem::path());
-    // Ascend's per-op and rank x rank communication analysis, when the run has it.
+    // Per-rank time, rank x rank matrix and collectives (simulated clusters, multi-rank
+    // imports); one device without communication shows the tab's empty state.
     m_communication->setDatabase(m_db);
     showRunGraphs();  // main_window_graph.cpp: Graph tab before/after passes, Passes panel
-    const bool hasComm = m_communication->opsModel()->rowCount() > 0 || m_communication->matrixModel()->rowCount() > 0;
-    m_tabs->setTabVisible(m_tabs->indexOf(m_communication), hasComm);
+    m_tabs->setTabVisible(m_tabs->indexOf(m_communication), m_db != nullptr);
     if (m_tabs->currentWidget() == m_summary || m_tabs->currentWidget() == m_diagnostics || !m_tabs->currentWidget())
         m_tabs->setCurrentWidget(m_timelineView);
     // A run without slices but with memory (an imported memory snapshot) has nothing to

@@ -31,7 +31,7 @@ class GraphView;
 class HostAnalysisView;
 class QueryPanel;
 class RegressionPanel;
-class CommunicationView;
+class CommunicationTab;
 class MemoryChart;
 class OpStatsView;
 class OutputPanel;
@@ -159,7 +159,7 @@ private:
     void openSuiteReportDialog();
     views::HostAnalysisView* m_host = nullptr;
     views::QueryPanel* m_query = nullptr;
-    views::CommunicationView* m_communication = nullptr;
+    views::CommunicationTab* m_communication = nullptr;
     views::GraphView* m_graphView = nullptr;
     QString m_graphSource;  // what the Graph tab shows (project model key or .npuom path)
     bool m_graphFromFile = false;  // a converted model, kept over tab switches

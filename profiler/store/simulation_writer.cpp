@@ -1,5 +1,6 @@
 #include "profiler/store/simulation_writer.h"
 
+#include "engine/cluster/cluster_summary_json.h"
 #include "profiler/store/fusion_store.h"
 #include "profiler/store/loss_scale_store.h"
 #include "profiler/store/memory_block_store.h"
@@ -109,6 +110,11 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
     nlohmann::json memory = {{"peak_bytes", s.peak_bytes}, {"capacity_bytes", s.capacity_bytes}};
     addMemorySummaryJson(memory, s.memory);
     sink.setMeta("memory", memory.dump());  // the report's memory keys, memory.oom included
+    // Cluster runs: the report's cluster/ranks/bubble_fraction/collectives keys, so the
+    // Communication tab of an opened run shows the figures `--report` printed.
+    nlohmann::json cluster;
+    engine::addClusterReport(cluster, s.cluster);
+    if (!cluster.empty()) sink.setMeta("cluster_report", cluster.dump());
     // The Passes panel's headline for an opened run (the report has them from the result).
     sink.setMeta("graph_level", std::to_string(result.graph_level));
     sink.setMeta("kernels_per_step", std::to_string(result.kernels_per_step));

@@ -7,6 +7,7 @@
 // it, the test fails on it). Importers read files, so the bytes go to a per-process
 // temporary file first.
 
+#include "profiler/analysis/communication_overview.h"
 #include "profiler/analysis/communication_summary.h"
 #include "profiler/analysis/run_report.h"
 #include "profiler/importers/memory_snapshot_importer.h"
@@ -90,7 +91,7 @@ inline bool fuzzSnapshotBytes(const std::uint8_t* data, std::size_t size) {
 
 // An .npudb: opened (schema and version checks) and read by the analyses the GUI and
 // `--batch --import --report` run on every database: the run report and the
-// communication tables.
+// communication tables and the Communication tab's overview.
 inline bool fuzzNpudbBytes(const std::uint8_t* data, std::size_t size) {
     TempInput input(data, size, ".npudb");
     auto db = ProfileDb::open(input.path());
@@ -98,6 +99,7 @@ inline bool fuzzNpudbBytes(const std::uint8_t* data, std::size_t size) {
     (void)runReport(**db);
     (void)communicationByRank(**db);
     (void)communicationMatrix(**db);
+    (void)communicationOverview(**db);
     for (const TrackRow& t : (*db)->tracks()) {
         (void)(*db)->trackSlices(t.id);
         (void)(*db)->counter(t.id);
