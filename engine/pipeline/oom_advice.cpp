@@ -50,7 +50,8 @@ std::vector<OomAdvice> oomAdvice(const Project& project, const SimulationOptions
                           std::to_string(p.training.gradient_accumulation);
             }
             OomAdvice a = resimulate(p, options, "micro_batch", change);
-            if (a.fits || b <= 1) {
+            // A change that cannot be simulated (too many micro-batches) ends the search: smaller ones would not either.
+            if (a.fits || b <= 1 || a.predicted_step_time_ms <= 0) {
                 out.push_back(std::move(a));
                 break;
             }

@@ -98,6 +98,15 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     if (!stats) return stats.message() == "cancelled" ? makeError("cancelled") : fail(stats.message());
     const std::vector<std::string> ppoPhaseOfNode = modeGraph->ppo ? schedulePpoStep(*graph) : std::vector<std::string>{};
 
+    // Every micro-batch's kernels are laid out one by one (their memory too): bound the
+    // work so a typo (gradient_accumulation: 10000000) is refused, not run out of memory.
+    constexpr std::int64_t kMaxOpsPerStep = 4'000'000;
+    const auto opsPerStep = static_cast<std::int64_t>(graph->nodes().size()) * t.gradient_accumulation;
+    if (t.gradient_accumulation > 1 && opsPerStep > kMaxOpsPerStep)
+        return fail("training.gradient_accumulation: " + std::to_string(t.gradient_accumulation) + " micro-batches of " +
+                    std::to_string(graph->nodes().size()) + " ops each is more than the " + std::to_string(kMaxOpsPerStep) +
+                    " ops a step may lay out; use at most " + std::to_string(std::max<std::int64_t>(1, kMaxOpsPerStep / static_cast<std::int64_t>(graph->nodes().size()))) +
+                    " (the step time grows linearly with the micro-batches beyond the first)");
     const int steps = options.steps > 0 ? options.steps : static_cast<int>(t.steps);
     auto lossScale = planLossScaling(t, *precision, steps, project.file.empty() ? project.name : project.file.string());
     if (!lossScale) return fail(lossScale.message());

@@ -47,8 +47,14 @@ Status parseModel(const nlohmann::json& doc, const std::string& file, ModelSourc
 
 Status parseTraining(const nlohmann::json& doc, const std::string& file, TrainingSettings& t) {
     JsonChecker c(doc, file, "training");
-    t.batch = c.positiveInt("batch", t.batch);
-    t.seq = c.positiveInt("seq", t.seq);
+    // Bounds far above any real run, so that a typo is refused instead of overflowing the
+    // simulator's nanosecond clock or running for minutes.
+    t.batch = c.intInRange("batch", 1, 1 << 24, t.batch);
+    t.seq = c.intInRange("seq", 1, 1 << 24, t.seq);
+    if (constexpr std::int64_t kMaxTokens = std::int64_t{1} << 32; t.batch * t.seq > kMaxTokens)
+        c.fail("batch", "batch " + std::to_string(t.batch) + " x seq " + std::to_string(t.seq) + " = " +
+                            std::to_string(t.batch * t.seq) + " tokens per micro-batch, more than the " +
+                            std::to_string(kMaxTokens) + " a run may simulate");
     if (const std::string precision = c.string("precision", t.precision); parsePrecision(precision)) {
         t.precision = precision;
     } else {
@@ -58,7 +64,7 @@ Status parseTraining(const nlohmann::json& doc, const std::string& file, Trainin
     }
     t.optimizer = c.oneOf("optimizer", {"adamw", "sgd"}, t.optimizer);
     t.activation_checkpointing = c.oneOf("activation_checkpointing", {"none", "selective", "full"}, t.activation_checkpointing);
-    t.gradient_accumulation = c.positiveInt("gradient_accumulation", t.gradient_accumulation);
+    t.gradient_accumulation = c.intInRange("gradient_accumulation", 1, 1 << 20, t.gradient_accumulation);
     if (c.has("loss_scaling")) {
         const auto& v = c.any("loss_scaling");
         if (auto policy = LossScalePolicy::fromJson(v, file); policy) t.loss_scaling = v;
