@@ -52,11 +52,13 @@ long blockKey(const SimTask& t) {
 }
 
 // The row-parallel linear whose output Megatron all-reduces in forward (and again when
-// recomputed; selective recomputation redoes only the attention core, not this).
+// recomputed; selective recomputation redoes only the attention core, not this). Its
+// parameters' autocast casts, which selective recomputation redoes, are not it.
 bool isRowParallel(const SimTask& t) {
     for (const char* n : {".o_proj", ".down_proj", ".mlp.proj"}) {
         const auto at = t.name.find(n);
-        if (at != std::string::npos && t.name.find(".grad", at) == std::string::npos && t.name.find(".weight", at) == std::string::npos)
+        if (at != std::string::npos && t.name.find(".grad", at) == std::string::npos && t.name.find(".weight", at) == std::string::npos &&
+            t.name.find(".bias", at) == std::string::npos)
             return true;
     }
     return false;

@@ -4,6 +4,7 @@
 #include "engine/passes/graph_edit.h"
 
 #include <algorithm>
+#include <cmath>
 #include <queue>
 #include <set>
 
@@ -60,9 +61,11 @@ FusionContext::FusionContext(Graph& graph) : m_graph(graph) {
     const std::size_t n = graph.nodes().size();
     m_backwardOf.resize(n);
     m_position.resize(n);
+    m_topo.resize(n);
     m_taken.assign(n, false);
     for (const Node& node : graph.nodes()) {
         m_position[static_cast<std::size_t>(node.id)] = node.id;
+        m_topo[static_cast<std::size_t>(node.id)] = node.id;
         if (node.forwardNode >= 0 && node.phase != Phase::forward && !graph.isRemoved(node.id))
             m_backwardOf[static_cast<std::size_t>(node.forwardNode)].push_back(node.id);
     }
@@ -113,11 +116,11 @@ bool FusionContext::isGraphOutput(int tensorId) const {
 }
 
 // No path leaves the set and comes back into it. Any such path runs through nodes
-// placed before the set's last member, so the walk stops there.
+// ranked before the set's last member (m_topo), so the walk stops there.
 bool FusionContext::convex(const std::vector<int>& members) const {
     const std::set<int> in(members.begin(), members.end());
     double last = 0;
-    for (int m : members) last = std::max(last, m_position[static_cast<std::size_t>(m)]);
+    for (int m : members) last = std::max(last, m_topo[static_cast<std::size_t>(m)]);
     std::vector<int> stack;
     std::set<int> seen;
     for (int m : members)
@@ -127,7 +130,7 @@ bool FusionContext::convex(const std::vector<int>& members) const {
     while (!stack.empty()) {
         const int id = stack.back();
         stack.pop_back();
-        if (!seen.insert(id).second || m_position[static_cast<std::size_t>(id)] > last) continue;
+        if (!seen.insert(id).second || m_topo[static_cast<std::size_t>(id)] > last) continue;
         for (int t : m_graph.node(id).outputs)
             for (int c : consumers(t)) {
                 if (in.count(c)) return false;
@@ -142,13 +145,14 @@ int FusionContext::makeFused(const std::vector<int>& members, const std::string&
     const auto& reg = OpRegistry::instance();
     const std::set<int> in(members.begin(), members.end());
     std::vector<int> inputs, outputs;
-    double flops = 0, position = 0;
+    double flops = 0, position = 0, topo = 0;
     std::string names;
     const Node* anchor = nullptr;
     for (int m : members) {
         const Node& n = m_graph.node(m);
         flops += reg.cost(m_graph, n).flops;
         position = std::max(position, m_position[static_cast<std::size_t>(m)]);
+        topo = std::max(topo, m_topo[static_cast<std::size_t>(m)]);
         const std::string parts = n.attrString("fused_nodes");
         names += (names.empty() ? "" : ",") + (parts.empty() ? n.name : parts);
         const OpCategory c = reg.category(n.op);
@@ -190,10 +194,30 @@ int FusionContext::makeFused(const std::vector<int>& members, const std::string&
     const int id = m_graph.addNode(op, name, inputs, outputs, std::move(attrs), phase, dtype);
     m_graph.node(id).block = block;
     m_position.push_back(position);
+    m_topo.push_back(topo);
     m_taken.push_back(true);
     m_backwardOf.emplace_back();
     ++m_fused;
+    repairTopo(id);
     return id;
+}
+
+// Readers of the fused node's outputs ranked at or before it (they read an earlier part)
+// move just after it, and their readers in turn; usually none or a few nodes.
+void FusionContext::repairTopo(int fusedId) {
+    std::vector<int> stack{fusedId};
+    while (!stack.empty()) {
+        const int id = stack.back();
+        stack.pop_back();
+        const double rank = m_topo[static_cast<std::size_t>(id)];
+        for (int t : m_graph.node(id).outputs)
+            for (int c : consumers(t)) {
+                double& r = m_topo[static_cast<std::size_t>(c)];
+                if (r > rank) continue;
+                r = std::nextafter(rank, rank + 1);
+                stack.push_back(c);
+            }
+    }
 }
 
 int FusionContext::fuse(const FusionRequest& request) {

@@ -72,7 +72,13 @@ private:
     Graph& m_graph;
     std::vector<std::vector<int>> m_backwardOf;  // forward node id -> its backward nodes
     std::vector<double> m_position;              // program position per node id (fused: last part's)
+    // A topological rank per node id for convex()'s walk bound. Program positions stop being
+    // one when a fused node sits at its last part's place while a reader of an earlier
+    // part sits between (selective recomputation interleaves such readers), so fusing
+    // pushes the ranks of the fused node's readers past its own (repairTopo).
+    std::vector<double> m_topo;
     std::vector<bool> m_taken;
+    void repairTopo(int fusedId);
     int m_fused = 0;
     int m_removed = 0;
 };

@@ -4,51 +4,29 @@
 //  - Korthikanti et al. 2022 (Reducing Activation Recomputation in Large Transformer
 //    Models), Table 3 iteration times on A100-80GB (DGX A100 nodes: 8 GPUs, NVLink
 //    300 GB/s per direction, 8 x 200 Gb/s InfiniBand; seq 2048, micro-batch 1, vocab 51200),
-//    simulated against measured.
+//    simulated against measured (korthikanti_setups.h: the setups and why bf16-o2 at
+//    graph_level 2), and the larger models of the same tables.
 // Usage: cluster_report [path/to/projects]   (defaults to the source tree's projects/)
+// CLUSTER_REPORT_VERBOSE=1 adds categories, collectives and ranks; =2 rank 0's kernels by
+// op type; CLUSTER_REPORT_GRAPH_LEVEL=n runs the Korthikanti setups at another level.
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/project/project.h"
+#include "tests/benchmarks/engine/korthikanti_setups.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <map>
 
 using namespace npu::engine;
+namespace korthikanti = npu::korthikanti;
 
 namespace {
 
 double seconds(const std::chrono::steady_clock::time_point& since) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
-
-nlohmann::json dgxA100(int nodes) {
-    return {{"nodes", nodes},
-            {"devices_per_node", 8},
-            {"intra_node", {{"bandwidth_GBps", 300}, {"topology", "switch"}}},
-            {"inter_node", {{"nic_bandwidth_Gbps", 200}, {"nics_per_node", 8}}}};
-}
-
-Project gpt(const std::string& name, int heads, int hidden, int layers, int tp, int pp, int dp, int batch, const std::string& recompute,
-            bool sp) {
-    Project p;
-    p.name = name;
-    p.device = "a100-80gb";
-    p.model.zoo = "gpt";
-    p.model.config = {{"hidden", hidden}, {"layers", layers}, {"heads", heads}, {"vocab", 51200}, {"max_seq", 2048}};
-    p.training.batch = batch;
-    p.training.seq = 2048;
-    p.training.precision = "bf16-amp";
-    p.training.activation_checkpointing = recompute;
-    // Level 1: fusion of elementwise chains (level 2's residual-add-norm pattern refuses
-    // selective recomputation graphs today, see the final report of issue 11).
-    const char* level = std::getenv("CLUSTER_REPORT_GRAPH_LEVEL");
-    p.optimizations = {{"graph_level", level ? std::atoi(level) : 1}};
-    p.cluster = dgxA100(tp * pp * dp / 8);
-    p.parallel = {{"data_parallel", dp}, {"tensor_parallel", tp}, {"pipeline_stages", pp}, {"sequence_parallel", sp},
-                  {"micro_batches", batch / dp}, {"schedule", "1f1b"}};
-    return p;
 }
 
 void printDetail(const SimulationResult& r) {
@@ -59,6 +37,19 @@ void printDetail(const SimulationResult& r) {
     for (const auto& k : r.summary.cluster.ranks)
         std::printf("    rank %4d stage %d: compute %8.1f comm %8.1f overlapped %8.1f exposed %8.1f bubble %8.1f free %8.1f ms\n", k.rank,
                     k.stage, k.computing_ms, k.communication_ms, k.overlapped_ms, k.communication_not_overlapped_ms, k.bubble_ms, k.free_ms);
+    if (r.devices.empty() || std::atoi(std::getenv("CLUSTER_REPORT_VERBOSE")) < 2) return;
+    // Rank 0's kernels by op type and phase: where the compute time goes.
+    struct Sum {
+        double ms = 0, flops = 0;
+        long long n = 0;
+    };
+    std::map<std::string, Sum> byOp;
+    for (const SimTask& t : r.devices.front().tasks) {
+        Sum& s = byOp[t.op_type + " " + std::string(phaseName(t.phase))];
+        s.ms += static_cast<double>(t.dur_ns) / 1e6, s.flops += t.flops, ++s.n;
+    }
+    for (const auto& [k, s] : byOp)
+        std::printf("      %-40s x%-6lld %9.1f ms %8.1f TFLOP/s\n", k.c_str(), s.n, s.ms, s.ms > 0 ? s.flops / s.ms / 1e9 : 0.0);
 }
 
 void timeIt(const char* what, const Project& p, double budget) {
@@ -91,26 +82,14 @@ int main(int argc, char** argv) {
     if (auto p = loadProject(projects / "llama-7b-cluster" / "project.json"); p) timeIt("LLaMA-7B, 8 x ascend-910b (TP4 DP2 SP)", *p, 0.2);
     else std::printf("llama-7b-cluster: %s\n", p.message().c_str());
     {
-        Project p = gpt("gpt3-175b-1024", 96, 12288, 96, 8, 8, 16, 1536, "selective", true);
+        Project p = korthikanti::gptProject("gpt3-175b-1024", 96, 12288, 96, 8, 8, 16, 1536, "selective", true);
         timeIt("GPT-3 175B, 1024 x a100-80gb (DP16 TP8 PP8)", p, 2.0);
     }
-    std::printf("\n== Korthikanti et al. 2022, Table 3 (iteration time, A100-80GB)\n");
+    std::printf("\n== Korthikanti et al. 2022, Tables 3 and 4 (iteration time, A100-80GB)\n");
     std::printf("%-34s %10s %10s %8s\n", "setup", "measured", "simulated", "error");
-    struct Case {
-        const char* name;
-        int heads, hidden, layers, tp, pp, batch;
-        const char* recompute;
-        bool sp;
-        double measured;
-    };
-    const Case cases[] = {
-        {"22B, full recompute", 64, 6144, 48, 8, 1, 4, "full", false, 1.42},
-        {"22B, SP + selective recompute", 64, 6144, 48, 8, 1, 4, "selective", true, 1.10},
-        {"175B, full recompute", 96, 12288, 96, 8, 8, 64, "full", false, 18.13},
-        {"175B, SP + selective recompute", 96, 12288, 96, 8, 8, 64, "selective", true, 13.75},
-    };
-    for (const Case& c : cases) {
-        Project p = gpt(c.name, c.heads, c.hidden, c.layers, c.tp, c.pp, 1, c.batch, c.recompute, c.sp);
+    const char* level = std::getenv("CLUSTER_REPORT_GRAPH_LEVEL");
+    for (const korthikanti::Setup& c : korthikanti::table()) {
+        Project p = korthikanti::project(c, level ? std::atoi(level) : 2);
         SimulationOptions o;
         o.keepGraphs = false;
         auto r = simulateProject(p, o);
@@ -120,7 +99,7 @@ int main(int argc, char** argv) {
         }
         if (std::getenv("CLUSTER_REPORT_VERBOSE")) printDetail(*r);
         const double sim = r->summary.step_time_ms / 1e3;
-        std::printf("%-34s %8.2f s %8.2f s %+7.1f %%\n", c.name, c.measured, sim, (sim / c.measured - 1) * 100);
+        std::printf("%-34s %8.2f s %8.2f s %+7.1f %%\n", c.name, c.measuredSeconds, sim, (sim / c.measuredSeconds - 1) * 100);
     }
     return 0;
 }

@@ -193,6 +193,28 @@ private slots:
         QVERIFY(found);
     }
 
+    // Megatron's TP collectives per layer: one after attention and one after the MLP, forward
+    // and backward, again in full recomputation; selective recomputation redoes only cheap
+    // ops (with bf16-amp the biased GPT's parameter casts too), which need none.
+    void tensorParallelCollectivesPerRecomputationMode_data() {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<int>("perLayer");
+        QTest::newRow("none") << "none" << 4;
+        QTest::newRow("selective") << "selective" << 4;
+        QTest::newRow("full") << "full" << 6;
+    }
+    void tensorParallelCollectivesPerRecomputationMode() {
+        QFETCH(QString, mode);
+        QFETCH(int, perLayer);
+        nlohmann::json doc = gptDoc(2, 1024, 16);
+        doc["parallel"] = {{"tensor_parallel", 8}, {"micro_batches", 1}};
+        doc["training"]["batch"] = 1;
+        doc["training"]["activation_checkpointing"] = mode.toStdString();
+        const SimulationResult r = simulated(project(doc));
+        for (const auto& k : r.summary.cluster.collectives)
+            if (k.group == "tp") QCOMPARE(k.count, std::int64_t{2 * perLayer + 2});  // + embedding and lm_head
+    }
+
     void symmetryStoresOneRankPerStageOfALargeCluster() {
         nlohmann::json doc = gptDoc(8, 512, 8);
         doc["training"]["batch"] = 64;

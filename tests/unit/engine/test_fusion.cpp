@@ -7,6 +7,7 @@
 #include "engine/ir/op_registry.h"
 #include "engine/models/graph_builder.h"
 #include "engine/models/model_zoo.h"
+#include "engine/passes/activation_checkpointing_pass.h"
 #include "engine/passes/fusion/fusion_passes.h"
 #include "engine/passes/graph_cost_summary.h"
 #include "engine/passes/mixed_precision_pass.h"
@@ -30,11 +31,13 @@ struct Fused {
     Graph graph;
 };
 
-// Training graph (bf16 autocast) then every fusion pass at `level`.
-Fused fuseTraining(Graph graph, int level = 3) {
+// Training graph (bf16 autocast unless told) with optional activation checkpointing, then
+// every fusion pass at `level`.
+Fused fuseTraining(Graph graph, int level = 3, const std::string& checkpointing = "none", Precision precision = Precision::bf16_amp) {
     PassManager training;
-    training.add(std::make_unique<MixedPrecisionPass>(Precision::bf16_amp));
+    training.add(std::make_unique<MixedPrecisionPass>(precision));
     training.add(std::make_unique<TrainingGraphPass>(TrainingOptions{}));
+    training.add(std::make_unique<ActivationCheckpointingPass>(checkpointing));
     auto t = training.run(graph);
     if (!t) qFatal("%s", t.message().c_str());
     PassManager fusion;
@@ -92,6 +95,27 @@ private slots:
         QVERIFY(before > 0);
         const Fused f = fuseTraining(std::move(*g));
         checkFlopsKept(f);
+    }
+
+    // Selective recomputation interleaves recomputed norms with the backward, so a fused
+    // node can sit after a reader of one of its parts; the convexity walk must still see
+    // every path (it once let residual-add-norm close a cycle, and nodes were lost).
+    void flopsKeptWithRecomputation_data() {
+        QTest::addColumn<QString>("mode");
+        QTest::addColumn<int>("level");
+        for (const char* m : {"selective", "full"})
+            for (int level : {2, 3}) QTest::newRow((std::string(m) + " level " + std::to_string(level)).c_str()) << QString::fromUtf8(m) << level;
+    }
+    void flopsKeptWithRecomputation() {
+        QFETCH(QString, mode);
+        QFETCH(int, level);
+        for (Precision precision : {Precision::bf16_amp, Precision::bf16_o2}) {
+            auto g = buildZooModel("gpt", {{"hidden", 128}, {"layers", 2}, {"heads", 4}, {"vocab", 500}, {"max_seq", 64}}, {2, 64});
+            QVERIFY2(g.ok(), g.ok() ? "" : g.message().c_str());
+            const Fused f = fuseTraining(std::move(*g), level, mode.toStdString(), precision);
+            checkFlopsKept(f);
+            QVERIFY(f.patterns.count("residual_add_norm"));
+        }
     }
 
     void flopsKeptOnOnnxModels_data() {
