@@ -14,10 +14,15 @@ void addMemoryReport(json& m, const engine::MemorySummary& s) { profiler::addMem
 
 void printMemoryDetails(const engine::MemorySummary& m, std::ostream& out) {
     char line[320];
-    std::snprintf(line, sizeof line, "  reserved        %s (%s allocator); lower bound %s, static plan %s, fragmentation %.1f %%\n",
-                  humanBytes(double(m.reserved_peak_bytes)).c_str(), m.allocator.c_str(),
-                  humanBytes(double(m.lower_bound_bytes)).c_str(), humanBytes(double(m.planned_peak_bytes)).c_str(),
-                  100.0 * m.fragmentation);
+    if (m.static_plan_skipped)
+        std::snprintf(line, sizeof line, "  reserved        %s (%s allocator); lower bound %s, static plan skipped (too many buffers)\n",
+                      humanBytes(double(m.reserved_peak_bytes)).c_str(), m.allocator.c_str(),
+                      humanBytes(double(m.lower_bound_bytes)).c_str());
+    else
+        std::snprintf(line, sizeof line, "  reserved        %s (%s allocator); lower bound %s, static plan %s, fragmentation %.1f %%\n",
+                      humanBytes(double(m.reserved_peak_bytes)).c_str(), m.allocator.c_str(),
+                      humanBytes(double(m.lower_bound_bytes)).c_str(), humanBytes(double(m.planned_peak_bytes)).c_str(),
+                      100.0 * m.fragmentation);
     out << line;
     if (!m.oom.present) return;
     out << "  out of memory at " << m.oom.op << ", largest live tensors:\n";

@@ -82,6 +82,7 @@ struct MemorySummary {
     std::int64_t lower_bound_bytes = 0;    // peak of live requested bytes
     std::int64_t planned_peak_bytes = 0;   // static greedy-by-size plan
     double fragmentation = 0;              // planned_peak / lower_bound - 1
+    bool static_plan_skipped = false;      // too many buffers to plan (engine/memory/memory_analysis.cpp)
     std::int64_t largest_free_block_bytes = 0;  // chosen allocator, at its reserved peak
     std::map<std::string, std::int64_t> by_category;  // requested bytes live at the allocated peak
     std::vector<AllocatorFigures> allocators;

@@ -11,6 +11,7 @@ void addMemorySummaryJson(json& m, const engine::MemorySummary& s) {
     m["reserved_peak_bytes"] = s.reserved_peak_bytes;
     m["lower_bound_bytes"] = s.lower_bound_bytes;
     m["planned_peak_bytes"] = s.planned_peak_bytes;
+    if (s.static_plan_skipped) m["static_plan_skipped"] = true;
     m["fragmentation"] = s.fragmentation;
     m["by_category"] = s.by_category;
     m["largest_free_block_bytes"] = s.largest_free_block_bytes;
@@ -49,6 +50,7 @@ engine::MemorySummary memorySummaryFromJson(const json& m) {
     s.reserved_peak_bytes = m.value("reserved_peak_bytes", std::int64_t{0});
     s.lower_bound_bytes = m.value("lower_bound_bytes", std::int64_t{0});
     s.planned_peak_bytes = m.value("planned_peak_bytes", std::int64_t{0});
+    s.static_plan_skipped = m.value("static_plan_skipped", false);
     s.fragmentation = m.value("fragmentation", 0.0);
     s.largest_free_block_bytes = m.value("largest_free_block_bytes", std::int64_t{0});
     if (auto it = m.find("by_category"); it != m.end() && it->is_object())
