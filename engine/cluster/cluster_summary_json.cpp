@@ -43,6 +43,15 @@ void addClusterReport(nlohmann::json& r, const ClusterSummary& c) {
                                {"achieved_GBps", k.achieved_GBps},
                                {"bus_GBps", k.bus_GBps}});
     r["collectives"] = std::move(collectives);
+    // The communication playbook's re-simulated changes, best first (empty below 30 %).
+    nlohmann::json advice = nlohmann::json::array();
+    for (const auto& a : c.advice)
+        advice.push_back({{"action", a.action},
+                          {"change", a.change},
+                          {"reason", a.reason},
+                          {"predicted_step_time_ms", a.predicted_step_time_ms},
+                          {"predicted_comm_ratio", a.predicted_comm_ratio}});
+    r["advice"] = std::move(advice);
 }
 
 }  // namespace npu::engine

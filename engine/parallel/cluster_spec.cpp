@@ -36,8 +36,8 @@ void parseSlowList(JsonChecker& c, const std::string& key, const char* factorKey
     if (!list.is_array()) return c.fail(key, expected + ", got " + list.dump());
     for (std::size_t i = 0; i < list.size(); ++i) {
         const std::string at = key + "[" + std::to_string(i) + "]";
-        JsonChecker e(list[i].is_object() ? list[i] : nlohmann::json::object(), c.file(), c.pathOf(at));
         if (!list[i].is_object()) return c.fail(at, expected + ", got " + list[i].dump());
+        JsonChecker e(list[i], c.file(), c.pathOf(at));  // keeps a reference: list[i], not a temporary
         if (!e.has("rank")) e.fail("rank", "required key is missing (expected a rank from 0 to " + std::to_string(devices - 1) + ")");
         if (!e.has(factorKey)) e.fail(factorKey, "required key is missing (expected a positive number, 1 = unchanged)");
         const int rank = static_cast<int>(e.intInRange("rank", 0, std::max(0, devices - 1), 0));
