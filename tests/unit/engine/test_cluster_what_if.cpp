@@ -92,6 +92,29 @@ private slots:
         QCOMPARE(rank(base, 0).free_ms, rank(base, 3).free_ms);
     }
 
+    void slowRankOfALargeClusterBreaksOnlyItsSymmetry() {
+        // 256 devices (DP 16, TP 8, PP 2): one timeline per distinct group, not per rank.
+        nlohmann::json doc = dpToy();
+        doc["model"]["config"]["layers"] = 4;
+        doc["training"]["batch"] = 64;
+        doc["parallel"] = {{"data_parallel", 16}, {"tensor_parallel", 8}, {"pipeline_stages", 2}, {"micro_batches", 4}};
+        doc["cluster"] = {{"nodes", 32}, {"devices_per_node", 8}, {"intra_node", {{"bandwidth_GBps", 300}}},
+                          {"inter_node", {{"nic_bandwidth_Gbps", 200}, {"nics_per_node", 8}}}};
+        const SimulationResult base = simulated(project(doc));
+        doc["cluster"]["slow_ranks"] = {{{"rank", 200}, {"compute_factor", 1.5}}};  // stage 1, replica 9
+        const SimulationResult slow = simulated(project(doc));
+        QVERIFY(slow.summary.step_time_ms > base.summary.step_time_ms);
+        int represented = 0;
+        for (const auto& k : slow.summary.cluster.ranks) represented += k.represents;
+        QCOMPARE(represented, 256);
+        // Per stage: the slowed replica's TP group and every other replica's: 4 timelines.
+        QCOMPARE(int(slow.summary.cluster.ranks.size()), 4);
+        QCOMPARE(int(base.summary.cluster.ranks.size()), 2);
+        const RankTimeSplit& slowed = rank(slow, 200);
+        QCOMPARE(slowed.represents, 8);
+        QVERIFY(slowed.computing_ms > 1.4 * rank(base, 128).computing_ms);
+    }
+
     void slowLinkStretchesTheGroupsCollectives() {
         const SimulationResult base = simulated(project(dpToy()));
         nlohmann::json doc = dpToy();
