@@ -165,8 +165,8 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
         }
     }
     for (const auto& [rank, f] : cl.slowCompute)
-        out.notes.push_back("what-if: rank " + std::to_string(rank) + " computes at " + std::to_string(f).substr(0, 4) +
-                            "x the time; the ranks tensor-parallel with it are laid out at its pace (they wait for it at every TP collective)");
+        out.notes.push_back("what-if: rank " + std::to_string(rank) + " computes at " + std::to_string(f).substr(0, 4) + "x the time" +
+                            (T > 1 ? "; the ranks tensor-parallel with it are laid out at its pace (they wait for it at every TP collective)" : ""));
     for (const auto& [rank, f] : cl.slowLink)
         out.notes.push_back("what-if: rank " + std::to_string(rank) + "'s links at " + std::to_string(f).substr(0, 4) +
                             "x bandwidth: its TP group's collectives, its replica's pipeline sends and its DP group's buckets run at that pace");

@@ -58,7 +58,7 @@ private slots:
         auto* model = view.communicationAdvicePanel()->adviceModel();
         QCOMPARE(model->rowCount(), int(advice.size()));
         for (int i = 0; i < model->rowCount(); ++i) {
-            QCOMPARE(model->data(model->index(i, 0)).toString().toStdString(), advice[std::size_t(i)].action);
+            QCOMPARE(model->data(model->index(i, 0), Qt::DisplayRole).toString().toStdString(), advice[std::size_t(i)].action);
             QCOMPARE(model->data(model->index(i, 2), views::RecordTableModel::SortRole).toDouble(), advice[std::size_t(i)].predicted_step_time_ms);
         }
         // Best first, and the best beats this run.
@@ -99,7 +99,7 @@ private slots:
         views::DiagnosticsView view;
         view.setDatabase(openDb(path));
         QCOMPARE(view.communicationAdvicePanel()->adviceModel()->rowCount(), 1);
-        QCOMPARE(view.communicationAdvicePanel()->adviceModel()->data(view.communicationAdvicePanel()->adviceModel()->index(0, 1)).toString(),
+        QCOMPARE(view.communicationAdvicePanel()->adviceModel()->data(view.communicationAdvicePanel()->adviceModel()->index(0, 1), Qt::DisplayRole).toString(),
                  QStringLiteral("communication.overlap: true"));
     }
 };
