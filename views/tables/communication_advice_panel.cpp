@@ -22,7 +22,7 @@ CommunicationAdvicePanel::CommunicationAdvicePanel(QWidget* parent) : QWidget(pa
                           QStringLiteral("Re-simulated with the change"), QStringLiteral("Re-simulated step time / this run's - 1"),
                           QStringLiteral("Communication not hidden behind compute / computing, slowest rank, re-simulated"),
                           QStringLiteral("Why the playbook suggests it")});
-    m_table = makeAdviceTable(this, m_advice, {140, 380, 90, 90, 150});
+    m_table = makeAdviceTable(this, m_advice, {150, 380, 90, 90, 170});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_headline);
