@@ -5,6 +5,7 @@
 // exposed communication (not below) and each suggestion's predicted step time is the
 // changed project re-simulated.
 
+#include "engine/cluster/cluster_summary_json.h"
 #include "engine/cluster/communication_advice.h"
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/project/project.h"
@@ -175,6 +176,38 @@ private slots:
         }
         QVERIFY(overlap && compression);
         QVERIFY(advice.front().predicted_step_time_ms < r.summary.step_time_ms);
+
+        // The report's keys (docs/report-format.md).
+        nlohmann::json report;
+        addClusterReport(report, r.summary.cluster);
+        QCOMPARE(report["advice"].size(), advice.size());
+        const auto& first = report["advice"][0];
+        QVERIFY(first["change"].is_object() && !first["change"].empty());
+        QVERIFY(first["reason"].is_string());
+        QCOMPARE(first["predicted_step_time_ms"].get<double>(), advice.front().predicted_step_time_ms);
+        QCOMPARE(first["predicted_comm_ratio"].get<double>(), advice.front().predicted_comm_ratio);
+    }
+
+    void thresholdIsThirtyPercentOfComputing() {
+        // The slowest rank's exposed communication / computing decides, just below and above.
+        const Project p = project(dpToy());
+        ClusterSummary run;
+        run.present = true;
+        RankTimeSplit fast, slowest;
+        fast.rank = 0;
+        fast.computing_ms = 1;
+        fast.communication_not_overlapped_ms = 0.5;  // 50 %, but less busy: not the slowest
+        slowest.rank = 1;
+        slowest.computing_ms = 10;
+        slowest.communication_not_overlapped_ms = 2.9;
+        run.ranks = {fast, slowest};
+        SimulationOptions o;
+        QCOMPARE(exposedCommRatio(run), 0.29);
+        QVERIFY(communicationAdvice(p, run, o).empty());
+        run.ranks[1].communication_not_overlapped_ms = 3.1;
+        const auto advice = communicationAdvice(p, run, o);
+        QVERIFY(!advice.empty());
+        QVERIFY2(advice.front().reason.find("31 % of computing on rank 1") != std::string::npos, advice.front().reason.c_str());
     }
 };
 
