@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 namespace npu::engine {
 
@@ -11,9 +12,12 @@ namespace {
 
 std::int64_t scaled(std::int64_t v, double f) { return static_cast<std::int64_t>(std::llround(static_cast<double>(v) * f)); }
 
-// The stage's segments with every kernel f times as long (a slow device); the run keeps
-// only its streams, which is all layOutRank reads of it.
-StageProfile slowedStage(const StageProfile& st, double f) {
+// The stage's segments on a slow device: the forward and backward passes advance at the
+// TP group's pace (its slowest rank: every block ends with a collective that waits for
+// it) while this rank's own kernels take `own` times as long, so a faster rank idles
+// before each collective; the optimizer (no TP collective) runs at its own pace. The run
+// keeps only its streams, which is all layOutRank reads of it.
+StageProfile slowedStage(const StageProfile& st, double pace, double own) {
     StageProfile out;
     out.stage = st.stage;
     out.layers = st.layers;
@@ -24,12 +28,12 @@ StageProfile slowedStage(const StageProfile& st, double f) {
         out.run.devices.emplace_back();
         out.run.devices.back().streams = st.run.devices.front().streams;
     }
-    for (auto [from, to] : {std::pair{&st.forward, &out.forward}, {&st.backward, &out.backward}, {&st.optimizer, &out.optimizer}}) {
+    for (auto [from, to, f] : {std::tuple{&st.forward, &out.forward, pace}, {&st.backward, &out.backward, pace}, {&st.optimizer, &out.optimizer, own}}) {
         *to = *from;
         to->durNs = scaled(from->durNs, f);
         for (SimTask& t : to->tasks) {
             t.start_ns = scaled(t.start_ns, f);
-            t.dur_ns = scaled(t.dur_ns, f);
+            t.dur_ns = scaled(t.dur_ns, std::min(own, f));
         }
     }
     return out;
@@ -97,12 +101,13 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
                 if (cl.slowCompute.count(r) || cl.slowLink.count(r)) slowedReplica[Dd] = true;
             }
     // Each replica's own pipeline; replicas without a what-if are identical (simulated once).
-    std::map<std::pair<int, double>, StageProfile> stages;  // (representative, factor) -> slowed profile
-    auto stageOf = [&](int s, int d) -> const StageProfile& {
+    std::map<std::tuple<int, double, double>, StageProfile> stages;  // (representative, pace, own) -> slowed profile
+    auto stageOf = [&](int s, int d, double own = -1) -> const StageProfile& {
         const int rep = representativeStage(s, P);
-        const double f = compute[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
-        auto it = stages.find({rep, f});
-        if (it == stages.end()) it = stages.emplace(std::pair{rep, f}, slowedStage(profiles.at(rep), f)).first;
+        const double pace = compute[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)];
+        if (own < 0) own = pace;
+        auto it = stages.find({rep, pace, own});
+        if (it == stages.end()) it = stages.emplace(std::tuple{rep, pace, own}, slowedStage(profiles.at(rep), pace, own)).first;
         return it->second;
     };
     const int plain = static_cast<int>(std::find(slowedReplica.begin(), slowedReplica.end(), false) - slowedReplica.begin());
@@ -142,20 +147,22 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
                 out.notes.push_back("stage " + std::to_string(s) + ", replica " + std::to_string(d) + " (rank " + std::to_string(setup.rankOf(s, d, 0)) +
                                     (d == plain ? " and every replica without a what-if" : "") + ") waits " +
                                     ms(double(sync.bucketReady.back() - own[d].back())) + " for its data-parallel group's last gradient bucket");
-            // TP ranks of a replica differ only in the DP group's slowest link.
-            std::map<double, std::vector<int>> byLink;
+            // TP ranks of a replica differ in their own device speed and in their DP
+            // group's slowest link.
+            std::map<std::pair<double, double>, std::vector<int>> byKind;  // (own compute factor, DP link) -> ranks
             for (int t = 0; t < T; ++t) {
                 double link = 1;
                 for (int e = 0; e < D; ++e) link = std::min(link, factor(cl.slowLink, setup.rankOf(s, e, t)));
                 for (int e = 0; e < D; ++e)
-                    if (e == d || (d == plain && !slowedReplica[static_cast<std::size_t>(e)])) byLink[link].push_back(setup.rankOf(s, e, t));
+                    if (e == d || (d == plain && !slowedReplica[static_cast<std::size_t>(e)]))
+                        byKind[{factor(cl.slowCompute, setup.rankOf(s, e, t)), link}].push_back(setup.rankOf(s, e, t));
             }
-            for (auto& [link, ranks] : byLink) {
-                sync.linkFactor = link;
+            for (auto& [kind, ranks] : byKind) {
+                sync.linkFactor = kind.second;
                 std::sort(ranks.begin(), ranks.end());
                 LaidOutRanks g;
                 g.stage = s;
-                g.timeline = layOutRank(stageOf(s, d), timelines.at(d).stages[static_cast<std::size_t>(s)], setup,
+                g.timeline = layOutRank(stageOf(s, d, kind.first), timelines.at(d).stages[static_cast<std::size_t>(s)], setup,
                                         plans.at(d)[static_cast<std::size_t>(s)], everyRank || out.groups.size() < std::size_t(kMaxStoredRanks), sync);
                 g.represents = everyRank ? 1 : static_cast<int>(ranks.size());
                 g.ranks = everyRank ? ranks : std::vector<int>{ranks.front()};
@@ -166,7 +173,7 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
     }
     for (const auto& [rank, f] : cl.slowCompute)
         out.notes.push_back("what-if: rank " + std::to_string(rank) + " computes at " + std::to_string(f).substr(0, 4) + "x the time" +
-                            (T > 1 ? "; the ranks tensor-parallel with it are laid out at its pace (they wait for it at every TP collective)" : ""));
+                            (T > 1 ? "; the ranks tensor-parallel with it wait for it before every TP collective (idle, counted as free or bubble)" : ""));
     for (const auto& [rank, f] : cl.slowLink)
         out.notes.push_back("what-if: rank " + std::to_string(rank) + "'s links at " + std::to_string(f).substr(0, 4) +
                             "x bandwidth: its TP group's collectives, its replica's pipeline sends and its DP group's buckets run at that pace");

@@ -93,6 +93,28 @@ private slots:
         QCOMPARE(rank(base, 0).free_ms, rank(base, 3).free_ms);
     }
 
+    void tensorParallelPartnersWaitForTheSlowRank() {
+        // TP 2 x DP 2: rank 1 slowed; rank 0 (its TP partner) keeps its own kernels but
+        // starts each block when rank 1 reaches the collective, replica 1 (ranks 2, 3)
+        // waits at the gradient buckets. Each idles (f - 1) x computing; the step grows as much.
+        nlohmann::json doc = dpToy();
+        doc["parallel"] = {{"data_parallel", 2}, {"tensor_parallel", 2}};
+        const SimulationResult base = simulated(project(doc));
+        const double f = 1.5;
+        doc["cluster"]["slow_ranks"] = {{{"rank", 1}, {"compute_factor", f}}};
+        const SimulationResult slow = simulated(project(doc));
+        const double computing = rank(base, 1).computing_ms;
+        auto near = [](double a, double b) { return std::abs(a - b) < 1e-3 * std::max(1.0, std::abs(b)); };
+        QVERIFY2(near(slow.summary.step_time_ms, base.summary.step_time_ms + (f - 1) * computing),
+                 qPrintable(QStringLiteral("step %1, base %2, computing %3").arg(slow.summary.step_time_ms).arg(base.summary.step_time_ms).arg(computing)));
+        QVERIFY(near(rank(slow, 1).computing_ms, f * computing));
+        for (int other : {0, 2, 3}) {
+            QVERIFY2(near(rank(slow, other).computing_ms, rank(base, other).computing_ms), qPrintable(QString::number(other)));
+            QVERIFY2(near(rank(slow, other).free_ms - rank(base, other).free_ms, (f - 1) * computing),
+                     qPrintable(QStringLiteral("rank %1 free %2 -> %3").arg(other).arg(rank(base, other).free_ms).arg(rank(slow, other).free_ms)));
+        }
+    }
+
     void slowRankOfALargeClusterBreaksOnlyItsSymmetry() {
         // 256 devices (DP 16, TP 8, PP 2): one timeline per distinct group, not per rank.
         nlohmann::json doc = dpToy();
@@ -108,11 +130,13 @@ private slots:
         int represented = 0;
         for (const auto& k : slow.summary.cluster.ranks) represented += k.represents;
         QCOMPARE(represented, 256);
-        // Per stage: the slowed replica's TP group and every other replica's: 4 timelines.
-        QCOMPARE(int(slow.summary.cluster.ranks.size()), 4);
+        // Per stage: every other replica's TP group, the slowed replica's; in stage 1 its
+        // slowed rank apart from its 7 TP partners: 5 timelines.
+        QCOMPARE(int(slow.summary.cluster.ranks.size()), 5);
         QCOMPARE(int(base.summary.cluster.ranks.size()), 2);
         const RankTimeSplit& slowed = rank(slow, 200);
-        QCOMPARE(slowed.represents, 8);
+        QCOMPARE(slowed.represents, 1);
+        QCOMPARE(rank(slow, 201).represents, 7);
         QVERIFY(slowed.computing_ms > 1.4 * rank(base, 128).computing_ms);
     }
 
