@@ -30,7 +30,7 @@ struct LaidOutRanks {
 struct ClusterLayout {
     std::vector<LaidOutRanks> groups;  // ascending first rank
     std::int64_t iterationNs = 0;
-    double bubbleFraction = 0;
+    double bubbleFraction = 0;         // with what-ifs: the largest of the replicas' pipelines
     std::vector<std::string> notes;    // who waits on whom (what-ifs)
 };
 
