@@ -235,8 +235,9 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_diagnostics->setDatabase(m_db);
     const int diagIndex = m_tabs->indexOf(m_diagnostics);
     const bool imported = m_db && m_db->meta("source") != "simulated";
-    // A simulated run has no import problems; its Diagnostics tab is the out-of-memory view.
-    m_tabs->setTabVisible(diagIndex, imported || !m_db || m_diagnostics->hasOom());
+    // A simulated run has no import problems; its Diagnostics tab is the out-of-memory view
+    // and the communication advice.
+    m_tabs->setTabVisible(diagIndex, imported || !m_db || m_diagnostics->hasOom() || m_diagnostics->hasCommunicationAdvice());
     // Host-side analysis needs a measured host (CPU ops, runtime calls, ac2g flows).
     m_host->setDatabase(imported ? m_db->path() : std::filesystem::path());
     m_tabs->setTabVisible(m_tabs->indexOf(m_host), imported);

@@ -133,6 +133,11 @@ void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostr
                       c.devices_per_node, c.data_parallel, c.tensor_parallel, c.sequence_parallel ? " + SP" : "", c.pipeline_stages,
                       c.schedule.c_str(), c.micro_batches, 100 * c.bubble_fraction);
         out << line;
+        for (const auto& a : c.advice) {
+            std::snprintf(line, sizeof line, "  advice: %-60s -> step %.2f ms, exposed communication %.0f %% of computing\n",
+                          engine::describeChange(a.change).c_str(), a.predicted_step_time_ms, 100 * a.predicted_comm_ratio);
+            out << line;
+        }
     }
     out << "  top operators by time:\n";
     for (size_t i = 0; i < run.topOps.size() && i < 5; ++i) {

@@ -1,6 +1,7 @@
 #include "engine/cluster/cluster_simulator.h"
 
 #include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/rank_layout.h"
 #include "engine/cluster/rank_time_split.h"
 #include "engine/cluster/rank_timeline.h"
 #include "engine/cluster/stage_profile.h"
@@ -47,9 +48,6 @@ CommPlan planCommunication(const ClusterSetup& s, const Project& project, const 
     return plan;
 }
 
-// Stage s's representative among the simulated ones: first, a middle one, last.
-int representative(int stage, int stages) { return stage == 0 ? 0 : stage == stages - 1 ? stages - 1 : 1; }
-
 }  // namespace
 
 Expected<SimulationResult> simulateCluster(const Project& project, const SimulationOptions& options, const Progress& progress) {
@@ -90,23 +88,16 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     pipe.schedule = par.schedule;
     pipe.p2pNs = plan.p2p.timeNs;
     for (int s = 0; s < P; ++s) {
-        const StageProfile& st = profiles.at(representative(s, P));
+        const StageProfile& st = profiles.at(representativeStage(s, P));
         pipe.forwardNs.push_back(static_cast<double>(st.forward.durNs) + tpNs * static_cast<double>(st.forward.collectiveAfter.size()));
         pipe.backwardNs.push_back(static_cast<double>(st.backward.durNs) + tpNs * static_cast<double>(st.backward.collectiveAfter.size()));
     }
-    auto timeline = simulatePipeline(pipe);
-    if (!timeline) return fail(timeline.message());
-
-    // Which ranks get a timeline: all of a small cluster, else the first rank of each stage.
+    // Which ranks get a timeline: all of a small cluster, else one per distinct group.
     const int devices = par.devices();
     const bool everyRank = devices <= kMaxStoredRanks;
-    std::vector<RankTimeline> stageRanks;
-    std::int64_t iteration = 0;
-    for (int s = 0; s < P; ++s) {
-        stageRanks.push_back(layOutRank(profiles.at(representative(s, P)), timeline->stages[static_cast<std::size_t>(s)], setup, plan,
-                                        everyRank || s < kMaxStoredRanks));
-        iteration = std::max(iteration, stageRanks.back().endNs);
-    }
+    auto layout = layOutCluster(profiles, setup, plan, pipe, everyRank);
+    if (!layout) return fail(layout.message());
+    const std::int64_t iteration = layout->iterationNs;
 
     SimulationResult result;
     const StageProfile& first = profiles.at(0);
@@ -135,42 +126,44 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     cs.micro_batch_size = setup.microBatch;
     cs.schedule = std::string(pipelineScheduleName(par.schedule));
     cs.zero_stage = par.zeroStage;
-    cs.bubble_fraction = P > 1 ? timeline->bubbleFraction() : 0;
+    cs.bubble_fraction = P > 1 ? layout->bubbleFraction : 0;
 
     std::map<std::string, CollectiveSummary> collectives;
-    for (int s = 0; s < P; ++s) {
-        RankTimeline& rt = stageRanks[static_cast<std::size_t>(s)];
-        const int ranksInStage = par.dataParallel * par.tensorParallel;
-        const int copies = everyRank ? ranksInStage : 1;
-        const RankTimeSplit stageSplit = splitRankTime(rt, iteration, P > 1);
-        for (int c = 0; c < copies; ++c) {
-            const int rank = setup.rankOf(s, c / par.tensorParallel, c % par.tensorParallel);
-            RankTimeSplit split = stageSplit;
+    const RankTimeline* middle = nullptr;  // a rank of a middle (or the last) stage
+    for (LaidOutRanks& g : layout->groups) {
+        RankTimeline& rt = g.timeline;
+        const int s = g.stage;
+        const RankTimeSplit groupSplit = splitRankTime(rt, iteration, P > 1);
+        for (std::size_t c = 0; c < g.ranks.size(); ++c) {
+            const int rank = g.ranks[c];
+            RankTimeSplit split = groupSplit;
             split.rank = rank;
             split.node = setup.nodeOf(rank);
             split.stage = s;
-            split.represents = everyRank ? 1 : ranksInStage;
+            split.represents = g.represents;
             cs.ranks.push_back(split);
-            DeviceResult dev = c + 1 == copies ? std::move(rt.device) : rt.device;
+            DeviceResult dev = c + 1 == g.ranks.size() ? std::move(rt.device) : rt.device;
             dev.id = rank;
-            dev.name = "rank " + std::to_string(rank) + (everyRank ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(ranksInStage) + " ranks)");
+            dev.name = "rank " + std::to_string(rank) + (g.represents == 1 ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(g.represents) + " ranks)");
             dev.capacity_bytes = first.run.summary.capacity_bytes;
-            dev.peak_bytes = profiles.at(representative(s, P)).run.summary.peak_bytes;
+            dev.peak_bytes = profiles.at(representativeStage(s, P)).run.summary.peak_bytes;
             result.devices.push_back(std::move(dev));
         }
-        if (s == 0)
+        if (s == 0 && collectives.empty())
             for (const auto& [key, c] : rt.collectives) collectives[key] = c;
+        if (s == (P > 2 ? 1 : P - 1) && !middle) middle = &rt;
     }
     // The report's collectives: what one rank of the first stage runs per iteration, plus
     // the pipeline sends of a middle stage when the first has none of a kind.
-    if (P > 1)
-        for (const auto& [key, c] : stageRanks[static_cast<std::size_t>(P > 2 ? 1 : P - 1)].collectives)
+    if (P > 1 && middle)
+        for (const auto& [key, c] : middle->collectives)
             if (!collectives.count(key)) collectives[key] = c;
     for (auto& [key, c] : collectives) {
         if (c.group == "dp" && c.algorithm.empty()) c.algorithm = std::string(collectiveAlgorithmName(par.comm.gradientAllreduce));
         cs.collectives.push_back(c);
     }
     std::sort(result.devices.begin(), result.devices.end(), [](const DeviceResult& a, const DeviceResult& b) { return a.id < b.id; });
+    std::sort(cs.ranks.begin(), cs.ranks.end(), [](const RankTimeSplit& a, const RankTimeSplit& b) { return a.rank < b.rank; });
 
     // Whole-model figures: the unpartitioned model's FLOPs and parameters.
     SimSummary& sum = result.summary;
@@ -201,6 +194,7 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
                 "tensor-parallel collectives block the next block of the layer (Megatron-LM); data-parallel buckets sharing a link with "
                 "them get half its bandwidth while both run (estimate)",
                 "sequence parallelism changes the collectives, not the norm/dropout kernels' sizes (they are costed unsharded)"};
+    for (const std::string& n : layout->notes) cs.notes.push_back(n);
     if (par.comm.compression > 1) cs.notes.push_back("gradient compression costs one HBM read + write of each bucket (estimate)");
     progress(1.0, "simulation done");
     return result;

@@ -5,6 +5,8 @@
 // collective, how many ran, how much they moved and at what bandwidth. Computed by
 // engine/cluster from the rank timelines; plain data so the report writer only formats it.
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -37,6 +39,16 @@ struct CollectiveSummary {
     double bus_GBps = 0;         // nccl-tests bus bandwidth
 };
 
+// One step of the communication playbook (engine/cluster/communication_advice), with what
+// re-simulating it gave.
+struct CommunicationAdvice {
+    std::string action;                  // bucket_size | overlap | gradient_compression | strategy
+    nlohmann::json change = nlohmann::json::object();  // project key path -> new value
+    std::string reason;
+    double predicted_step_time_ms = 0;
+    double predicted_comm_ratio = 0;     // exposed communication / computing, slowest rank
+};
+
 struct ClusterSummary {
     bool present = false;
     int nodes = 1;
@@ -53,6 +65,7 @@ struct ClusterSummary {
     std::vector<RankTimeSplit> ranks;    // ranks simulated (one per distinct stage when symmetric)
     std::vector<CollectiveSummary> collectives;
     std::vector<std::string> notes;      // estimates and simplifications the figures rest on
+    std::vector<CommunicationAdvice> advice;  // best first; empty below the playbook's threshold
 };
 
 }  // namespace npu::engine

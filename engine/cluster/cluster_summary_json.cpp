@@ -43,6 +43,44 @@ void addClusterReport(nlohmann::json& r, const ClusterSummary& c) {
                                {"achieved_GBps", k.achieved_GBps},
                                {"bus_GBps", k.bus_GBps}});
     r["collectives"] = std::move(collectives);
+    // The communication playbook's re-simulated changes, best first (empty below 30 %).
+    nlohmann::json advice = nlohmann::json::array();
+    for (const auto& a : c.advice)
+        advice.push_back({{"action", a.action},
+                          {"change", a.change},
+                          {"reason", a.reason},
+                          {"predicted_step_time_ms", a.predicted_step_time_ms},
+                          {"predicted_comm_ratio", a.predicted_comm_ratio}});
+    r["advice"] = std::move(advice);
+}
+
+std::vector<CommunicationAdvice> readCommunicationAdvice(const nlohmann::json& report) {
+    std::vector<CommunicationAdvice> out;
+    if (!report.is_object()) return out;
+    auto it = report.find("advice");
+    if (it == report.end() || !it->is_array()) return out;
+    for (const auto& a : *it) {
+        if (!a.is_object()) continue;
+        try {
+            CommunicationAdvice c;
+            c.action = a.value("action", std::string());
+            c.change = a.value("change", nlohmann::json::object());
+            c.reason = a.value("reason", std::string());
+            c.predicted_step_time_ms = a.value("predicted_step_time_ms", 0.0);
+            c.predicted_comm_ratio = a.value("predicted_comm_ratio", 0.0);
+            out.push_back(std::move(c));
+        } catch (const nlohmann::json::exception&) {
+            // a field of the wrong type: skip the entry
+        }
+    }
+    return out;
+}
+
+std::string describeChange(const nlohmann::json& change) {
+    std::string out;
+    if (!change.is_object()) return change.dump();
+    for (const auto& [key, value] : change.items()) out += (out.empty() ? "" : ", ") + key + ": " + value.dump();
+    return out;
 }
 
 }  // namespace npu::engine

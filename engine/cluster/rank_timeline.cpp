@@ -109,10 +109,33 @@ std::int64_t sharedTime(const std::vector<Interval>& tp, std::int64_t start, std
     return shared;
 }
 
+int bucketCount(const StageProfile& stage, const ClusterSetup& setup) {
+    const double gradBytes = stage.trainableParams * setup.gradientBytes;
+    return std::max(1, static_cast<int>(std::ceil(gradBytes / std::max(setup.parallel.comm.bucketMb * 1e6, 1.0))));
+}
+
+const PipelinePass* lastBackwardPass(const std::vector<PipelinePass>& passes) {
+    const PipelinePass* last = nullptr;
+    for (const PipelinePass& pass : passes)
+        if (pass.backward && (!last || pass.endNs > last->endNs)) last = &pass;
+    return last;
+}
+
 }  // namespace
 
+std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup) {
+    const PipelinePass* last = lastBackwardPass(passes);
+    if (setup.parallel.dataParallel <= 1 || !last) return {};
+    const int buckets = bucketCount(stage, setup);
+    const std::int64_t passStart = ns(last->startNs), passEnd = ns(last->endNs);
+    std::vector<std::int64_t> ready;
+    for (int k = 0; k < buckets; ++k)
+        ready.push_back(setup.parallel.comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / buckets : passEnd);
+    return ready;
+}
+
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
-                        const CommPlan& plan, bool materialise) {
+                        const CommPlan& plan, bool materialise, const DpSync& sync) {
     RankBuilder b(stage, materialise);
     const ParallelConfig& par = setup.parallel;
     const int v = par.schedule == PipelineSchedule::interleaved ? par.virtualStages : 1;
@@ -151,7 +174,8 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         if (par.zeroStage == 3 && par.dataParallel > 1) {
             // ZeRO-3 gathers the stage's weights before each pass (prefetched: overlapped).
             const double bytes = stage.trainableParams * setup.weightBytes / v;
-            const CollectiveCost ag = collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster);
+            const CollectiveCost ag = withBandwidthFactor(
+                collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
             b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, ns(pass.startNs), "ZeRO-3 gather weights");
         }
         if (pass.backward && (!lastBackward || pass.endNs > lastBackward->endNs)) lastBackward = &pass;
@@ -165,17 +189,16 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const CommunicationSettings& comm = par.comm;
         const double gradBytes = stage.trainableParams * setup.gradientBytes;
         const double bucket = std::max(comm.bucketMb * 1e6, 1.0);
-        const int buckets = std::max(1, static_cast<int>(std::ceil(gradBytes / bucket)));
+        const std::vector<std::int64_t> ready = sync.bucketReady.empty() ? dpBucketReady(stage, passes, setup) : sync.bucketReady;
+        const int buckets = static_cast<int>(ready.size());
         const CollectiveKind kind = par.zeroStage >= 1 ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce;
-        const std::int64_t passStart = ns(lastBackward->startNs), passEnd = ns(lastBackward->endNs);
         const bool sharesLink = setup.dpGroup().nodes <= 1 && par.tensorParallel > 1;
         std::int64_t free = 0;
         b.setAlgorithm("dp", kind, plan.dpAlgorithm);
         for (int k = 0; k < buckets; ++k) {
             const double raw = std::min(bucket, gradBytes - bucket * k);
             const double sent = raw / comm.compression;
-            const std::int64_t ready = comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / buckets : passEnd;
-            std::int64_t at = std::max(free, ready);
+            std::int64_t at = std::max(free, ready[static_cast<std::size_t>(k)]);
             if (comm.compression > 1 && plan.hbmBandwidth > 0) {
                 // Compressing reads the bucket and writes the smaller copy: an
                 // elementwise kernel at HBM bandwidth (estimate), on the comm stream's side.
@@ -191,7 +214,8 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
                 b.task(t, at);
                 at += dur;
             }
-            const CollectiveCost cost = collectiveCost(kind, plan.dpAlgorithm, sent, setup.dpGroup(), setup.cluster);
+            const CollectiveCost cost =
+                withBandwidthFactor(collectiveCost(kind, plan.dpAlgorithm, sent, setup.dpGroup(), setup.cluster), sync.linkFactor);
             std::int64_t dur = ns(cost.timeNs);
             if (sharesLink) dur += sharedTime(tpBusy, at, at + dur) / 2;
             free = b.comm(b.dpStream(), "dp", kind, cost, sent, at, "DP " + std::string(collectiveKindName(kind)) + " bucket " + std::to_string(k), dur);
@@ -212,7 +236,8 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     }
     if ((par.zeroStage == 1 || par.zeroStage == 2) && par.dataParallel > 1) {
         const double bytes = stage.trainableParams * setup.weightBytes;
-        const CollectiveCost ag = collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster);
+        const CollectiveCost ag = withBandwidthFactor(
+                collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
         end = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, end, "ZeRO gather updated weights");
     }
     if (par.zeroStage >= 1 && par.dataParallel > 1) b.setAlgorithm("dp", CollectiveKind::all_gather, plan.dpAlgorithm);

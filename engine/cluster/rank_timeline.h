@@ -43,7 +43,19 @@ struct RankTimeline {
     std::map<std::string, CollectiveSummary> collectives;  // by "group kind"
 };
 
+// What a rank's data-parallel group imposes on it when its ranks differ (slow-rank and
+// slow-link what-ifs): bucket k starts when every rank of the group has it ready (the
+// collective waits for the slowest), at the group's slowest link. Empty: the rank's own.
+struct DpSync {
+    std::vector<std::int64_t> bucketReady;  // per bucket, the latest over the group
+    double linkFactor = 1;                  // bandwidth factor of the group's slowest link
+};
+
+// When each data-parallel gradient bucket of this rank is ready: during its last backward
+// pass with communication.overlap, else at its end (DDP bucketing). Empty without DP.
+std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup);
+
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
-                        const CommPlan& plan, bool materialise);
+                        const CommPlan& plan, bool materialise, const DpSync& sync = {});
 
 }  // namespace npu::engine

@@ -3,6 +3,8 @@
 #include "engine/cost/device_profile.h"
 #include "engine/project/json_checker.h"
 
+#include <algorithm>
+
 namespace npu::engine {
 
 std::string_view intraTopologyName(IntraTopology t) {
@@ -21,6 +23,29 @@ double deviceLink(const DeviceProfile* device, std::initializer_list<const char*
     for (const char* n : names)
         if (auto it = device->links.find(n); it != device->links.end()) return it->second;
     return 0;
+}
+
+// cluster.slow_ranks / cluster.slow_links: [{"rank": r, "<factorKey>": f}, ...], each rank
+// once and inside the cluster, f a positive number (a multiplier, 1 = unchanged).
+void parseSlowList(JsonChecker& c, const std::string& key, const char* factorKey, int devices,
+                   std::map<int, double>& out) {
+    if (!c.has(key)) return;
+    const nlohmann::json& list = c.any(key);
+    const std::string expected = std::string("expected a list of {\"rank\": 0..") + std::to_string(devices - 1) + ", \"" + factorKey +
+                                 "\": a positive number}";
+    if (!list.is_array()) return c.fail(key, expected + ", got " + list.dump());
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const std::string at = key + "[" + std::to_string(i) + "]";
+        if (!list[i].is_object()) return c.fail(at, expected + ", got " + list[i].dump());
+        JsonChecker e(list[i], c.file(), c.pathOf(at));  // keeps a reference: list[i], not a temporary
+        if (!e.has("rank")) e.fail("rank", "required key is missing (expected a rank from 0 to " + std::to_string(devices - 1) + ")");
+        if (!e.has(factorKey)) e.fail(factorKey, "required key is missing (expected a positive number, 1 = unchanged)");
+        const int rank = static_cast<int>(e.intInRange("rank", 0, std::max(0, devices - 1), 0));
+        const double factor = e.positiveNumber(factorKey, 1);
+        if (e.ok() && out.count(rank)) e.fail("rank", "rank " + std::to_string(rank) + " is listed twice in cluster." + key);
+        if (Status s = e.finish(); !s) return c.addProblem(at, s.message());
+        out[rank] = factor;
+    }
 }
 
 }  // namespace
@@ -62,6 +87,8 @@ Expected<ClusterSpec> parseClusterSpec(const nlohmann::json& doc, const DevicePr
             spec.nicsPerNode = spec.devicesPerNode;
     }
     if (spec.inter.latencyNs <= 0) spec.inter.latencyNs = 8000;  // estimate: RDMA verbs + switch hops
+    parseSlowList(c, "slow_ranks", "compute_factor", spec.devices(), spec.slowCompute);
+    parseSlowList(c, "slow_links", "factor", spec.devices(), spec.slowLink);
     if (c.ok() && spec.nodes > 1 && spec.inter.bandwidth <= 0)
         c.fail("inter_node", "required when nodes > 1: {\"nic_bandwidth_Gbps\": ..., \"nics_per_node\": ...}");
     if (c.ok() && device && spec.intra.bandwidth <= 0 && spec.devicesPerNode > 1)

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 
 namespace npu::engine {
@@ -29,6 +30,11 @@ struct ClusterSpec {
     IntraTopology topology = IntraTopology::switched;
     LinkSpec inter;         // one NIC
     int nicsPerNode = 1;
+    // What-ifs (cluster.slow_ranks / cluster.slow_links): a rank whose kernels take
+    // computeFactor times as long, a rank whose links run at bandwidth * factor. Empty
+    // for the usual run, which keeps the by-symmetry fast path.
+    std::map<int, double> slowCompute;   // rank -> compute_factor
+    std::map<int, double> slowLink;      // rank -> bandwidth factor
 
     int devices() const { return nodes * devicesPerNode; }
     // Inter-node bandwidth a node has in all (every NIC busy).

@@ -139,4 +139,14 @@ CollectiveCost collectiveCost(CollectiveKind kind, CollectiveAlgorithm algorithm
     return c;
 }
 
+CollectiveCost withBandwidthFactor(CollectiveCost cost, double factor) {
+    if (factor <= 0 || factor == 1 || cost.timeNs <= 0) return cost;
+    cost.transferNs /= factor;
+    cost.timeNs = cost.latencyNs + cost.transferNs;
+    const double scale = cost.timeNs > 0 ? (cost.latencyNs + cost.transferNs * factor) / cost.timeNs : 0;
+    cost.algBandwidth *= scale;
+    cost.busBandwidth *= scale;
+    return cost;
+}
+
 }  // namespace npu::engine

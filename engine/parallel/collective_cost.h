@@ -49,4 +49,8 @@ struct CollectiveCost {
 CollectiveCost collectiveCost(CollectiveKind kind, CollectiveAlgorithm algorithm, double bytes, const GroupPlacement& group,
                               const ClusterSpec& cluster);
 
+// The same collective on links running at factor x their bandwidth (a slow-link what-if):
+// the transfer stretches by 1/factor, the latency stays.
+CollectiveCost withBandwidthFactor(CollectiveCost cost, double factor);
+
 }  // namespace npu::engine

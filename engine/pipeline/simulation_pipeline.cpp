@@ -1,6 +1,7 @@
 #include "engine/pipeline/simulation_pipeline.h"
 
 #include "engine/cluster/cluster_simulator.h"
+#include "engine/cluster/communication_advice.h"
 #include "engine/cost/device_profile.h"
 #include "engine/frontends/model_loader.h"
 #include "engine/npuom/graph_json.h"
@@ -52,7 +53,10 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
         if (project.training.mode.name == "ppo")
             return makeError(prefixed(project, "training.mode: \"ppo\" is simulated on one device for now (no tensor/pipeline "
                                                "parallelism or cluster with it)"));
-        return simulateCluster(project, options, progress);
+        auto run = simulateCluster(project, options, progress);
+        if (run && options.adviseOnCommunication)
+            run->summary.cluster.advice = communicationAdvice(project, run->summary.cluster, options);
+        return run;
     }
     auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
     const TrainingSettings& t = project.training;

@@ -20,6 +20,8 @@ struct SimulationOptions {
     // saved run can show its Graph tab.
     bool keepGraphs = true;
     bool adviseOnOom = true;  // re-simulate the out-of-memory playbook (engine/pipeline/oom_advice)
+    // Cluster runs: re-simulate the communication playbook (engine/cluster/communication_advice).
+    bool adviseOnCommunication = true;
 };
 
 // resources/devices of the source tree (compiled in), or next to the executable.

@@ -105,7 +105,13 @@ void fillSimulated(CommunicationOverview& o, const nlohmann::json& r) {
         l.bandwidth_gbps = l.time_ns > 0 ? l.size_mb / ms(l.time_ns) : 0;
         o.links.push_back(l);
     }
-    o.notes.push_back("simulated: collectives start together on every rank of their group, so they have no wait time");
+    // With a slow-rank / slow-link what-if a group's faster ranks wait for the slowest: the
+    // simulator lays the wait out as idle time before the collective, not inside it.
+    bool whatIf = false;
+    for (const auto& n : c.value("notes", nlohmann::json::array())) whatIf = whatIf || (n.is_string() && n.get<std::string>().rfind("what-if", 0) == 0);
+    o.notes.push_back(whatIf ? "simulated what-if: a collective starts when the slowest rank of its group arrives; the others' wait shows as "
+                               "Free time in the per-rank bars (cluster notes: who waits how long), not as collective wait time"
+                             : "simulated: collectives start together on every rank of their group, so they have no wait time");
     o.notes.push_back("simulated links: each collective on the ring of its group, at its bus bandwidth (estimate for "
                       "non-ring algorithms); pipeline sends split evenly between the two directions");
 }

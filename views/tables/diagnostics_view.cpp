@@ -4,6 +4,8 @@
 #include "profiler/importers/diagnostic_kinds.h"
 #include "profiler/store/memory_summary_json.h"
 #include "profiler/store/profile_db.h"
+#include "engine/cluster/cluster_summary_json.h"
+#include "views/tables/communication_advice_panel.h"
 #include "views/tables/oom_panel.h"
 #include "views/tables/record_table_model.h"
 
@@ -46,14 +48,18 @@ DiagnosticsView::DiagnosticsView(QWidget* parent) : QWidget(parent) {
     m_oom = new OomPanel(this);
     m_oom->hide();
     connect(m_oom, &OomPanel::showInTimeline, this, &DiagnosticsView::eventsRequested);
+    m_commAdvice = new CommunicationAdvicePanel(this);
+    m_commAdvice->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_oom, 3);
+    layout->addWidget(m_commAdvice, 2);
     layout->addWidget(m_info);
     layout->addWidget(m_table, 1);
 }
 
 bool DiagnosticsView::hasOom() const { return m_oom->hasOom(); }
+bool DiagnosticsView::hasCommunicationAdvice() const { return m_commAdvice->hasAdvice(); }
 
 void DiagnosticsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     std::vector<std::vector<RecordCell>> rows;
@@ -89,9 +95,19 @@ void DiagnosticsView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     }
     m_oom->setSummary(memory, capacity, db ? db->timeRange().first : 0);
     m_oom->setVisible(m_oom->hasOom());
-    // A simulated run has no import to report on: its tab is the out-of-memory view.
+    // A cluster run's communication advice, as `--report` wrote it (engine/cluster).
+    std::vector<engine::CommunicationAdvice> advice;
+    double stepMs = 0;
+    if (db) {
+        advice = engine::readCommunicationAdvice(nlohmann::json::parse(db->meta("cluster_report"), nullptr, false));
+        stepMs = QString::fromStdString(db->meta("step_time_ms")).toDouble();
+    }
+    m_commAdvice->setAdvice(advice, stepMs);
+    m_commAdvice->setVisible(m_commAdvice->hasAdvice());
+    // A simulated run has no import to report on: its tab is the out-of-memory view
+    // and/or the communication advice.
     const bool simulated = db && db->meta("source") == "simulated";
-    const bool showImport = !(simulated && noProblems && m_oom->hasOom());
+    const bool showImport = !(simulated && noProblems && (m_oom->hasOom() || m_commAdvice->hasAdvice()));
     m_info->setVisible(showImport);
     m_table->setVisible(showImport);
 }

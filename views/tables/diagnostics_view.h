@@ -4,6 +4,8 @@
 // Timeline") shows the events a diagnostic concerns: eventsRequested.
 // For a simulated run that ran out of memory: the out-of-memory view (oom_panel.h) —
 // the instant, the op, the top live tensors and the advice with predicted figures.
+// For a simulated cluster run with more than 30 % exposed communication: the
+// communication advice (communication_advice_panel.h), each step re-simulated.
 
 #include <QWidget>
 
@@ -20,6 +22,7 @@ class ProfileDb;
 
 namespace npu::views {
 
+class CommunicationAdvicePanel;
 class OomPanel;
 class RecordTableModel;
 
@@ -36,6 +39,9 @@ public:
     // The run is a simulated one that ran out of memory: the tab shows why and what to do.
     bool hasOom() const;
     OomPanel* oomPanel() const { return m_oom; }
+    // The run is a simulated cluster run with communication advice.
+    bool hasCommunicationAdvice() const;
+    CommunicationAdvicePanel* communicationAdvicePanel() const { return m_commAdvice; }
 
 signals:
     // The event a diagnostic's example names: slices called `name` (may be empty) and the
@@ -48,6 +54,7 @@ private:
     QTableView* m_table;
     QLabel* m_info;
     OomPanel* m_oom;
+    CommunicationAdvicePanel* m_commAdvice;
 };
 
 }  // namespace npu::views

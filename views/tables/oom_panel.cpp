@@ -1,33 +1,15 @@
 #include "views/tables/oom_panel.h"
 
 #include "views/common/units.h"
+#include "views/tables/advice_table.h"
 #include "views/tables/record_table_model.h"
 
 #include <QGridLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
 
 namespace npu::views {
-
-namespace {
-
-QTableView* makeTable(QWidget* parent, RecordTableModel* model, std::initializer_list<int> widths) {
-    auto* t = new QTableView(parent);
-    t->setModel(model);
-    t->verticalHeader()->setVisible(false);
-    t->setAlternatingRowColors(true);
-    t->setWordWrap(false);
-    t->setTextElideMode(Qt::ElideMiddle);
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
-    t->horizontalHeader()->setStretchLastSection(true);
-    int c = 0;
-    for (int w : widths) t->horizontalHeader()->resizeSection(c++, w);
-    return t;
-}
-
-}  // namespace
 
 OomPanel::OomPanel(QWidget* parent) : QWidget(parent) {
     m_headline = new QLabel(this);
@@ -42,8 +24,8 @@ OomPanel::OomPanel(QWidget* parent) : QWidget(parent) {
                          {QStringLiteral("The playbook step, in the toolchain's order"), QStringLiteral("The project setting it changes"),
                           QStringLiteral("Re-simulated with the change"), QStringLiteral("Re-simulated with the change"),
                           QStringLiteral("Re-simulated with the change"), QStringLiteral("Reserved peak within the device's memory")});
-    m_tensorTable = makeTable(this, m_tensors, {300, 90, 120, 260, 90});
-    m_adviceTable = makeTable(this, m_advice, {170, 440, 110, 110, 100});
+    m_tensorTable = makeAdviceTable(this, m_tensors, {300, 90, 120, 260, 90});
+    m_adviceTable = makeAdviceTable(this, m_advice, {170, 440, 110, 110, 100});
     auto* toTimeline = new QPushButton(QStringLiteral("Show in Timeline"), this);
     toTimeline->setToolTip(QStringLiteral("Show the op whose allocation failed in the Timeline tab"));
     connect(toTimeline, &QPushButton::clicked, this, [this] {

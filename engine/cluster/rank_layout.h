@@ -1,0 +1,45 @@
+#pragma once
+// The rank timelines of one iteration, from the simulated stage profiles: by symmetry
+// (every rank of a stage does the same work: one timeline per stage) or, with the
+// slow-rank / slow-link what-ifs (cluster.slow_ranks, cluster.slow_links), one per
+// distinct rank group: each data-parallel replica runs its own pipeline at the pace of
+// its slowest rank per stage (a faster tensor-parallel rank idles before every TP
+// collective until the slow one arrives), and each gradient bucket starts when the whole
+// data-parallel group has it ready, at the group's slowest link.
+
+#include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/rank_timeline.h"
+#include "engine/cluster/stage_profile.h"
+#include "engine/core/expected.h"
+#include "engine/parallel/pipeline_schedule.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace npu::engine {
+
+struct LaidOutRanks {
+    int stage = 0;
+    std::vector<int> ranks;          // ranks sharing this timeline (listed one by one in the report)
+    int represents = 1;              // ranks each listed rank stands for (1 when every rank is listed)
+    RankTimeline timeline;
+};
+
+struct ClusterLayout {
+    std::vector<LaidOutRanks> groups;  // ascending first rank
+    std::int64_t iterationNs = 0;
+    double bubbleFraction = 0;         // with what-ifs: the largest of the replicas' pipelines
+    std::vector<std::string> notes;    // who waits on whom (what-ifs)
+};
+
+// profiles: by representative stage (0, 1, P-1); pipe: the symmetric pipeline (per stage
+// forward/backward with TP collectives, p2p). everyRank: list (and materialise) every rank.
+Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profiles, const ClusterSetup& setup, const CommPlan& plan,
+                                      const PipelineSetup& pipe, bool everyRank);
+
+// Stage s's representative among the simulated ones: first, a middle one, last.
+inline int representativeStage(int stage, int stages) { return stage == 0 ? 0 : stage == stages - 1 ? stages - 1 : 1; }
+
+}  // namespace npu::engine

@@ -1,0 +1,239 @@
+// The cluster simulation's what-ifs and advice (engine/cluster): a slowed rank on a
+// data-parallel toy cluster stretches the step by exactly its extra compute and makes the
+// other ranks wait as long; slow links stretch the collectives; the what-if keys are
+// validated with errors naming them; the communication playbook triggers above 30 %
+// exposed communication (not below) and each suggestion's predicted step time is the
+// changed project re-simulated.
+
+#include "engine/cluster/cluster_summary_json.h"
+#include "engine/cluster/communication_advice.h"
+#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/project/project.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace npu::engine;
+
+namespace {
+
+// GPT, 2 layers, on one node of 4 devices, data parallel only, buckets reduced after
+// the backward pass (no overlap), so the schedule is forward, backward, all-reduce,
+// optimizer on every rank.
+nlohmann::json dpToy() {
+    return {{"format", "npustudio-project"},
+            {"version", 1},
+            {"name", "dp-toy"},
+            {"device", "a100-80gb"},
+            {"model", {{"zoo", "gpt"}, {"config", {{"hidden", 512}, {"layers", 2}, {"heads", 8}, {"vocab", 8192}, {"max_seq", 512}}}}},
+            {"training", {{"batch", 8}, {"seq", 256}, {"precision", "bf16-amp"}}},
+            {"parallel", {{"data_parallel", 4}}},
+            {"communication", {{"overlap", false}}},
+            {"cluster", {{"nodes", 1}, {"devices_per_node", 4}, {"intra_node", {{"bandwidth_GBps", 300}, {"latency_us", 2}}}}}};
+}
+
+Project project(const nlohmann::json& doc) {
+    auto p = parseProject(doc, "p.json");
+    if (!p) qFatal("%s", p.message().c_str());
+    return *p;
+}
+
+SimulationResult simulated(const Project& p) {
+    SimulationOptions o;
+    o.keepGraphs = false;
+    auto r = simulateProject(p, o);
+    if (!r) qFatal("%s", r.message().c_str());
+    return *r;
+}
+
+const RankTimeSplit& rank(const SimulationResult& r, int id) {
+    for (const auto& k : r.summary.cluster.ranks)
+        if (k.rank == id) return k;
+    qFatal("rank %d not in the result", id);
+}
+
+std::string errorOf(const nlohmann::json& doc) {
+    auto p = parseProject(doc, "p.json");
+    return p.ok() ? std::string() : p.message();
+}
+
+}  // namespace
+
+class TestClusterWhatIf : public QObject {
+    Q_OBJECT
+private slots:
+    void slowRankStretchesTheStepByItsExtraCompute() {
+        const SimulationResult base = simulated(project(dpToy()));
+        nlohmann::json doc = dpToy();
+        const double f = 1.3;
+        doc["cluster"]["slow_ranks"] = {{{"rank", 3}, {"compute_factor", f}}};
+        const SimulationResult slow = simulated(project(doc));
+        // Schedule: rank 3 runs forward + backward in f x (F + B), every rank's all-reduce
+        // starts then (AR unchanged), rank 3's optimizer takes f x O. Step = f(F+B) + AR + fO,
+        // so it grows by (f - 1) x computing (F + B + O, one compute stream) of the base rank.
+        const double computing = rank(base, 3).computing_ms;
+        const double expected = base.summary.step_time_ms + (f - 1) * computing;
+        QVERIFY2(std::abs(slow.summary.step_time_ms - expected) < 1e-4 * expected,
+                 qPrintable(QStringLiteral("step %1 ms, expected %2 ms (base %3, computing %4)")
+                                .arg(slow.summary.step_time_ms).arg(expected).arg(base.summary.step_time_ms).arg(computing)));
+        QVERIFY(std::abs(rank(slow, 3).computing_ms - f * computing) < 1e-4 * computing);
+        // The others wait for it: their free time grows by the same (f - 1) x computing.
+        for (int other : {0, 1, 2}) {
+            const double grew = rank(slow, other).free_ms - rank(base, other).free_ms;
+            QVERIFY2(std::abs(grew - (f - 1) * computing) < 1e-4 * computing + 1e-6,
+                     qPrintable(QStringLiteral("rank %1 free grew %2 ms, expected %3").arg(other).arg(grew).arg((f - 1) * computing)));
+            QCOMPARE(rank(slow, other).computing_ms, rank(base, other).computing_ms);
+        }
+        QCOMPARE(int(slow.summary.cluster.ranks.size()), 4);
+        bool named = false;
+        for (const auto& n : slow.summary.cluster.notes) named = named || n.find("waits") != std::string::npos;
+        QVERIFY(named);
+        // Without a what-if the symmetric path is untouched: all ranks equal.
+        QCOMPARE(rank(base, 0).free_ms, rank(base, 3).free_ms);
+    }
+
+    void tensorParallelPartnersWaitForTheSlowRank() {
+        // TP 2 x DP 2: rank 1 slowed; rank 0 (its TP partner) keeps its own kernels but
+        // starts each block when rank 1 reaches the collective, replica 1 (ranks 2, 3)
+        // waits at the gradient buckets. Each idles (f - 1) x computing; the step grows as much.
+        nlohmann::json doc = dpToy();
+        doc["parallel"] = {{"data_parallel", 2}, {"tensor_parallel", 2}};
+        const SimulationResult base = simulated(project(doc));
+        const double f = 1.5;
+        doc["cluster"]["slow_ranks"] = {{{"rank", 1}, {"compute_factor", f}}};
+        const SimulationResult slow = simulated(project(doc));
+        const double computing = rank(base, 1).computing_ms;
+        auto near = [](double a, double b) { return std::abs(a - b) < 1e-3 * std::max(1.0, std::abs(b)); };
+        QVERIFY2(near(slow.summary.step_time_ms, base.summary.step_time_ms + (f - 1) * computing),
+                 qPrintable(QStringLiteral("step %1, base %2, computing %3").arg(slow.summary.step_time_ms).arg(base.summary.step_time_ms).arg(computing)));
+        QVERIFY(near(rank(slow, 1).computing_ms, f * computing));
+        for (int other : {0, 2, 3}) {
+            QVERIFY2(near(rank(slow, other).computing_ms, rank(base, other).computing_ms), qPrintable(QString::number(other)));
+            QVERIFY2(near(rank(slow, other).free_ms - rank(base, other).free_ms, (f - 1) * computing),
+                     qPrintable(QStringLiteral("rank %1 free %2 -> %3").arg(other).arg(rank(base, other).free_ms).arg(rank(slow, other).free_ms)));
+        }
+    }
+
+    void slowRankOfALargeClusterBreaksOnlyItsSymmetry() {
+        // 256 devices (DP 16, TP 8, PP 2): one timeline per distinct group, not per rank.
+        nlohmann::json doc = dpToy();
+        doc["model"]["config"]["layers"] = 4;
+        doc["training"]["batch"] = 64;
+        doc["parallel"] = {{"data_parallel", 16}, {"tensor_parallel", 8}, {"pipeline_stages", 2}, {"micro_batches", 4}};
+        doc["cluster"] = {{"nodes", 32}, {"devices_per_node", 8}, {"intra_node", {{"bandwidth_GBps", 300}}},
+                          {"inter_node", {{"nic_bandwidth_Gbps", 200}, {"nics_per_node", 8}}}};
+        const SimulationResult base = simulated(project(doc));
+        doc["cluster"]["slow_ranks"] = {{{"rank", 200}, {"compute_factor", 1.5}}};  // stage 1, replica 9
+        const SimulationResult slow = simulated(project(doc));
+        QVERIFY(slow.summary.step_time_ms > base.summary.step_time_ms);
+        int represented = 0;
+        for (const auto& k : slow.summary.cluster.ranks) represented += k.represents;
+        QCOMPARE(represented, 256);
+        // Per stage: every other replica's TP group, the slowed replica's; in stage 1 its
+        // slowed rank apart from its 7 TP partners: 5 timelines.
+        QCOMPARE(int(slow.summary.cluster.ranks.size()), 5);
+        QCOMPARE(int(base.summary.cluster.ranks.size()), 2);
+        const RankTimeSplit& slowed = rank(slow, 200);
+        QCOMPARE(slowed.represents, 1);
+        QCOMPARE(rank(slow, 201).represents, 7);
+        QVERIFY(slowed.computing_ms > 1.4 * rank(base, 128).computing_ms);
+    }
+
+    void slowLinkStretchesTheGroupsCollectives() {
+        const SimulationResult base = simulated(project(dpToy()));
+        nlohmann::json doc = dpToy();
+        doc["cluster"]["slow_links"] = {{{"rank", 1}, {"factor", 0.5}}};
+        const SimulationResult slow = simulated(project(doc));
+        QVERIFY(slow.summary.step_time_ms > base.summary.step_time_ms);
+        // The whole DP group reduces at the slow link's pace: every rank's communication grows.
+        for (int r = 0; r < 4; ++r) QVERIFY(rank(slow, r).communication_ms > 1.5 * rank(base, r).communication_ms);
+    }
+
+    void badWhatIfKeysAreNamed() {
+        auto with = [](const char* key, nlohmann::json value) {
+            nlohmann::json doc = dpToy();
+            doc["cluster"][key] = std::move(value);
+            return errorOf(doc);
+        };
+        const std::pair<std::string, std::string> cases[] = {
+            {with("slow_ranks", {{{"rank", 4}, {"compute_factor", 1.3}}}), "p.json: cluster.slow_ranks[0].rank: expected an integer from 0 to 3, got 4"},
+            {with("slow_ranks", {{{"rank", 1}, {"compute_factor", -1}}}), "cluster.slow_ranks[0].compute_factor: expected a positive number, got -1"},
+            {with("slow_ranks", {{{"rank", 1}}}), "cluster.slow_ranks[0].compute_factor: required key is missing"},
+            {with("slow_ranks", 3), "cluster.slow_ranks: expected a list of {\"rank\": 0..3, \"compute_factor\": a positive number}, got 3"},
+            {with("slow_ranks", {{{"rank", 1}, {"compute_factor", 2}}, {{"rank", 1}, {"compute_factor", 3}}}), "cluster.slow_ranks[1].rank: rank 1 is listed twice"},
+            {with("slow_links", {{{"rank", 0}, {"factr", 0.5}}}), "cluster.slow_links[0].factor: required key is missing"},
+            {with("slow_links", {{{"rank", 0}, {"factr", 0.5}}}), "cluster.slow_links[0].factr: unknown key"},
+        };
+        for (const auto& [message, expected] : cases)
+            QVERIFY2(message.find(expected) != std::string::npos, (message + "\n  expected: " + expected).c_str());
+    }
+
+    void adviceTriggersAboveThirtyPercentOnly() {
+        // Fast NVLink, overlapped buckets: little exposed communication, no advice.
+        nlohmann::json quiet = dpToy();
+        quiet["communication"]["overlap"] = true;
+        const SimulationResult q = simulated(project(quiet));
+        QVERIFY2(exposedCommRatio(q.summary.cluster) < kCommunicationAdviceThreshold, qPrintable(QString::number(exposedCommRatio(q.summary.cluster))));
+        QVERIFY(q.summary.cluster.advice.empty());
+
+        // Four nodes of one device on 10 Gb/s NICs: the all-reduce dominates.
+        nlohmann::json loud = dpToy();
+        loud["cluster"] = {{"nodes", 4}, {"devices_per_node", 1}, {"inter_node", {{"nic_bandwidth_Gbps", 10}, {"nics_per_node", 1}}}};
+        const Project p = project(loud);
+        const SimulationResult r = simulated(p);
+        const double ratio = exposedCommRatio(r.summary.cluster);
+        QVERIFY2(ratio > kCommunicationAdviceThreshold, qPrintable(QString::number(ratio)));
+        const auto& advice = r.summary.cluster.advice;
+        QVERIFY(advice.size() >= 4);  // buckets / 2 and / 4, overlap, compression (TP 2 needs 2 devices a node)
+        bool overlap = false, compression = false;
+        for (std::size_t i = 0; i < advice.size(); ++i) {
+            const CommunicationAdvice& a = advice[i];
+            if (i > 0) QVERIFY(advice[i - 1].predicted_step_time_ms <= a.predicted_step_time_ms);
+            overlap = overlap || a.change.contains("communication.overlap");
+            compression = compression || a.change.contains("communication.gradient_compression");
+            QVERIFY(!a.reason.empty());
+            // The prediction is the changed project simulated.
+            const SimulationResult direct = simulated(withChange(p, a.change));
+            QCOMPARE(a.predicted_step_time_ms, direct.summary.step_time_ms);
+            QCOMPARE(a.predicted_comm_ratio, exposedCommRatio(direct.summary.cluster));
+        }
+        QVERIFY(overlap && compression);
+        QVERIFY(advice.front().predicted_step_time_ms < r.summary.step_time_ms);
+
+        // The report's keys (docs/report-format.md).
+        nlohmann::json report;
+        addClusterReport(report, r.summary.cluster);
+        QCOMPARE(report["advice"].size(), advice.size());
+        const auto& first = report["advice"][0];
+        QVERIFY(first["change"].is_object() && !first["change"].empty());
+        QVERIFY(first["reason"].is_string());
+        QCOMPARE(first["predicted_step_time_ms"].get<double>(), advice.front().predicted_step_time_ms);
+        QCOMPARE(first["predicted_comm_ratio"].get<double>(), advice.front().predicted_comm_ratio);
+    }
+
+    void thresholdIsThirtyPercentOfComputing() {
+        // The slowest rank's exposed communication / computing decides, just below and above.
+        const Project p = project(dpToy());
+        ClusterSummary run;
+        run.present = true;
+        RankTimeSplit fast, slowest;
+        fast.rank = 0;
+        fast.computing_ms = 1;
+        fast.communication_not_overlapped_ms = 0.5;  // 50 %, but less busy: not the slowest
+        slowest.rank = 1;
+        slowest.computing_ms = 10;
+        slowest.communication_not_overlapped_ms = 2.9;
+        run.ranks = {fast, slowest};
+        SimulationOptions o;
+        QCOMPARE(exposedCommRatio(run), 0.29);
+        QVERIFY(communicationAdvice(p, run, o).empty());
+        run.ranks[1].communication_not_overlapped_ms = 3.1;
+        const auto advice = communicationAdvice(p, run, o);
+        QVERIFY(!advice.empty());
+        QVERIFY2(advice.front().reason.find("31 % of computing on rank 1") != std::string::npos, advice.front().reason.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestClusterWhatIf)
+#include "test_cluster_what_if.moc"
