@@ -30,9 +30,10 @@ QTableWidgetItem* cell(const QString& text, bool number = true) {
 StrategySearchDialog::StrategySearchDialog(engine::Project project, QWidget* parent)
     : QDialog(parent), m_project(std::move(project)) {
     setWindowTitle(QStringLiteral("Search Parallel Strategies — %1").arg(QString::fromStdString(m_project.name)));
-    auto* intro = new QLabel(QStringLiteral("Strategies of %1 on %2 devices: data × tensor × pipeline parallel, micro-batches, ZeRO and "
-                                            "recomputation, each simulated and ranked by predicted tokens/s. Those over device memory "
-                                            "are listed after the ranking with the reason.")
+    auto* intro = new QLabel(QStringLiteral("Strategies for %1 on the project's %2 cluster: data × tensor × pipeline parallel, "
+                                            "micro-batches, ZeRO and recomputation, each simulated and ranked by predicted tokens/s. "
+                                            "Those that do not fit or were not simulated follow the ranking, greyed, with the reason "
+                                            "in their tooltip.")
                                  .arg(QString::fromStdString(m_project.model.zoo.empty() ? m_project.name : m_project.model.zoo),
                                       QString::fromStdString(m_project.device)),
                              this);
@@ -162,6 +163,9 @@ void StrategySearchDialog::showResult(const Expected<engine::StrategySearchResul
     QStringList bounds;
     for (const std::string& b : r.bounds) bounds << QStringLiteral("• ") + QString::fromStdString(b);
     m_bounds->setText(bounds.join(QLatin1Char('\n')));
+    // Wrapped labels: the layout would squeeze them under the table's wish for height.
+    for (QLabel* label : {m_status, m_bounds}) label->setMinimumHeight(label->heightForWidth(m_table->width()));
+    layout()->activate();
 
     m_table->setRowCount(static_cast<int>(r.strategies.size()));
     for (int row = 0; row < m_table->rowCount(); ++row) {
