@@ -55,6 +55,16 @@ int runSearchCommand(const SearchCommandOptions& options, std::ostream& out, std
     } else {
         out << "no strategy fits the devices' memory\n";
     }
+    if (const engine::StrategyTrial* own = r->current()) {
+        const int rank = own->feasible() ? static_cast<int>(own - r->strategies.data()) + 1 : 0;
+        if (rank > 0)
+            std::snprintf(line, sizeof line, "project's strategy: rank %d, %.0f tokens/s (the best is %.0f %% faster): %s\n", rank,
+                          own->tokens_per_s, 100.0 * (r->best()->tokens_per_s / own->tokens_per_s - 1), own->config.label().c_str());
+        else
+            std::snprintf(line, sizeof line, "project's strategy: %s (%s)\n", std::string(engine::trialStatusName(own->status)).c_str(),
+                          own->config.label().c_str());
+        out << line;
+    }
     std::map<std::string_view, int> others;
     for (const auto& t : r->strategies)
         if (!t.feasible()) ++others[engine::trialStatusName(t.status)];

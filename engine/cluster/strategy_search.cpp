@@ -75,6 +75,7 @@ nlohmann::json StrategySearchResult::toJson() const {
         nlohmann::json j = {{"config", t.config.toJson()}, {"label", t.config.label()}, {"status", trialStatusName(t.status)},
                             {"feasible", t.feasible()}, {"simulated", t.simulated()}};
         if (t.feasible()) j["rank"] = ++rank;
+        if (t.current) j["current"] = true;
         if (t.simulated()) {
             j["step_time_ms"] = t.step_time_ms;
             j["tokens_per_s"] = t.tokens_per_s;
@@ -87,6 +88,12 @@ nlohmann::json StrategySearchResult::toJson() const {
     return {{"devices", devices},       {"devices_per_node", devicesPerNode}, {"capacity_bytes", capacity_bytes},
             {"feasible", feasibleCount}, {"simulations", simulations},         {"cancelled", cancelled},
             {"truncated", truncated},    {"bounds", bounds},                   {"strategies", list}};
+}
+
+const StrategyTrial* StrategySearchResult::current() const {
+    for (const StrategyTrial& t : strategies)
+        if (t.current) return &t;
+    return nullptr;
 }
 
 std::vector<std::pair<std::string, nlohmann::json>> strategyEdits(const StrategyConfig& c) {
@@ -160,6 +167,35 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
 
     std::vector<StrategyTrial> trials;
     bool stop = false;
+    // Simulates t's strategy into t; false when there is no time to rank (an error, which
+    // makes t invalid, or a cancel).
+    auto simulateTrial = [&](StrategyTrial& t) {
+        Progress sub;
+        sub.cancel = progress.cancel;
+        auto run = simulateProject(withStrategy(project, t.config), sim, sub);
+        ++result.simulations;
+        if (!run) {
+            if (run.message() == "cancelled") {
+                result.cancelled = stop = true;
+                t.status = TrialStatus::not_run;
+                t.reason = "cancelled";
+            } else {
+                t.status = TrialStatus::invalid;
+                t.reason = run.message();
+            }
+            return false;
+        }
+        const SimSummary& s = run->summary;
+        result.capacity_bytes = s.capacity_bytes;
+        t.step_time_ms = s.step_time_ms;
+        t.tokens_per_s = s.tokens_per_s;
+        t.samples_per_s = s.samples_per_s;
+        t.peak_bytes = std::max(s.peak_bytes, s.memory.reserved_peak_bytes);
+        for (const DeviceResult& d : run->devices) t.peak_bytes = std::max(t.peak_bytes, d.peak_bytes);
+        t.status = s.status == "ok" ? TrialStatus::fits : TrialStatus::over_memory;
+        t.reason = s.status == "ok" ? "" : s.message.empty() ? "over device memory" : s.message;
+        return true;
+    };
     for (std::size_t si = 0; si < shapes.size(); ++si) {
         const Shape& sh = shapes[si];
         StrategyConfig base;
@@ -209,30 +245,11 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                     continue;
                 }
                 progress((static_cast<double>(si) + 0.5) / static_cast<double>(shapes.size()), "simulating " + c.label());
-                Progress sub;
-                sub.cancel = progress.cancel;
-                auto run = simulateProject(withStrategy(project, c), sim, sub);
-                ++result.simulations;
-                if (!run) {
-                    if (run.message() == "cancelled") {
-                        result.cancelled = stop = true;
-                        t.reason = "cancelled";
-                    } else {
-                        t.status = TrialStatus::invalid;
-                        t.reason = run.message();
-                    }
+                if (!simulateTrial(t)) {
                     trials.push_back(std::move(t));
                     continue;
                 }
-                const SimSummary& s = run->summary;
-                result.capacity_bytes = s.capacity_bytes;
-                t.step_time_ms = s.step_time_ms;
-                t.tokens_per_s = s.tokens_per_s;
-                t.samples_per_s = s.samples_per_s;
-                t.peak_bytes = std::max(s.peak_bytes, s.memory.reserved_peak_bytes);
-                for (const DeviceResult& d : run->devices) t.peak_bytes = std::max(t.peak_bytes, d.peak_bytes);
-                if (s.status == "ok") {
-                    t.status = TrialStatus::fits;
+                if (t.feasible()) {
                     trials.push_back(std::move(t));
                     // More recomputation: same memory knobs otherwise, only more work.
                     for (std::size_t more = level + 1; more < kCheckpointing.size(); ++more) {
@@ -246,13 +263,34 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                     }
                     break;
                 }
-                t.status = TrialStatus::over_memory;
-                t.reason = s.message.empty() ? "over device memory" : s.message;
                 overAt = c.label();
                 minLevel = level + 1;
                 trials.push_back(std::move(t));
             }
         }
+    }
+
+    // The project's own strategy is the reference: simulated even when the bounds skipped
+    // it (another micro-batch count, dominated), so the ranking says where it stands.
+    StrategyConfig own;
+    own.dataParallel = current->dataParallel;
+    own.tensorParallel = current->tensorParallel;
+    own.pipelineStages = current->pipelineStages;
+    own.microBatches = current->microBatches;
+    own.zeroStage = current->zeroStage;
+    own.activationCheckpointing = project.training.activation_checkpointing;
+    own.sequenceParallel = current->sequenceParallel;
+    auto it = std::find_if(trials.begin(), trials.end(), [&](const StrategyTrial& t) { return t.config == own; });
+    if (it == trials.end()) {
+        StrategyTrial t;
+        t.config = own;
+        t.reason = "not among the strategies searched";
+        it = trials.insert(trials.end(), std::move(t));
+    }
+    it->current = true;
+    if (!it->simulated() && !stop && !progress.cancelled()) {
+        progress(0.99, "simulating the project's own strategy");
+        simulateTrial(*it);
     }
 
     // Rank: feasible by throughput (tokens/s, or samples/s for models without tokens).

@@ -16,6 +16,7 @@
 // - recomputation only adds work: when a strategy fits, the same one with more
 //   recomputation is slower and not simulated ("dominated");
 // - at most maxSimulations simulations, then the search stops (truncated).
+// The project's own strategy is always simulated (flagged current) as the reference.
 
 #include "engine/core/expected.h"
 #include "engine/core/progress.h"
@@ -40,6 +41,7 @@ struct StrategyConfig {
     std::string activationCheckpointing = "none";  // none | selective | full
     bool sequenceParallel = false;                  // kept from the project (when tensor_parallel > 1)
 
+    bool operator==(const StrategyConfig&) const = default;
     // "DP 2 · TP 4 · PP 1 · 8 micro-batches · ZeRO-1 · selective recomputation"
     std::string label() const;
     nlohmann::json toJson() const;  // project.json key names
@@ -63,6 +65,7 @@ struct StrategyTrial {
     double samples_per_s = 0;
     std::int64_t peak_bytes = 0;  // the largest per-device peak over the pipeline stages
     std::string reason;           // why not feasible / not simulated
+    bool current = false;         // the project's own strategy (always simulated when valid)
 
     bool feasible() const { return status == TrialStatus::fits; }
     bool simulated() const { return status == TrialStatus::fits || status == TrialStatus::over_memory; }
@@ -87,6 +90,7 @@ struct StrategySearchResult {
     std::vector<std::string> bounds;  // how the search was bounded, with figures
 
     const StrategyTrial* best() const { return feasibleCount > 0 ? &strategies.front() : nullptr; }
+    const StrategyTrial* current() const;
     nlohmann::json toJson() const;
 };
 

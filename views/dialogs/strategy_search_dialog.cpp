@@ -159,6 +159,13 @@ void StrategySearchDialog::showResult(const Expected<engine::StrategySearchResul
     if (r.truncated) status += QStringLiteral(" — stopped at the simulation cap");
     if (const engine::StrategyTrial* best = r.best())
         status += QStringLiteral("\nBest: %1, %2 tokens/s").arg(QString::fromStdString(best->config.label()), formatCount(best->tokens_per_s));
+    if (const engine::StrategyTrial* own = r.current(); own && own->feasible() && r.best())
+        status += QStringLiteral(" — the project's own (bold) is rank %1, %2 tokens/s")
+                      .arg(own - r.strategies.data() + 1)
+                      .arg(formatCount(own->tokens_per_s));
+    else if (own)
+        status += QStringLiteral(" — the project's own (bold): %1")
+                      .arg(QString::fromStdString(std::string(engine::trialStatusName(own->status))).replace(QLatin1Char('_'), QLatin1Char(' ')));
     m_status->setText(status);
     QStringList bounds;
     for (const std::string& b : r.bounds) bounds << QStringLiteral("• ") + QString::fromStdString(b);
@@ -183,10 +190,15 @@ void StrategySearchDialog::showResult(const Expected<engine::StrategySearchResul
         m_table->setItem(row, kPeak, cell(t.simulated() ? formatBytes(static_cast<double>(t.peak_bytes)) : QString()));
         QString statusText = QString::fromStdString(std::string(engine::trialStatusName(t.status))).replace(QLatin1Char('_'), QLatin1Char(' '));
         m_table->setItem(row, kStatus, cell(statusText, false));
-        const QString tip = QString::fromStdString(c.label() + (t.reason.empty() ? "" : "\n" + t.reason));
+        const QString tip = QString::fromStdString(c.label() + (t.current ? " (the project's own)" : "") + (t.reason.empty() ? "" : "\n" + t.reason));
         for (int col = 0; col < kColumns; ++col) {
             QTableWidgetItem* item = m_table->item(row, col);
             item->setToolTip(tip);
+            if (t.current) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
             // Only ranked strategies can be applied; the rest are shown greyed.
             if (!t.feasible()) item->setFlags(item->flags() & ~(Qt::ItemIsSelectable | Qt::ItemIsEnabled));
         }

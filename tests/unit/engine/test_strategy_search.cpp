@@ -77,6 +77,11 @@ private slots:
         bool sawTp8 = false;
         for (const auto& t : r->strategies) sawTp8 = sawTp8 || t.config.tensorParallel == 8;
         QVERIFY(sawTp8);
+        // The project's own strategy (DP 8, 1 micro-batch) is there as the reference.
+        const StrategyTrial* own = r->current();
+        QVERIFY(own && own->simulated());
+        QCOMPARE(own->config.dataParallel, 8);
+        if (own->feasible()) QVERIFY(own->tokens_per_s <= r->best()->tokens_per_s);
         const nlohmann::json j = r->toJson();
         QCOMPARE(j["strategies"].size(), r->strategies.size());
         QCOMPARE(j["strategies"][0]["rank"].get<int>(), 1);
@@ -168,6 +173,11 @@ private slots:
               r->strategies.size(), r->simulations, r->feasibleCount, seconds, r->best()->config.label().c_str(), r->best()->step_time_ms,
               r->best()->tokens_per_s);
         QVERIFY(!r->truncated);
+        // The sample's own strategy (TP 4 + SP, DP 2, 8 micro-batches, ZeRO-1, selective) is
+        // outside the searched set's simulated ones (dominated) but simulated as the reference.
+        QVERIFY(r->current() && r->current()->simulated());
+        QCOMPARE(r->current()->config.tensorParallel, 4);
+        QCOMPARE(r->current()->config.activationCheckpointing, std::string("selective"));
         QVERIFY2(seconds < 20, "the search should take seconds, not minutes");  // generous: the machine is shared
     }
 };
