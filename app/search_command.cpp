@@ -43,6 +43,8 @@ int runSearchCommand(const SearchCommandOptions& options, std::ostream& out, std
     std::snprintf(line, sizeof line, "%d devices: %zu strategies, %d simulated in %.1f s, %d fit in %s per device\n", r->devices,
                   r->strategies.size(), r->simulations, seconds, r->feasibleCount, humanBytes(static_cast<double>(r->capacity_bytes)).c_str());
     out << line;
+    if (r->truncated)
+        out << "stopped at the simulation cap: the strategies marked not_run were not simulated (see bounds)\n";
     if (r->feasibleCount > 0) {
         std::snprintf(line, sizeof line, "%4s  %s%10s %10s %11s\n", "rank", padded("strategy", 72).c_str(), "step ms", "tokens/s", "peak");
         out << line;
@@ -61,8 +63,8 @@ int runSearchCommand(const SearchCommandOptions& options, std::ostream& out, std
             std::snprintf(line, sizeof line, "project's strategy: rank %d, %.0f tokens/s (the best is %.0f %% faster): %s\n", rank,
                           own->tokens_per_s, 100.0 * (r->best()->tokens_per_s / own->tokens_per_s - 1), own->config.label().c_str());
         else
-            std::snprintf(line, sizeof line, "project's strategy: %s (%s)\n", std::string(engine::trialStatusName(own->status)).c_str(),
-                          own->config.label().c_str());
+            std::snprintf(line, sizeof line, "project's strategy: %s (%s)%s%.120s\n", std::string(engine::trialStatusName(own->status)).c_str(),
+                          own->config.label().c_str(), own->reason.empty() ? "" : ": ", own->reason.c_str());
         out << line;
     }
     std::map<std::string_view, int> others;

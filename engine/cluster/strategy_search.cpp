@@ -165,6 +165,15 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             "recomputation than one of the same shape that fits (slower)",
         "at most " + std::to_string(options.maxSimulations) + " simulations"};
 
+    // The cluster validation's verdict on a strategy ("" when valid), one line per problem.
+    auto validationProblems = [&](const StrategyConfig& c) {
+        const Project candidate = withStrategy(project, c);
+        auto cfg = parallelConfigOf(candidate);
+        std::string all;
+        for (const auto& p : cfg ? validateParallel(*cfg, *cluster, candidate) : std::vector<std::string>{cfg.message()})
+            all += (all.empty() ? "" : "; ") + p;
+        return all;
+    };
     std::vector<StrategyTrial> trials;
     bool stop = false;
     // Simulates t's strategy into t; false when there is no time to rank (an error, which
@@ -205,18 +214,13 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         base.microBatches = sh.m;
         base.sequenceParallel = current->sequenceParallel && sh.tp > 1;
         // Validation does not depend on ZeRO (bar dp == 1) or recomputation: once per shape.
-        {
-            const Project candidate = withStrategy(project, base);
-            auto cfg = parallelConfigOf(candidate);
-            std::vector<std::string> problems = cfg ? validateParallel(*cfg, *cluster, candidate) : std::vector<std::string>{cfg.message()};
-            if (!problems.empty()) {
-                StrategyTrial t;
-                t.config = base;
-                t.status = TrialStatus::invalid;
-                for (const auto& p : problems) t.reason += (t.reason.empty() ? "" : "; ") + p;
-                trials.push_back(std::move(t));
-                continue;
-            }
+        if (std::string problems = validationProblems(base); !problems.empty()) {
+            StrategyTrial t;
+            t.config = base;
+            t.status = TrialStatus::invalid;
+            t.reason = std::move(problems);
+            trials.push_back(std::move(t));
+            continue;
         }
         // ZeRO from the most sharded down; a recomputation level over memory at stage z is
         // over memory at every lower stage too, so the next stage starts above it.
@@ -288,7 +292,11 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         it = trials.insert(trials.end(), std::move(t));
     }
     it->current = true;
-    if (!it->simulated() && !stop && !progress.cancelled()) {
+    // Past the simulation cap too (one more), not after a cancel.
+    if (std::string problems = validationProblems(own); !problems.empty()) {
+        it->status = TrialStatus::invalid;
+        it->reason = std::move(problems);
+    } else if (!it->simulated() && !progress.cancelled() && !result.cancelled) {
         progress(0.99, "simulating the project's own strategy");
         simulateTrial(*it);
     }
