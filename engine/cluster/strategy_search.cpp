@@ -163,7 +163,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         "schedule, sequence parallelism and communication settings as in the project",
         "not simulated: strategies implied over memory by one saving more memory (ZeRO stage, recomputation), and those with more "
             "recomputation than one of the same shape that fits (slower)",
-        "at most " + std::to_string(options.maxSimulations) + " simulations"};
+        "at most " + std::to_string(options.maxSimulations) + " simulations, plus the project's own strategy"};
 
     // The cluster validation's verdict on a strategy ("" when valid), one line per problem.
     auto validationProblems = [&](const StrategyConfig& c) {

@@ -16,7 +16,8 @@
 // - recomputation only adds work: when a strategy fits, the same one with more
 //   recomputation is slower and not simulated ("dominated");
 // - at most maxSimulations simulations, then the search stops (truncated).
-// The project's own strategy is always simulated (flagged current) as the reference.
+// The project's own strategy is always simulated (flagged current) as the reference, past
+// the cap too; a cancel stops everything.
 
 #include "engine/core/expected.h"
 #include "engine/core/progress.h"

@@ -148,7 +148,9 @@ private slots:
         o.maxSimulations = 2;
         auto r = searchStrategies(smallCluster(), o);
         QVERIFY(r.ok());
-        QCOMPARE(r->simulations, 2);
+        // Two, plus the project's own strategy as the reference.
+        QCOMPARE(r->simulations, 3);
+        QVERIFY(r->current() && r->current()->simulated());
         QVERIFY(r->truncated);
         QVERIFY(!r->cancelled);
     }
