@@ -91,7 +91,12 @@ views::StrategySearchDialog* MainWindow::searchStrategies() {
     auto* dialog = new views::StrategySearchDialog(*m_project, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     // Apply goes through the Project explorer's edit path: checked, saved, re-simulation offered.
-    connect(dialog, &views::StrategySearchDialog::applyRequested, this, [this](const engine::StrategyConfig& config) {
+    connect(dialog, &views::StrategySearchDialog::applyRequested, this, [this, dialog](const engine::StrategyConfig& config) {
+        // The dialog outlives a project switch: never write one project's strategy into another.
+        if (!m_project || m_project->file != dialog->project().file) {
+            fail(QStringLiteral("Apply strategy"), QStringLiteral("The project searched is no longer the open project"));
+            return;
+        }
         m_explorer->model()->applyEdits(engine::strategyEdits(config));
     });
     dialog->show();

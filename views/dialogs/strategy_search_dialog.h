@@ -31,6 +31,7 @@ public:
     explicit StrategySearchDialog(engine::Project project, QWidget* parent = nullptr);
     ~StrategySearchDialog() override;
 
+    const engine::Project& project() const { return m_project; }
     void setOptions(const engine::StrategySearchOptions& options) { m_options = options; }
     // Starts the search (the Search button); finished() follows, also after cancel().
     void start();

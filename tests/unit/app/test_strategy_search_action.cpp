@@ -82,6 +82,22 @@ private slots:
         QCOMPARE(saved->parallel.value("data_parallel", 0), want.dataParallel);
         QCOMPARE(saved->parallel.value("micro_batches", 0), want.microBatches);
         QCOMPARE(saved->training.activation_checkpointing, want.activationCheckpointing);
+
+        // Another project opened meanwhile: Apply from the old dialog leaves it alone.
+        QTemporaryDir other;
+        const QString otherFile = clusterProject(other);
+        QVERIFY(window.openProject(otherFile, false));
+        int differing = 0;  // a strategy unlike the file's (DP 8, one micro-batch)
+        while (differing < dialog->result()->feasibleCount &&
+               dialog->result()->strategies[static_cast<std::size_t>(differing)].config.dataParallel == 8 &&
+               dialog->result()->strategies[static_cast<std::size_t>(differing)].config.microBatches == 1)
+            ++differing;
+        QVERIFY(differing < dialog->result()->feasibleCount);
+        dialog->table()->selectRow(differing);
+        QVERIFY(dialog->apply());
+        QCOMPARE(window.project()->parallel.value("data_parallel", 0), 8);
+        QCOMPARE(window.project()->parallel.value("micro_batches", 0), 1);
+        QCOMPARE(engine::loadProject(otherFile.toStdString())->parallel.value("data_parallel", 0), 8);
     }
 
     // Not a check: with NPU_SCREENSHOT_DIR set, saves the dialog searching LLaMA-7B on 8
