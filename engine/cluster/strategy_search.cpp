@@ -1,11 +1,13 @@
 #include "engine/cluster/strategy_search.h"
 
 #include "engine/cluster/cluster_setup.h"
+#include "engine/cost/device_profile.h"
 #include "engine/parallel/cluster_spec.h"
 #include "engine/parallel/parallel_config.h"
 
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace npu::engine {
 
@@ -125,7 +127,10 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         return makeError(file + ": training.mode: \"ppo\" is simulated on one device only; there is no strategy to search");
     auto current = parallelConfigOf(project);
     if (!current) return current.error();
-    auto cluster = parseClusterSpec(clusterDocument(project, *current), nullptr, file);
+    // With the device profile, so missing links (inter-node figures) fail here, once.
+    auto device = loadDeviceProfile(project.device, options.simulation.devicesDir.empty() ? defaultDevicesDir() : options.simulation.devicesDir);
+    if (!device) return makeError(file + ": " + device.message());
+    auto cluster = parseClusterSpec(clusterDocument(project, *current), &*device, file);
     if (!cluster) return cluster.error();
 
     StrategySearchResult result;
@@ -150,7 +155,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             }
             const std::int64_t perPipeline = project.training.batch / dp;
             const auto ms = microBatchChoices(perPipeline, pp, std::max(1, options.maxMicroBatchChoices));
-            thinned += static_cast<int>(divisorsOf(perPipeline).size()) - static_cast<int>(ms.size());
+            const auto valid = microBatchChoices(perPipeline, pp, std::numeric_limits<int>::max());
+            thinned += static_cast<int>(valid.size() - ms.size());
             if (ms.empty()) shapes.push_back({tp, pp, dp, pp});
             for (int m : ms) shapes.push_back({tp, pp, dp, m});
         }

@@ -5,6 +5,8 @@
 // validation (validateParallel: heads, layers, batch divide), simulated by the cluster
 // simulation (simulateCluster, by symmetry) and ranked by predicted tokens/s; the ones
 // over device memory are kept in the list as not feasible, with the reason.
+// (engine/training/resource_estimator answers the other question, how many devices, by
+// device counts; this keeps the project's devices and looks for the strategy.)
 //
 // Bounds (why the search finishes in seconds, see the .cpp for the order):
 // - tensor_parallel stays inside a node (Megatron-LM's placement; across nodes its
