@@ -167,8 +167,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         "micro_batches: at most " + std::to_string(options.maxMicroBatchChoices) + " of the valid counts per shape (the fewest, the most, "
             "factors of two between); " + std::to_string(std::max(0, thinned)) + " counts not tried",
         "schedule, sequence parallelism and communication settings as in the project",
-        "not simulated: strategies implied over memory by one saving more memory (ZeRO stage, recomputation), and those with more "
-            "recomputation than one of the same shape that fits (slower)",
+        "not simulated: strategies implied over memory by one saving more memory (ZeRO stage, recomputation), those with more "
+            "recomputation than one of the same shape that fits (slower), and ZeRO-1 when ZeRO-2 fits (same time, less memory)",
         "at most " + std::to_string(options.maxSimulations) + " simulations, plus the project's own strategy"};
 
     // The cluster validation's verdict on a strategy ("" when valid), one line per problem.
@@ -233,6 +233,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         std::vector<int> zeros = sh.dp > 1 ? std::vector<int>{3, 2, 1, 0} : std::vector<int>{0};
         std::size_t minLevel = 0;
         std::string overAt;  // the strategy that implies the next ones over memory
+        std::string zero2Fits;  // the ZeRO-2 strategy of this shape that fits, if any
         for (int z : zeros) {
             for (std::size_t level = 0; level < kCheckpointing.size(); ++level) {
                 StrategyConfig c = base;
@@ -243,6 +244,14 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                 if (level < minLevel) {
                     t.status = TrialStatus::implied_over_memory;
                     t.reason = "over memory like " + overAt + ", which saves more";
+                    trials.push_back(std::move(t));
+                    continue;
+                }
+                // ZeRO-1 and -2 move the same bytes and shard the optimizer step alike
+                // (rank_timeline): same time, and -2 keeps less. Once -2 fits, -1 cannot win.
+                if (z == 1 && !zero2Fits.empty()) {
+                    t.status = TrialStatus::dominated;
+                    t.reason = "not faster than " + zero2Fits + ", which fits (ZeRO-2 takes ZeRO-1's time and less memory)";
                     trials.push_back(std::move(t));
                     continue;
                 }
@@ -260,6 +269,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                     continue;
                 }
                 if (t.feasible()) {
+                    if (z == 2) zero2Fits = c.label();
                     trials.push_back(std::move(t));
                     // More recomputation: same memory knobs otherwise, only more work.
                     for (std::size_t more = level + 1; more < kCheckpointing.size(); ++more) {

@@ -17,6 +17,8 @@
 //   one that saves more memory of the same shape is already over memory ("implied");
 // - recomputation only adds work: when a strategy fits, the same one with more
 //   recomputation is slower and not simulated ("dominated");
+// - ZeRO-1 is not simulated when ZeRO-2 of the same shape fits: the cluster simulation
+//   times them alike (same collectives, same sharded optimizer step) and -2 keeps less;
 // - at most maxSimulations simulations, then the search stops (truncated).
 // The project's own strategy is always simulated (flagged current) as the reference, past
 // the cap too; a cancel stops everything.
