@@ -6,6 +6,7 @@
 #include "app/batch_simulate.h"
 #include "app/batch_suite.h"
 #include "app/convert_command.h"
+#include "app/search_command.h"
 
 #include <ostream>
 
@@ -46,6 +47,10 @@ int runBatch(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
         return runBatchExportCsv(pos[0].toStdString(), pos[1].toStdString(), cmd.groupBy.toStdString(), out, err);
     }
     if (cmd.merge) return runBatchMerge(cmd, out, err);
+    if (!cmd.searchProject.isEmpty()) {
+        if (!pos.isEmpty()) return usage(err, "--search takes no positional arguments");
+        return runSearchCommand({cmd.searchProject.toStdString(), cmd.top, cmd.report.toStdString()}, out, err);
+    }
     if (pos.size() != 1)
         return usage(err, "--batch needs one PROJECT.json or SUITE.json (or --import/--compare/--export-*/--merge)");
     if (isSuiteFile(pos.front().toStdString())) {

@@ -18,6 +18,7 @@ void addOptions(QCommandLineParser& parser) {
         "                 [--junit J.xml] [--out DIR] [--shard K/N]\n"
         "       npustudio --batch --merge R1.json R2.json... --report ALL.json [--junit J.xml]\n"
         "       npustudio --batch --estimate PROJECT.json --tokens N [--devices-max K] [--report REPORT.json]\n"
+        "       npustudio --batch --search PROJECT.json [--top N] [--report REPORT.json]\n"
         "Exit codes (batch): 0 ok, 1 the run failed (out of memory, error), 2 bad input.\n"
         "Suites: 0 all pass, 1 a regression or budget failure, 2 a case could not run."));
     parser.addHelpOption();
@@ -68,6 +69,11 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("tokens"), QStringLiteral("Training tokens for --estimate (e.g. 1e9)."), QStringLiteral("N")},
         {QStringLiteral("devices-max"), QStringLiteral("Largest device count --estimate tries (default 1024)."),
          QStringLiteral("K"), QStringLiteral("1024")},
+        {QStringLiteral("search"),
+         QStringLiteral("Rank the parallel strategies (DP/TP/PP, micro-batches, ZeRO, recomputation) of PROJECT.json's cluster."),
+         QStringLiteral("PROJECT")},
+        {QStringLiteral("top"), QStringLiteral("Strategies --search prints (default 10; the report lists all)."), QStringLiteral("N"),
+         QStringLiteral("10")},
     });
     parser.addPositionalArgument(QStringLiteral("file"),
                                  QStringLiteral("PROJECT.json, RUN.npudb or TRACE.json[.gz] to open."),
@@ -92,6 +98,12 @@ QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
     out.estimateProject = parser.value(QStringLiteral("estimate"));
     out.tokens = parser.value(QStringLiteral("tokens"));
     out.devicesMax = parser.value(QStringLiteral("devices-max"));
+    out.searchProject = parser.value(QStringLiteral("search"));
+    if (parser.isSet(QStringLiteral("top"))) {
+        bool ok = false;
+        out.top = parser.value(QStringLiteral("top")).toInt(&ok);
+        if (!ok || out.top < 1) return QStringLiteral("--top: expected a positive integer, got \"%1\"").arg(parser.value(QStringLiteral("top")));
+    }
     out.positional = parser.positionalArguments();
     out.against = parser.value(QStringLiteral("against"));
     out.fit = parser.value(QStringLiteral("fit"));

@@ -34,6 +34,8 @@ struct CommandLine {
     QString estimateProject;    // --estimate PROJECT.json (app/estimate_command.h)
     QString tokens;             // --tokens N
     QString devicesMax;         // --devices-max K
+    QString searchProject;      // --search PROJECT.json (app/search_command.h)
+    int top = 10;               // --top N
     QString against;            // --against TRACE|RUN.npudb (app/batch_against.h)
     QString fit;                // --fit OVERLAY.json
     QStringList positional;     // PROJECT.json | RUN.npudb | TRACE.json[.gz] ...

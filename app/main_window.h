@@ -37,6 +37,7 @@ class OpStatsView;
 class OutputPanel;
 class PassesView;
 class ProjectExplorer;
+class StrategySearchDialog;
 class SummaryView;
 class TimelineView;
 class TimelineWidget;
@@ -67,6 +68,9 @@ public:
     bool saveProject();
     bool exportChromeTo(const QString& file);
     bool exportCsvTo(const QString& file);
+    // Run > Search Parallel Strategies…: the dialog (shown, deleted on close), or null
+    // without a project.
+    views::StrategySearchDialog* searchStrategies();
 
     // Tests and batch screenshots turn the modal message boxes off (errors still log).
     void setShowDialogs(bool show) { m_showDialogs = show; }
@@ -179,6 +183,7 @@ private:
     QMenu* m_viewMenu = nullptr;
     QAction* m_saveAction = nullptr;
     QAction* m_estimateAction = nullptr;
+    QAction* m_searchAction = nullptr;
     QAction* m_simulateAction = nullptr;
     QAction* m_exportChromeAction = nullptr;
     QAction* m_exportCsvAction = nullptr;

@@ -6,6 +6,9 @@
 #include "profiler/store/profile_db.h"
 #include "views/dialogs/new_project_dialog.h"
 #include "views/dialogs/resource_estimate_dialog.h"
+#include "views/dialogs/strategy_search_dialog.h"
+#include "views/project/project_explorer.h"
+#include "views/project/project_tree_model.h"
 
 #include <QAction>
 #include <QApplication>
@@ -61,6 +64,8 @@ void MainWindow::buildMenus() {
         dialog->show();
     });
     m_estimateAction->setToolTip(QStringLiteral("How many devices and how long to train the project's model on N tokens"));
+    m_searchAction = run->addAction(QStringLiteral("Search &Parallel Strategies…"), this, [this] { searchStrategies(); });
+    m_searchAction->setToolTip(QStringLiteral("Rank DP/TP/PP, micro-batch, ZeRO and recomputation choices on the project's cluster"));
     run->addAction(QStringLiteral("Compare with &Measured Run…"), this, [this] { compareWithMeasuredRun(this, m_db); });
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
@@ -76,8 +81,26 @@ void MainWindow::updateActions() {
     m_simulateAction->setEnabled(m_project.has_value() && !m_jobs->busy());
     m_saveAction->setEnabled(m_project.has_value());
     m_estimateAction->setEnabled(m_project.has_value());
+    m_searchAction->setEnabled(m_project.has_value());
     m_exportChromeAction->setEnabled(m_db != nullptr);
     m_exportCsvAction->setEnabled(m_db != nullptr);
+}
+
+views::StrategySearchDialog* MainWindow::searchStrategies() {
+    if (!m_project) return nullptr;
+    auto* dialog = new views::StrategySearchDialog(*m_project, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    // Apply goes through the Project explorer's edit path: checked, saved, re-simulation offered.
+    connect(dialog, &views::StrategySearchDialog::applyRequested, this, [this, dialog](const engine::StrategyConfig& config) {
+        // The dialog outlives a project switch: never write one project's strategy into another.
+        if (!m_project || m_project->file != dialog->project().file) {
+            fail(QStringLiteral("Apply strategy"), QStringLiteral("The project searched is no longer the open project"));
+            return;
+        }
+        m_explorer->model()->applyEdits(engine::strategyEdits(config));
+    });
+    dialog->show();
+    return dialog;
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(QStringLiteral("recentFiles")).toStringList(); }

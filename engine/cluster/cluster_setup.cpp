@@ -8,15 +8,15 @@ namespace {
 
 std::string fileOf(const Project& p) { return p.file.empty() ? p.name : p.file.string(); }
 
-// A project that sets degrees but no "cluster": the devices those degrees need, in
-// servers of up to 8 (the DGX / Atlas 800 size), inter-node links from the profile.
-nlohmann::json defaultCluster(const ParallelConfig& parallel) {
+}  // namespace
+
+nlohmann::json clusterDocument(const Project& project, const ParallelConfig& parallel) {
+    if (!project.cluster.empty()) return project.cluster;
+    // Servers of up to 8 (the DGX / Atlas 800 size), inter-node links from the profile.
     const int devices = parallel.devices();
     const int perNode = devices % 8 == 0 ? 8 : devices < 8 ? devices : 1;
     return {{"nodes", devices / perNode}, {"devices_per_node", perNode}};
 }
-
-}  // namespace
 
 Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceProfile& device) {
     const std::string file = fileOf(project);
@@ -24,8 +24,7 @@ Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceP
     if (!parallel) return parallel.error();
     ClusterSetup s;
     s.parallel = *parallel;
-    const nlohmann::json clusterDoc = project.cluster.empty() ? defaultCluster(s.parallel) : project.cluster;
-    auto cluster = parseClusterSpec(clusterDoc, &device, file);
+    auto cluster = parseClusterSpec(clusterDocument(project, s.parallel), &device, file);
     if (!cluster) return cluster.error();
     s.cluster = *cluster;
     const std::vector<std::string> problems = validateParallel(s.parallel, s.cluster, project);

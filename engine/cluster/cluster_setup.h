@@ -33,6 +33,10 @@ struct ClusterSetup {
     int nodeOf(int rank) const { return rank / cluster.devicesPerNode; }
 };
 
+// The project's "cluster", or for a project that sets degrees but no cluster the devices
+// those degrees need, in servers of up to 8.
+nlohmann::json clusterDocument(const Project& project, const ParallelConfig& parallel);
+
 // Errors list every violation of the project (one per line), naming file and key.
 Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceProfile& device);
 

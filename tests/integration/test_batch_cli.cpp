@@ -151,6 +151,46 @@ private slots:
         QVERIFY2(bad.err.contains(QStringLiteral("--tokens")) && bad.err.contains(QStringLiteral("\"lots\"")), qPrintable(bad.err));
     }
 
+    void searchRanksStrategies() {
+        // The sample cluster project: LLaMA-7B on 8 Ascend 910B.
+        const QString dir = m_tmp.filePath(QStringLiteral("search"));
+        QDir().mkpath(dir);
+        const QString project = dir + QStringLiteral("/project.json");
+        QVERIFY(QFile::copy(QStringLiteral(NPU_SOURCE_DIR "/projects/llama-7b-cluster/project.json"), project));
+        const QString report = m_tmp.filePath(QStringLiteral("search.json"));
+        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--search"), project, QStringLiteral("--top"), QStringLiteral("5"),
+                                 QStringLiteral("--report"), report});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+        for (const char* word : {"8 devices", "rank", "tokens/s", "bounds:", "over_memory"}) QVERIFY2(r.out.contains(QLatin1String(word)), word);
+        const QJsonObject j = readJson(report);
+        QCOMPARE(j.value(QStringLiteral("devices")).toInt(), 8);
+        const QJsonArray list = j.value(QStringLiteral("strategies")).toArray();
+        const int feasible = j.value(QStringLiteral("feasible")).toInt();
+        QVERIFY(feasible > 0 && feasible < list.size());
+        double previous = 1e300;
+        for (int i = 0; i < list.size(); ++i) {
+            const QJsonObject s = list[i].toObject();
+            QCOMPARE(s.value(QStringLiteral("feasible")).toBool(), i < feasible);
+            const QJsonObject c = s.value(QStringLiteral("config")).toObject();
+            QCOMPARE(c.value(QStringLiteral("data_parallel")).toInt() * c.value(QStringLiteral("tensor_parallel")).toInt() *
+                         c.value(QStringLiteral("pipeline_stages")).toInt(),
+                     8);
+            if (i < feasible) {
+                const double tps = s.value(QStringLiteral("tokens_per_s")).toDouble();
+                QVERIFY(tps > 0 && tps <= previous);
+                previous = tps;
+                QVERIFY(s.value(QStringLiteral("peak_bytes")).toDouble() <= j.value(QStringLiteral("capacity_bytes")).toDouble());
+            } else {
+                QVERIFY(!s.value(QStringLiteral("reason")).toString().isEmpty());
+            }
+        }
+        QVERIFY(!readJson(project).value(QStringLiteral("runs")).toArray().size());
+
+        const Run bad = npustudio({QStringLiteral("--batch"), QStringLiteral("--search"), copyProject(QStringLiteral("tiny-llama"))});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("cluster")), qPrintable(bad.err));
+    }
+
     void outFolderIsNotRecorded() {
         const QString project = copyProject(QStringLiteral("tiny-llama"));
         const QString out = m_tmp.filePath(QStringLiteral("elsewhere"));

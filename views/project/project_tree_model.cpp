@@ -189,13 +189,21 @@ QModelIndex ProjectTreeModel::findNote(const QString& keyPath) const {
 bool ProjectTreeModel::setData(const QModelIndex& index, const QVariant& value, int role) {
     const QString path = index.data(KeyPathRole).toString();
     if (role != Qt::EditRole || path.isEmpty() || !m_hasProject) return QStandardItemModel::setData(index, value, role);
-    json doc = engine::projectToJson(m_project);
+    const json doc = engine::projectToJson(m_project);
     const json::json_pointer pointer(path.toStdString());
     // graph_level is listed at its default (0) when the file does not set it.
     const json old = doc.contains(pointer) ? doc.at(pointer) : (path == QStringLiteral("/optimizations/graph_level") ? json(0) : json());
     const json now = typedValue(value.toString(), old);
     if (now == old) return false;
-    doc[pointer] = now;
+    if (!applyEdits({{path.toStdString(), now}})) return false;
+    QStandardItemModel::setData(index, scalarText(now), role);
+    return true;
+}
+
+bool ProjectTreeModel::applyEdits(const std::vector<std::pair<std::string, nlohmann::json>>& edits) {
+    if (!m_hasProject) return false;
+    json doc = engine::projectToJson(m_project);
+    for (const auto& [path, value] : edits) doc[json::json_pointer(path)] = value;
     auto parsed = engine::parseProject(doc, m_project.file.string());
     Expected<engine::Project> checked = parsed ? [&] {
         parsed->file = m_project.file;
@@ -206,9 +214,8 @@ bool ProjectTreeModel::setData(const QModelIndex& index, const QVariant& value, 
         return false;
     }
     m_project = std::move(checked).value();
-    // Rebuilt after the editor has let go of the item.
+    // Rebuilt after an editor has let go of its item.
     QMetaObject::invokeMethod(this, [this] { rebuild(); }, Qt::QueuedConnection);
-    QStandardItemModel::setData(index, scalarText(now), role);
     emit projectEdited(m_project);
     return true;
 }

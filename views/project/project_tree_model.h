@@ -11,6 +11,10 @@
 
 #include <QStandardItemModel>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace npu::views {
 
 class ProjectTreeModel : public QStandardItemModel {
@@ -34,6 +38,9 @@ public:
     QModelIndex findKey(const QString& keyPath) const;
 
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+    // Several keys at once (JSON pointer, value), checked as one edit like setData's:
+    // projectEdited, or editRejected and no change. Used by the strategy search's Apply.
+    bool applyEdits(const std::vector<std::pair<std::string, nlohmann::json>>& edits);
 
     // Rows shown under a key's row ("/optimizations/graph_level": the what-if prediction
     // for the edited value), one per line of `text`, each "label<TAB>value"; empty text

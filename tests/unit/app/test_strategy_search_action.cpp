@@ -1,0 +1,139 @@
+// Run > Search Parallel Strategies… through the main window: the dialog searches the open
+// cluster project, a cancelled search keeps what it found, and Apply writes the chosen
+// strategy into the project, which the window saves (the explorer's edit path).
+
+#include "app/main_window.h"
+#include "engine/cluster/strategy_search.h"
+#include "engine/parallel/parallel_config.h"
+#include "views/dialogs/strategy_search_dialog.h"
+
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace npu;
+
+class TestStrategySearchAction : public QObject {
+    Q_OBJECT
+
+    static QString clusterProject(const QTemporaryDir& dir) {
+        const nlohmann::json doc = {
+            {"format", "npustudio-project"},
+            {"version", 1},
+            {"name", "search"},
+            {"device", "ascend-910b"},
+            {"model", {{"zoo", "llama"}, {"config", {{"hidden", 512}, {"ffn", 1376}, {"layers", 4}, {"heads", 8}, {"vocab", 32000}}}}},
+            {"training", {{"batch", 8}, {"seq", 256}, {"precision", "bf16-amp"}}},
+            {"cluster", {{"nodes", 1}, {"devices_per_node", 8}}},
+            {"parallel", {{"data_parallel", 8}, {"micro_batches", 1}}},
+            {"runs", nlohmann::json::array()}};
+        const QString file = dir.filePath(QStringLiteral("project.json"));
+        std::ofstream(file.toStdString()) << doc.dump(2);
+        return file;
+    }
+
+private slots:
+    void searchCancelAndApply() {
+        QTemporaryDir dir;
+        const QString file = clusterProject(dir);
+        app::MainWindow window;
+        window.setShowDialogs(false);
+        QVERIFY(window.openProject(file, false));
+
+        // Cancel right away: finished follows with what was simulated (possibly nothing).
+        views::StrategySearchDialog* first = window.searchStrategies();
+        QVERIFY(first);
+        QSignalSpy firstDone(first, &views::StrategySearchDialog::finished);
+        first->start();
+        first->cancel();
+        QVERIFY(firstDone.wait(60000));
+        QVERIFY(first->result().has_value());
+        QVERIFY(first->result()->cancelled);
+        QVERIFY(first->statusText().startsWith(QStringLiteral("Cancelled")));
+        first->close();
+
+        views::StrategySearchDialog* dialog = window.searchStrategies();
+        QSignalSpy done(dialog, &views::StrategySearchDialog::finished);
+        dialog->start();
+        QVERIFY(done.wait(120000));
+        QVERIFY(dialog->result().has_value() && dialog->result()->feasibleCount > 1);
+        // Apply the second-ranked strategy (the first may be the project's own).
+        dialog->table()->selectRow(1);
+        const engine::StrategyConfig want = dialog->result()->strategies[1].config;
+        QTest::mouseClick(dialog->applyButton(), Qt::LeftButton);
+        QVERIFY(window.project().has_value());
+        auto cfg = engine::parallelConfigOf(*window.project());
+        QVERIFY(cfg.ok());
+        QCOMPARE(cfg->dataParallel, want.dataParallel);
+        QCOMPARE(cfg->tensorParallel, want.tensorParallel);
+        QCOMPARE(cfg->pipelineStages, want.pipelineStages);
+        QCOMPARE(cfg->microBatches, want.microBatches);
+        QCOMPARE(cfg->zeroStage, want.zeroStage);
+        QCOMPARE(window.project()->training.activation_checkpointing, want.activationCheckpointing);
+        // Saved: the file on disk has the strategy.
+        auto saved = engine::loadProject(file.toStdString());
+        QVERIFY2(saved.ok(), saved.ok() ? "" : saved.message().c_str());
+        QCOMPARE(saved->parallel.value("data_parallel", 0), want.dataParallel);
+        QCOMPARE(saved->parallel.value("micro_batches", 0), want.microBatches);
+        QCOMPARE(saved->training.activation_checkpointing, want.activationCheckpointing);
+
+        // Another project opened meanwhile: Apply from the old dialog leaves it alone.
+        QTemporaryDir other;
+        const QString otherFile = clusterProject(other);
+        QVERIFY(window.openProject(otherFile, false));
+        int differing = 0;  // a strategy unlike the file's (DP 8, one micro-batch)
+        while (differing < dialog->result()->feasibleCount &&
+               dialog->result()->strategies[static_cast<std::size_t>(differing)].config.dataParallel == 8 &&
+               dialog->result()->strategies[static_cast<std::size_t>(differing)].config.microBatches == 1)
+            ++differing;
+        QVERIFY(differing < dialog->result()->feasibleCount);
+        dialog->table()->selectRow(differing);
+        QVERIFY(dialog->apply());
+        QCOMPARE(window.project()->parallel.value("data_parallel", 0), 8);
+        QCOMPARE(window.project()->parallel.value("micro_batches", 0), 1);
+        QCOMPARE(engine::loadProject(otherFile.toStdString())->parallel.value("data_parallel", 0), 8);
+    }
+
+    // Not a check: with NPU_SCREENSHOT_DIR set, saves the dialog searching LLaMA-7B on 8
+    // devices (projects/llama-7b-cluster, copied) mid-search and ranked (search_*.png);
+    // NPU_SCREENSHOT_HOLD=S keeps it on screen S seconds (for `import -window root`).
+    void screenshots() {
+        const QString shots = qEnvironmentVariable("NPU_SCREENSHOT_DIR");
+        if (shots.isEmpty()) QSKIP("set NPU_SCREENSHOT_DIR");
+        QTemporaryDir dir;
+        auto p = engine::loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-cluster/project.json");
+        QVERIFY(p.ok());
+        const QString file = dir.filePath(QStringLiteral("project.json"));
+        QVERIFY(engine::saveProject(*p, file.toStdString()).ok());
+        app::MainWindow window;
+        window.setShowDialogs(false);
+        window.resize(1400, 860);
+        window.show();
+        QVERIFY(window.openProject(file, false));
+        views::StrategySearchDialog* dialog = window.searchStrategies();
+        dialog->resize(1000, 640);
+        QSignalSpy done(dialog, &views::StrategySearchDialog::finished);
+        dialog->start();
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->progressBar()->value() > 300 || !dialog->running(), 60000);
+        dialog->grab().save(shots + QStringLiteral("/search_running.png"));
+        QVERIFY(done.count() == 1 || done.wait(120000));
+        QTest::qWait(200);  // the relayout after the result
+        QVERIFY(dialog->grab().save(shots + QStringLiteral("/search_ranked.png")));
+        const int firstRejected = dialog->result()->feasibleCount;
+        if (firstRejected < dialog->table()->rowCount()) {
+            dialog->table()->scrollToItem(dialog->table()->item(firstRejected, 0), QAbstractItemView::PositionAtCenter);
+            QVERIFY(dialog->grab().save(shots + QStringLiteral("/search_rejected.png")));
+            dialog->table()->scrollToTop();
+        }
+        if (const int hold = qEnvironmentVariableIntValue("NPU_SCREENSHOT_HOLD"); hold > 0) QTest::qWait(hold * 1000);
+    }
+};
+
+QTEST_MAIN(TestStrategySearchAction)
+#include "test_strategy_search_action.moc"

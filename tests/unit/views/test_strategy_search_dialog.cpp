@@ -1,0 +1,115 @@
+// Run > Search Parallel Strategies…: the dialog runs engine::searchStrategies off the GUI
+// thread with a progress bar, cancels with partial results, and Apply writes the chosen
+// strategy into the project through the Project explorer's edit path (applyEdits).
+
+#include "engine/cluster/strategy_search.h"
+#include "engine/parallel/parallel_config.h"
+#include "engine/project/project.h"
+#include "views/dialogs/strategy_search_dialog.h"
+#include "views/project/project_tree_model.h"
+
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace npu;
+
+namespace {
+
+engine::Project smallCluster() {
+    nlohmann::json doc = {{"format", "npustudio-project"},
+                          {"version", 1},
+                          {"name", "search"},
+                          {"device", "ascend-910b"},
+                          {"model", {{"zoo", "llama"}, {"config", {{"hidden", 512}, {"ffn", 1376}, {"layers", 4}, {"heads", 8}, {"vocab", 32000}}}}},
+                          {"training", {{"batch", 8}, {"seq", 256}, {"precision", "bf16-amp"}}},
+                          {"cluster", {{"nodes", 1}, {"devices_per_node", 8}}},
+                          {"parallel", {{"data_parallel", 8}, {"micro_batches", 1}}}};
+    auto p = engine::parseProject(doc, "search.json");
+    if (!p) qFatal("%s", p.message().c_str());
+    return *p;
+}
+
+}  // namespace
+
+class TestStrategySearchDialog : public QObject {
+    Q_OBJECT
+private slots:
+    void searchesRanksAndApplies() {
+        views::StrategySearchDialog dialog(smallCluster());
+        QSignalSpy done(&dialog, &views::StrategySearchDialog::finished);
+        QVERIFY(!dialog.applyButton()->isEnabled());
+        dialog.start();
+        QVERIFY(dialog.running());
+        QVERIFY(done.wait(120000));
+        QVERIFY2(dialog.result().has_value(), qPrintable(dialog.statusText()));
+        const engine::StrategySearchResult& r = *dialog.result();
+        QVERIFY(!r.cancelled);
+        QVERIFY(r.feasibleCount > 0);
+        QCOMPARE(dialog.progressBar()->value(), 1000);
+        // Every strategy is a row, the ranked ones first, the best selected.
+        QCOMPARE(dialog.table()->rowCount(), static_cast<int>(r.strategies.size()));
+        QCOMPARE(dialog.table()->item(0, 0)->text(), QStringLiteral("1"));
+        QCOMPARE(dialog.table()->currentRow(), 0);
+        QVERIFY(dialog.applyButton()->isEnabled());
+        // A row that does not fit cannot be selected.
+        if (r.feasibleCount < dialog.table()->rowCount())
+            QVERIFY(!(dialog.table()->item(r.feasibleCount, 1)->flags() & Qt::ItemIsSelectable));
+
+        // Apply: the window connects the signal to the explorer model's edit path; so here.
+        views::ProjectTreeModel model;
+        engine::Project project = smallCluster();
+        model.setProject(project);
+        QSignalSpy edited(&model, &views::ProjectTreeModel::projectEdited);
+        QSignalSpy rejected(&model, &views::ProjectTreeModel::editRejected);
+        connect(&dialog, &views::StrategySearchDialog::applyRequested, &model,
+                [&model](const engine::StrategyConfig& c) { model.applyEdits(engine::strategyEdits(c)); });
+        dialog.table()->selectRow(1);
+        QTest::mouseClick(dialog.applyButton(), Qt::LeftButton);
+        QCOMPARE(rejected.count(), 0);
+        QCOMPARE(edited.count(), 1);
+        const auto applied = edited.front().front().value<engine::Project>();
+        const engine::StrategyConfig& want = r.strategies[1].config;
+        auto cfg = engine::parallelConfigOf(applied);
+        QVERIFY(cfg.ok());
+        QCOMPARE(cfg->dataParallel, want.dataParallel);
+        QCOMPARE(cfg->tensorParallel, want.tensorParallel);
+        QCOMPARE(cfg->pipelineStages, want.pipelineStages);
+        QCOMPARE(cfg->microBatches, want.microBatches);
+        QCOMPARE(cfg->zeroStage, want.zeroStage);
+        QCOMPARE(applied.training.activation_checkpointing, want.activationCheckpointing);
+    }
+
+    void cancelKeepsPartialResults() {
+        views::StrategySearchDialog dialog(smallCluster());
+        QSignalSpy done(&dialog, &views::StrategySearchDialog::finished);
+        dialog.start();
+        // Cancel once the search has visibly moved (the bar advances per shape).
+        QTRY_VERIFY_WITH_TIMEOUT(dialog.progressBar()->value() > 0 || !dialog.running(), 60000);
+        dialog.cancel();
+        QVERIFY(done.count() == 1 || done.wait(60000));
+        QVERIFY(dialog.result().has_value());
+        if (!dialog.result()->cancelled) QSKIP("the search finished before the cancel arrived (machine too fast)");
+        QVERIFY(dialog.statusText().startsWith(QStringLiteral("Cancelled")));
+        QVERIFY(dialog.result()->simulations < 40);
+        QCOMPARE(dialog.table()->rowCount(), static_cast<int>(dialog.result()->strategies.size()));
+    }
+
+    void notAClusterSaysSo() {
+        engine::Project p = smallCluster();
+        p.cluster = nlohmann::json::object();
+        p.parallel = nlohmann::json::object();
+        views::StrategySearchDialog dialog(p);
+        QSignalSpy done(&dialog, &views::StrategySearchDialog::finished);
+        dialog.start();
+        QVERIFY(done.wait(60000));
+        QVERIFY(!dialog.result().has_value());
+        QVERIFY(dialog.statusText().contains(QStringLiteral("cluster")));
+        QVERIFY(!dialog.apply());
+    }
+};
+
+QTEST_MAIN(TestStrategySearchDialog)
+#include "test_strategy_search_dialog.moc"
