@@ -41,7 +41,9 @@ Expected<std::unique_ptr<ProfileDb>> ProfileDb::open(const std::filesystem::path
     auto version = readSchemaVersion(*db, file);
     if (version && *version != kSchemaVersion) {
         sqlite3_close(*db);
-        if (auto s = migrateNpudb(file, *version); !s) return s.error();
+        // A version-5 file lacks only the timeline's summaries: when it cannot be upgraded
+        // (read-only) it still opens, and the timeline reads its tracks without them.
+        if (auto s = migrateNpudb(file, *version); !s && *version < 5) return s.error();
         db = openReadOnly(file);
         if (!db) return db.error();
         version = readSchemaVersion(*db, file);

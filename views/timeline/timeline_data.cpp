@@ -27,11 +27,26 @@ std::unique_ptr<TimelineData> TimelineData::skeleton(const profiler::ProfileDb& 
     data->m_strings = db.strings();
     for (const profiler::DeviceRow& d : db.devices())
         data->addDevice(d.id, d.name, d.kind);
+    profiler::TrackSummaries summaries = profiler::readTrackSummaries(db);
+    data->m_densityT0 = summaries.t0;
+    data->m_densityBucketNs = summaries.bucketNs;
     for (const profiler::TrackRow& t : db.tracks()) {
         TimelineTrack track;
         track.row = t;
         track.isCounter = t.kind == profiler::TrackKind::counter;
         track.loaded = false;
+        // Summaries come by track id, tracks in display order.
+        const auto it = std::lower_bound(summaries.tracks.begin(), summaries.tracks.end(), t.id,
+                                         [](const profiler::TrackSummary& a, std::int64_t id) { return a.track < id; });
+        if (it != summaries.tracks.end() && it->track == t.id)
+            track.summary = std::move(*it);
+        else if (summaries.present && !track.isCounter) {
+            // No slices (a process container, an idle stream): nothing to load, no row.
+            data->m_tracks.push_back(std::move(track));
+            data->m_tracks.back().loaded = true;
+            data->groupFor(t.device).tracks.push_back(static_cast<int>(data->m_tracks.size()) - 1);
+            continue;
+        }
         ++data->m_pending;
         data->m_tracks.push_back(std::move(track));
         data->groupFor(t.device).tracks.push_back(static_cast<int>(data->m_tracks.size()) - 1);
