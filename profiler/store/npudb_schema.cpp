@@ -161,9 +161,15 @@ CREATE TABLE IF NOT EXISTS RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BL
     if (s && fromVersion < 5) s = execSql(db, npudbClusterTablesSql(), "upgrading " + file.string() + " to version 5");
     if (s && fromVersion < 6) {
         // The summaries come from a pass over TASK: ~2 s per 10M slices, once per file.
+        // The extent the writer stored; a full scan only for files without it.
         std::int64_t t0 = 0, t1 = 0;
-        SqliteStatement range(db, "SELECT min(lo), max(hi) FROM (SELECT min(start_ns) lo, max(start_ns + dur_ns) hi "
-                                  "FROM TASK UNION ALL SELECT min(ts_ns), max(ts_ns) FROM COUNTER)");
+        SqliteStatement range(db, "SELECT (SELECT CAST(value AS INTEGER) FROM META_DATA WHERE name = 'time_min_ns'), "
+                                  "(SELECT CAST(value AS INTEGER) FROM META_DATA WHERE name = 'time_max_ns')");
+        if (range.step() != SQLITE_ROW || range.isNull(0) || range.isNull(1))
+            range.prepare(db, "SELECT min(lo), max(hi) FROM (SELECT min(start_ns) lo, max(start_ns + dur_ns) hi "
+                              "FROM TASK UNION ALL SELECT min(ts_ns), max(ts_ns) FROM COUNTER)");
+        else
+            range.reset();
         if (range.step() == SQLITE_ROW && !range.isNull(0)) {
             t0 = range.int64(0);
             t1 = range.int64(1);

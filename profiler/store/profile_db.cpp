@@ -43,7 +43,7 @@ Expected<std::unique_ptr<ProfileDb>> ProfileDb::open(const std::filesystem::path
         sqlite3_close(*db);
         // A version-5 file lacks only the timeline's summaries: when it cannot be upgraded
         // (read-only) it still opens, and the timeline reads its tracks without them.
-        if (auto s = migrateNpudb(file, *version); !s && *version < 5) return s.error();
+        if (auto s = migrateNpudb(file, *version); !s && *version != 5) return s.error();
         db = openReadOnly(file);
         if (!db) return db.error();
         version = readSchemaVersion(*db, file);

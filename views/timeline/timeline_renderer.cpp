@@ -201,9 +201,12 @@ void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool 
                 paintTrackSummary(p, *tr.summary, f.data->densityT0(), f.data->densityBucketNs(), area,
                                                   colorOf(-1));
             }
-            p.setPen(QColor(120, 120, 130));
-            p.drawText(QRect(f.gutterWidth + 8, top, 300, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-                       QStringLiteral("loading…"));
+            // On a plate, so it reads over the summary's bands.
+            const QString text = QStringLiteral("loading…");
+            const QRect box(f.gutterWidth + 6, top + (row.height - 16) / 2, p.fontMetrics().horizontalAdvance(text) + 8, 16);
+            p.fillRect(box, QColor(250, 250, 252, 220));
+            p.setPen(QColor(90, 90, 100));
+            p.drawText(box, Qt::AlignCenter, text);
             continue;
         }
         if (f.data->tracks()[static_cast<std::size_t>(row.track)].isCounter)
