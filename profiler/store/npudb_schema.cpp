@@ -160,7 +160,7 @@ CREATE TABLE IF NOT EXISTS RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BL
     if (s && fromVersion < 4) s = execSql(db, npudbMemoryTablesSql(), "upgrading " + file.string() + " to version 4");
     if (s && fromVersion < 5) s = execSql(db, npudbClusterTablesSql(), "upgrading " + file.string() + " to version 5");
     if (s && fromVersion < 6) {
-        // The summaries come from a pass over TASK: ~2 s per 10M slices, once per file.
+        // The summaries come from a pass over TASK: ~3 s per 10M slices, once per file.
         // The extent the writer stored; a full scan only for files without it.
         std::int64_t t0 = 0, t1 = 0;
         SqliteStatement range(db, "SELECT (SELECT CAST(value AS INTEGER) FROM META_DATA WHERE name = 'time_min_ns'), "
