@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <string>
 
 namespace npu::profiler {
@@ -33,7 +34,9 @@ Status writeTrackSummaries(sqlite3* db, std::int64_t t0, std::int64_t t1) {
     if (auto s = execSql(db, "DELETE FROM TRACK_SUMMARY; DELETE FROM TRACK_DENSITY;", "clearing track summaries"); !s)
         return s;
     // Bucket width rounded up so the last end still falls in bucket kDensityBuckets - 1.
-    const std::int64_t bucketNs = std::max<std::int64_t>(1, (t1 - t0) / kDensityBuckets + 1);
+    // Unsigned: a hostile file's extent may not fit a signed difference.
+    const std::uint64_t span = t1 > t0 ? static_cast<std::uint64_t>(t1) - static_cast<std::uint64_t>(t0) : 0;
+    const auto bucketNs = static_cast<std::int64_t>(span / kDensityBuckets + 1);
     SqliteStatement meta(db, "INSERT OR REPLACE INTO META_DATA(name, value) VALUES(?,?)");
     const std::string t0Text = std::to_string(t0), widthText = std::to_string(bucketNs);
     meta.bind(1, std::string_view("density_t0_ns"));
@@ -77,18 +80,21 @@ Status writeTrackSummaries(sqlite3* db, std::int64_t t0, std::int64_t t1) {
         TrackSummary& t = acc.summary;
         ++t.sliceCount;
         t.maxDepth = std::max(t.maxDepth, depth);
-        t.endNs = std::max(t.endNs, start + dur);
+        const std::int64_t end = start > INT64_MAX - dur ? INT64_MAX : start + dur;
+        t.endNs = std::max(t.endNs, end);
         t.maxDurNs = std::max(t.maxDurNs, dur);
         if (acc.lanes.size() <= static_cast<std::size_t>(depth)) acc.lanes.resize(static_cast<std::size_t>(depth) + 1);
         auto& lane = acc.lanes[static_cast<std::size_t>(depth)];
         if (lane.empty()) lane.resize(kDensityBuckets);
-        const auto b = static_cast<std::size_t>(std::clamp<std::int64_t>((start - t0) / bucketNs, 0, kDensityBuckets - 1));
+        const std::uint64_t offset = start > t0 ? static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(t0) : 0;
+        const auto b = static_cast<std::size_t>(
+            std::min<std::uint64_t>(offset / static_cast<std::uint64_t>(bucketNs), kDensityBuckets - 1));
         DensityCell& c = lane[b];
         c.depth = depth;
         c.bucket = static_cast<std::int32_t>(b);
         ++c.count;
         c.busyNs += dur;
-        c.endNs = std::max(c.endNs, start + dur);
+        c.endNs = std::max(c.endNs, end);
     }
     flush();
     if (!firstError.empty()) return makeError("writing track summaries: " + firstError);
