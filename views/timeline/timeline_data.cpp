@@ -87,8 +87,8 @@ void TimelineData::fillTrack(int index, TimelineTrack track)
         extendRange(slot.counter.ts_ns.front(), slot.counter.ts_ns.back());
     if (!slot.isCounter && slot.slices.size() > 0) {
         for (const DepthLane& lane : slot.depths.lanes)
-            if (!lane.maxEnd.empty())
-                extendRange(slot.slices.start_ns.front(), lane.maxEnd.back());
+            if (!lane.blockPrefixEnd.empty())
+                extendRange(slot.slices.start_ns.front(), lane.blockPrefixEnd.back());
         m_sliceCount += static_cast<std::int64_t>(slot.slices.size());
     }
 }
@@ -202,7 +202,7 @@ std::vector<SliceRef> TimelineData::parentChain(SliceRef ref) const
                 break;
             }
             // Earlier slices end before this one did (no overlap at one depth), so stop.
-            if (lane.maxEnd[static_cast<std::size_t>(k - lane.index.begin())] < e)
+            if (prefixMaxEnd(track.slices, lane, static_cast<std::size_t>(k - lane.index.begin())) < e)
                 break;
         }
     }
