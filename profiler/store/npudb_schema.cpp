@@ -2,6 +2,7 @@
 
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
+#include "profiler/store/track_summary.h"
 
 #include <sqlite3.h>
 
@@ -72,6 +73,16 @@ CREATE TABLE IF NOT EXISTS CLUSTER_STEP(step TEXT, type TEXT, idx TEXT, rank INT
                      free_ns INTEGER, stage_ns INTEGER, bubble_ns INTEGER,
                      communication_not_overlapped_exclude_receive_ns INTEGER);
 CREATE TABLE IF NOT EXISTS COMM_GROUP(type TEXT, rank_set TEXT, size INTEGER);
+)sql";
+}
+
+// Version 6. Per-track summaries for the timeline's first frame (profiler/store/track_summary.h).
+std::string_view npudbSummaryTablesSql() {
+    return R"sql(
+CREATE TABLE IF NOT EXISTS TRACK_SUMMARY(track_id INTEGER PRIMARY KEY, slice_count INTEGER, max_depth INTEGER,
+                     start_ns INTEGER, end_ns INTEGER, max_dur_ns INTEGER);
+CREATE TABLE IF NOT EXISTS TRACK_DENSITY(track_id INTEGER, depth INTEGER, bucket INTEGER, count INTEGER,
+                     busy_ns INTEGER, end_ns INTEGER, PRIMARY KEY(track_id, depth, bucket)) WITHOUT ROWID;
 )sql";
 }
 
@@ -148,6 +159,25 @@ CREATE TABLE IF NOT EXISTS RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BL
     if (s && fromVersion < 3) s = execSql(db, npudbCommTablesSql(), "upgrading " + file.string() + " to version 3");
     if (s && fromVersion < 4) s = execSql(db, npudbMemoryTablesSql(), "upgrading " + file.string() + " to version 4");
     if (s && fromVersion < 5) s = execSql(db, npudbClusterTablesSql(), "upgrading " + file.string() + " to version 5");
+    if (s && fromVersion < 6) {
+        // The summaries come from a pass over TASK: ~3 s per 10M slices, once per file.
+        // The extent the writer stored; a full scan only for files without it.
+        std::int64_t t0 = 0, t1 = 0;
+        SqliteStatement range(db, "SELECT (SELECT CAST(value AS INTEGER) FROM META_DATA WHERE name = 'time_min_ns'), "
+                                  "(SELECT CAST(value AS INTEGER) FROM META_DATA WHERE name = 'time_max_ns')");
+        if (range.step() != SQLITE_ROW || range.isNull(0) || range.isNull(1))
+            range.prepare(db, "SELECT min(lo), max(hi) FROM (SELECT min(start_ns) lo, max(start_ns + dur_ns) hi "
+                              "FROM TASK UNION ALL SELECT min(ts_ns), max(ts_ns) FROM COUNTER)");
+        else
+            range.reset();
+        if (range.step() == SQLITE_ROW && !range.isNull(0)) {
+            t0 = range.int64(0);
+            t1 = range.int64(1);
+        }
+        range = SqliteStatement();
+        s = writeTrackSummaries(db, t0, t1);
+        if (!s) s = makeError("upgrading " + file.string() + " to version 6: " + s.message());
+    }
     if (s)
         s = execSql(db, "INSERT OR REPLACE INTO META_DATA(name, value) VALUES('schema_version', '" +
                             std::to_string(kSchemaVersion) + "')",

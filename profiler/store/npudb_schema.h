@@ -20,6 +20,8 @@ std::string_view npudbCommTablesSql();
 std::string_view npudbMemoryTablesSql();
 // Version 5: CLUSTER_STEP and COMM_GROUP (msprof-analyze's cluster analysis).
 std::string_view npudbClusterTablesSql();
+// Version 6: TRACK_SUMMARY and TRACK_DENSITY (filled by writeTrackSummaries).
+std::string_view npudbSummaryTablesSql();
 // The covering (track, start) index of TASK.
 std::string_view npudbTaskIndexSql();
 // COUNTER(track_id, ts_ns): the writer keeps it live (samples arrive per track in time order).

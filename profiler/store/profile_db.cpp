@@ -20,9 +20,10 @@ std::optional<std::int64_t> parseInt64(const std::string& s) {
     return v;
 }
 
-Expected<sqlite3*> openReadOnly(const std::filesystem::path& file) {
+Expected<sqlite3*> openReadOnly(const std::filesystem::path& file, bool oneThread = false) {
     sqlite3* db = nullptr;
-    if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    const int flags = SQLITE_OPEN_READONLY | (oneThread ? SQLITE_OPEN_NOMUTEX : 0);
+    if (sqlite3_open_v2(file.c_str(), &db, flags, nullptr) != SQLITE_OK) {
         std::string why = db ? sqlite3_errmsg(db) : "out of memory";
         sqlite3_close(db);
         return makeError("cannot open profiling database " + file.string() + ": " + why);
@@ -32,17 +33,19 @@ Expected<sqlite3*> openReadOnly(const std::filesystem::path& file) {
 
 }  // namespace
 
-Expected<std::unique_ptr<ProfileDb>> ProfileDb::open(const std::filesystem::path& file) {
+Expected<std::unique_ptr<ProfileDb>> ProfileDb::open(const std::filesystem::path& file, bool oneThread) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(file, ec))
         return makeError("cannot open profiling database " + file.string() + ": no such file");
-    auto db = openReadOnly(file);
+    auto db = openReadOnly(file, oneThread);
     if (!db) return db.error();
     auto version = readSchemaVersion(*db, file);
     if (version && *version != kSchemaVersion) {
         sqlite3_close(*db);
-        if (auto s = migrateNpudb(file, *version); !s) return s.error();
-        db = openReadOnly(file);
+        // A version-5 file lacks only the timeline's summaries: when it cannot be upgraded
+        // (read-only) it still opens, and the timeline reads its tracks without them.
+        if (auto s = migrateNpudb(file, *version); !s && *version != 5) return s.error();
+        db = openReadOnly(file, oneThread);
         if (!db) return db.error();
         version = readSchemaVersion(*db, file);
     }

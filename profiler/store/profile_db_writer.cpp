@@ -6,6 +6,7 @@
 #include "profiler/store/profile_db_writer_rows.h"
 #include "profiler/store/sqlite_attach.h"
 #include "profiler/store/sqlite_statement.h"
+#include "profiler/store/track_summary.h"
 
 #include <sqlite3.h>
 
@@ -426,6 +427,8 @@ Status ProfileDbWriter::commit() {
     if (!d.taskIndexLive)
         if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + d.target.string()); !s) return s;
     if (auto s = execSql(d.db, npudbIndexesSql(), "indexing " + d.target.string()); !s) return s;
+    if (auto s = writeTrackSummaries(d.db, d.minTime <= d.maxTime ? d.minTime : 0, d.minTime <= d.maxTime ? d.maxTime : 0); !s)
+        return makeError("summarising tracks of " + d.target.string() + ": " + s.message());
     if (auto s = execSql(d.db, "COMMIT", "committing " + d.target.string()); !s) return s;
     if (sqlite3_close(d.db) != SQLITE_OK) return makeError("closing " + d.target.string() + ": " + sqlite3_errmsg(d.db));
     d.db = nullptr;

@@ -126,7 +126,8 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     nlohmann::json meta = nlohmann::json::object();
     nlohmann::json summary, lossScale;
     for (const auto& [k, v] : db->allMeta()) {
-        if (k == "max_dur_ns") continue;  // the store's query cache, not a property of the run
+        // The store's query cache and the timeline summaries' grid: not properties of the run.
+        if (k == "max_dur_ns" || k == "density_t0_ns" || k == "density_bucket_ns") continue;
         if (k == "summary") {  // the simulator's summary: its figures get rows of their own
             summary = nlohmann::json::parse(v, nullptr, false);
             if (summary.is_object()) continue;

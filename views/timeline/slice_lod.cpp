@@ -1,6 +1,7 @@
 #include "views/timeline/slice_lod.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace npu::views {
 
@@ -16,42 +17,66 @@ DepthIndex buildDepthIndex(const profiler::TrackSlices& slices)
     std::vector<std::uint32_t> counts(result.lanes.size(), 0);
     for (std::size_t i = 0; i < n; ++i)
         ++counts[static_cast<std::size_t>(std::max(0, slices.depth[i]))];
-    for (std::size_t d = 0; d < counts.size(); ++d) {
+    for (std::size_t d = 0; d < counts.size(); ++d)
         result.lanes[d].index.reserve(counts[d]);
-        result.lanes[d].maxEnd.reserve(counts[d]);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        DepthLane& lane = result.lanes[static_cast<std::size_t>(std::max(0, slices.depth[i]))];
-        const std::int64_t end = slices.start_ns[i] + std::max<std::int64_t>(0, slices.dur_ns[i]);
-        lane.index.push_back(static_cast<std::uint32_t>(i));
-        lane.maxEnd.push_back(lane.maxEnd.empty() ? end : std::max(lane.maxEnd.back(), end));
-    }
+    for (std::size_t i = 0; i < n; ++i)
+        result.lanes[static_cast<std::size_t>(std::max(0, slices.depth[i]))].index.push_back(static_cast<std::uint32_t>(i));
     for (DepthLane& lane : result.lanes) {
         const std::size_t blocks = (lane.index.size() + DepthLane::kBlock - 1) / DepthLane::kBlock;
         lane.blockMaxDur.assign(blocks, 0);
         lane.blockMaxGap.assign(blocks, 0);
         lane.blockMaxEnd.assign(blocks, 0);
+        lane.blockPrefixEnd.assign(blocks, 0);
+        std::int64_t running = 0;  // max end over positions before k
         for (std::size_t k = 0; k < lane.index.size(); ++k) {
             const std::size_t b = k / DepthLane::kBlock;
             const std::uint32_t i = lane.index[k];
             const std::int64_t dur = std::max<std::int64_t>(0, slices.dur_ns[i]);
-            const std::int64_t gap = k == 0 ? 0 : slices.start_ns[i] - lane.maxEnd[k - 1];
+            const std::int64_t end = slices.start_ns[i] + dur;
+            const std::int64_t gap = k == 0 ? 0 : slices.start_ns[i] - running;
             const bool first = k % DepthLane::kBlock == 0;
             lane.blockMaxDur[b] = first ? dur : std::max(lane.blockMaxDur[b], dur);
             lane.blockMaxGap[b] = first ? gap : std::max(lane.blockMaxGap[b], gap);
-            lane.blockMaxEnd[b] = first ? slices.start_ns[i] + dur : std::max(lane.blockMaxEnd[b], slices.start_ns[i] + dur);
+            lane.blockMaxEnd[b] = first ? end : std::max(lane.blockMaxEnd[b], end);
+            running = k == 0 ? end : std::max(running, end);
+            lane.blockPrefixEnd[b] = running;
         }
     }
     return result;
 }
 
+std::int64_t prefixMaxEnd(const profiler::TrackSlices& slices, const DepthLane& lane, std::size_t k)
+{
+    const std::size_t b = k / DepthLane::kBlock;
+    std::int64_t m = b > 0 ? lane.blockPrefixEnd[b - 1] : std::numeric_limits<std::int64_t>::min();
+    for (std::size_t j = b * DepthLane::kBlock; j <= k; ++j) {
+        const std::uint32_t i = lane.index[j];
+        m = std::max(m, slices.start_ns[i] + std::max<std::int64_t>(0, slices.dur_ns[i]));
+    }
+    return m;
+}
+
 LaneSpan laneSpan(const profiler::TrackSlices& slices, const DepthLane& lane, std::int64_t t0, std::int64_t t1)
 {
     LaneSpan span;
-    // maxEnd is non-decreasing: the first position whose running max end passes t0 is the
+    // The running max end is non-decreasing: the first position where it passes t0 is the
     // first slice that can overlap the view. Instants exactly at t0 have end == t0, hence >=.
-    span.first = static_cast<std::size_t>(std::lower_bound(lane.maxEnd.begin(), lane.maxEnd.end(), t0) -
-                                          lane.maxEnd.begin());
+    // Found per block first, then within the block.
+    const auto block = static_cast<std::size_t>(
+        std::lower_bound(lane.blockPrefixEnd.begin(), lane.blockPrefixEnd.end(), t0) - lane.blockPrefixEnd.begin());
+    span.first = lane.index.size();
+    if (block < lane.blockPrefixEnd.size()) {
+        std::int64_t running = block > 0 ? lane.blockPrefixEnd[block - 1] : std::numeric_limits<std::int64_t>::min();
+        const std::size_t stop = std::min(lane.index.size(), (block + 1) * DepthLane::kBlock);
+        for (std::size_t k = block * DepthLane::kBlock; k < stop; ++k) {
+            const std::uint32_t i = lane.index[k];
+            running = std::max(running, slices.start_ns[i] + std::max<std::int64_t>(0, slices.dur_ns[i]));
+            if (running >= t0) {
+                span.first = k;
+                break;
+            }
+        }
+    }
     const auto startOf = [&](std::uint32_t i) { return slices.start_ns[i]; };
     span.last = static_cast<std::size_t>(
         std::lower_bound(lane.index.begin() + static_cast<std::ptrdiff_t>(span.first), lane.index.end(), t1,

@@ -27,11 +27,26 @@ std::unique_ptr<TimelineData> TimelineData::skeleton(const profiler::ProfileDb& 
     data->m_strings = db.strings();
     for (const profiler::DeviceRow& d : db.devices())
         data->addDevice(d.id, d.name, d.kind);
+    profiler::TrackSummaries summaries = profiler::readTrackSummaries(db);
+    data->m_densityT0 = summaries.t0;
+    data->m_densityBucketNs = summaries.bucketNs;
     for (const profiler::TrackRow& t : db.tracks()) {
         TimelineTrack track;
         track.row = t;
         track.isCounter = t.kind == profiler::TrackKind::counter;
         track.loaded = false;
+        // Summaries come by track id, tracks in display order.
+        const auto it = std::lower_bound(summaries.tracks.begin(), summaries.tracks.end(), t.id,
+                                         [](const profiler::TrackSummary& a, std::int64_t id) { return a.track < id; });
+        if (it != summaries.tracks.end() && it->track == t.id)
+            track.summary = std::move(*it);
+        else if (summaries.present && !track.isCounter) {
+            // No slices (a process container, an idle stream): nothing to load, no row.
+            data->m_tracks.push_back(std::move(track));
+            data->m_tracks.back().loaded = true;
+            data->groupFor(t.device).tracks.push_back(static_cast<int>(data->m_tracks.size()) - 1);
+            continue;
+        }
         ++data->m_pending;
         data->m_tracks.push_back(std::move(track));
         data->groupFor(t.device).tracks.push_back(static_cast<int>(data->m_tracks.size()) - 1);
@@ -72,8 +87,8 @@ void TimelineData::fillTrack(int index, TimelineTrack track)
         extendRange(slot.counter.ts_ns.front(), slot.counter.ts_ns.back());
     if (!slot.isCounter && slot.slices.size() > 0) {
         for (const DepthLane& lane : slot.depths.lanes)
-            if (!lane.maxEnd.empty())
-                extendRange(slot.slices.start_ns.front(), lane.maxEnd.back());
+            if (!lane.blockPrefixEnd.empty())
+                extendRange(slot.slices.start_ns.front(), lane.blockPrefixEnd.back());
         m_sliceCount += static_cast<std::int64_t>(slot.slices.size());
     }
 }
@@ -187,7 +202,7 @@ std::vector<SliceRef> TimelineData::parentChain(SliceRef ref) const
                 break;
             }
             // Earlier slices end before this one did (no overlap at one depth), so stop.
-            if (lane.maxEnd[static_cast<std::size_t>(k - lane.index.begin())] < e)
+            if (prefixMaxEnd(track.slices, lane, static_cast<std::size_t>(k - lane.index.begin())) < e)
                 break;
         }
     }

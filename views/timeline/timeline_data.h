@@ -4,6 +4,7 @@
 // tests fill it directly. Plain C++ so the logic over it is testable without widgets.
 
 #include "profiler/store/profile_db.h"
+#include "profiler/store/track_summary.h"
 #include "views/timeline/slice_lod.h"
 
 #include <algorithm>
@@ -25,7 +26,17 @@ struct TimelineTrack {
     profiler::CounterSeries counter;  // counter tracks
     double counterMin = 0;
     double counterMax = 0;
-    int rows() const { return isCounter || !loaded ? 1 : std::max(1, static_cast<int>(depths.lanes.size())); }
+    // Until the slices arrive: the import-time summary (depth, density), so the track is
+    // laid out at its final height and painted in the first frame. Dropped on fillTrack().
+    std::optional<profiler::TrackSummary> summary;
+    int rows() const
+    {
+        if (isCounter)
+            return 1;
+        if (!loaded)
+            return summary ? summary->maxDepth + 1 : 1;
+        return std::max(1, static_cast<int>(depths.lanes.size()));
+    }
     bool empty() const { return loaded && slices.size() == 0 && counter.ts_ns.empty(); }
 };
 
@@ -69,6 +80,10 @@ public:
     std::int64_t startNs() const { return m_start; }
     std::int64_t endNs() const { return m_end; }
     std::int64_t sliceCount() const { return m_sliceCount; }
+    // The summaries' bucket grid (TimelineTrack::summary): bucket b starts at
+    // densityT0() + b * densityBucketNs().
+    std::int64_t densityT0() const { return m_densityT0; }
+    std::int64_t densityBucketNs() const { return m_densityBucketNs; }
 
     SliceRef find(std::int64_t sliceId) const;
     std::int64_t sliceId(SliceRef ref) const { return m_tracks[ref.track].slices.id[ref.index]; }
@@ -95,6 +110,8 @@ private:
     std::int64_t m_end = 0;
     bool m_hasRange = false;
     std::int64_t m_sliceCount = 0;
+    std::int64_t m_densityT0 = 0;
+    std::int64_t m_densityBucketNs = 1;
     int m_pending = 0;
 };
 

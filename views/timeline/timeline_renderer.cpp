@@ -5,6 +5,7 @@
 #include "views/timeline/counter_format.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/timeline_palette.h"
+#include "views/timeline/track_summary_paint.h"
 
 #include <QFontMetrics>
 #include <QPainter>
@@ -193,10 +194,19 @@ void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool 
         const int top = f.rulerHeight + f.layout->areaTop(row, f.scrollY);
         if (row.kind != LayoutRow::Kind::track || !visible(row, top))
             continue;
-        if (!f.data->tracks()[static_cast<std::size_t>(row.track)].loaded) {
-            p.setPen(QColor(120, 120, 130));
-            p.drawText(QRect(f.gutterWidth + 8, top, 300, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-                       QStringLiteral("loading…"));
+        if (const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(row.track)]; !tr.loaded) {
+            if (tr.summary) {
+                const SummaryPaintArea area{f.t0, f.t1, static_cast<double>(f.gutterWidth), static_cast<double>(f.plotWidth),
+                                            top + f.metrics.trackPadding, f.metrics.rowHeight};
+                paintTrackSummary(p, *tr.summary, f.data->densityT0(), f.data->densityBucketNs(), area,
+                                                  colorOf(-1));
+            }
+            // On a plate, so it reads over the summary's bands.
+            const QString text = QStringLiteral("loading…");
+            const QRect box(f.gutterWidth + 6, top + (row.height - 16) / 2, p.fontMetrics().horizontalAdvance(text) + 8, 16);
+            p.fillRect(box, QColor(250, 250, 252, 220));
+            p.setPen(QColor(90, 90, 100));
+            p.drawText(box, Qt::AlignCenter, text);
             continue;
         }
         if (f.data->tracks()[static_cast<std::size_t>(row.track)].isCounter)

@@ -49,7 +49,7 @@ void TimelineWidget::startLoading()
     const int workers = std::clamp(QThread::idealThreadCount(), 1, 2);
     for (int w = 0; w < workers; ++w) {
         s.loaders.push_back(QtConcurrent::run([this, path, shared, next, done, cancel, generation, total] {
-            auto db = profiler::ProfileDb::open(path);
+            auto db = profiler::ProfileDb::open(path, /*oneThread=*/true);  // this worker's own
             for (int k = (*next)++; k < total; k = (*next)++) {
                 if (*cancel)
                     return;

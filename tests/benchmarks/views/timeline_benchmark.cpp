@@ -1,8 +1,11 @@
-// Timeline at scale (issue 3): time from ProfileDb::open to the first painted timeline
-// of a 1M-slice .npudb, and median frame times for full-range and zoomed views, each
-// frame rendered offscreen into a QImage after a small pan or zoom.
+// Timeline at scale (issues 3 and 12): time from ProfileDb::open to the first painted
+// timeline of a 1M- or 10M-slice .npudb (open, track metadata, first frame with the
+// tracks' density summary, first frame with slices, everything loaded), peak RSS at each
+// stage, and median frame times for full-range and zoomed views, each frame rendered
+// offscreen into a QImage after a small pan or zoom. Prints figures; not a timed test.
 //
-//   timeline_benchmark [slices=1000000] [tracks=16] [width=1600] [height=900]
+//   timeline_benchmark [slices=1000000] [tracks=16] [width=1600] [height=900] [OUT.png]
+//                      [--db FILE.npudb]   (reused when it exists, else written there)
 
 #include "profiler/store/profile_db.h"
 #include "profiler/store/synthetic_db.h"
@@ -19,7 +22,10 @@
 #include <ctime>
 #include <time.h>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
+
+#include <sys/resource.h>
 
 using namespace npu;
 using Clock = std::chrono::steady_clock;
@@ -74,6 +80,14 @@ FrameTimes timeFrames(views::TimelineWidget& w, QImage& img, int frames, Step st
     return out;
 }
 
+// Peak resident set so far (Linux reports ru_maxrss in KiB), what /usr/bin/time -v shows.
+double peakRssMb()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
 void printFrames(const char* what, const views::TimelineWidget& w, const FrameTimes& f)
 {
     std::printf("%s (%d rects, %d folded): median %.2f ms wall (p90 %.2f), median %.2f ms CPU per frame "
@@ -89,20 +103,35 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    const std::int64_t slices = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
-    const int tracks = argc > 2 ? std::atoi(argv[2]) : 16;
-    const int width = argc > 3 ? std::atoi(argv[3]) : 1600;
-    const int height = argc > 4 ? std::atoi(argv[4]) : 900;
+    std::vector<const char*> pos;
+    const char* dbArg = nullptr;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--db") == 0 && i + 1 < argc)
+            dbArg = argv[++i];
+        else
+            pos.push_back(argv[i]);
+    }
+    const auto arg = [&](std::size_t i) { return i < pos.size() ? pos[i] : nullptr; };
+    const std::int64_t slices = arg(0) ? std::atoll(arg(0)) : 1'000'000;
+    const int tracks = arg(1) ? std::atoi(arg(1)) : 16;
+    const int width = arg(2) ? std::atoi(arg(2)) : 1600;
+    const int height = arg(3) ? std::atoi(arg(3)) : 900;
 
     QTemporaryDir dir;
-    const std::filesystem::path path = (dir.path() + QStringLiteral("/bench.npudb")).toStdString();
+    const std::filesystem::path path =
+        dbArg ? std::filesystem::path(dbArg) : std::filesystem::path((dir.path() + QStringLiteral("/bench.npudb")).toStdString());
     auto t = Clock::now();
-    if (auto st = profiler::writeSyntheticDb(path, slices, tracks, 7); !st) {
-        std::fprintf(stderr, "synthetic db: %s\n", st.message().c_str());
-        return 1;
+    if (dbArg && std::filesystem::exists(path)) {
+        std::printf("reusing %s (%.0f MB)\n", path.c_str(), std::filesystem::file_size(path) / 1e6);
+    } else {
+        if (auto st = profiler::writeSyntheticDb(path, slices, tracks, 7); !st) {
+            std::fprintf(stderr, "synthetic db: %s\n", st.message().c_str());
+            return 1;
+        }
+        std::printf("synthetic .npudb: %lld slices, %d tracks, %.0f MB, written in %.2f s\n",
+                    static_cast<long long>(slices), tracks, std::filesystem::file_size(path) / 1e6, msSince(t) / 1000);
     }
-    std::printf("synthetic .npudb: %lld slices, %d tracks, %.0f MB, written in %.2f s\n",
-                static_cast<long long>(slices), tracks, std::filesystem::file_size(path) / 1e6, msSince(t) / 1000);
+    std::printf("peak RSS before opening: %.0f MB\n", peakRssMb());
 
     views::TimelineWidget w;
     w.resize(width, height);
@@ -134,6 +163,7 @@ int main(int argc, char** argv)
     const double setMs = msSince(t);
     w.render(&img);
     const double skeletonMs = msSince(t);
+    const double skeletonRss = peakRssMb();
     if (w.isLoading()) {
         QEventLoop loop;
         QObject::connect(&w, &views::TimelineWidget::loadingFinished, &loop, &QEventLoop::quit);
@@ -142,13 +172,17 @@ int main(int argc, char** argv)
     w.render(&img);
     const double allMs = msSince(t);
     const double cpuMs = 1000.0 * static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
-    std::printf("open -> first painted frame: %.1f ms (ProfileDb::open %.1f, setDatabase %.1f; %s)\n", skeletonMs,
-                openMs, setMs, w.itemCount() > 0 && firstSlicesMs < 0 ? "all slices" : "track skeleton");
+    std::printf("open -> first painted frame: %.1f ms (ProfileDb::open %.1f, setDatabase = track metadata %.1f; %s)"
+                "  (target < 500)\n",
+                skeletonMs, openMs, setMs,
+                w.itemCount() > 0 && firstSlicesMs < 0 ? "all slices" : "tracks drawn from their density summary");
+    std::printf("peak RSS at the first painted frame: %.0f MB\n", skeletonRss);
     if (firstSlicesMs >= 0)
         std::printf("open -> first painted frame with slices: %.1f ms (paint %.1f)  (target < 500)\n", firstSlicesMs,
                     firstSlicesPaintMs);
-    std::printf("open -> all %d slices loaded and painted: %.1f ms wall, %.1f ms CPU of this process\n",
-                w.itemCount(), allMs, cpuMs);
+    std::printf("open -> all %d slices loaded and painted: %.1f ms wall, %.1f ms CPU of this process; "
+                "peak RSS %.0f MB\n",
+                w.itemCount(), allMs, cpuMs, peakRssMb());
 
     const auto full = w.fullRange();
     const qint64 span = full.second - full.first;
@@ -176,7 +210,8 @@ int main(int argc, char** argv)
         w.setViewRange(mid + i * span / 400000, mid + i * span / 400000 + span / 20000);
     });
     printFrames("deep zoom", w, deepMs);
-    if (argc > 5)
-        img.save(QString::fromLocal8Bit(argv[5]));
+    std::printf("peak RSS at the end: %.0f MB\n", peakRssMb());
+    if (arg(4))
+        img.save(QString::fromLocal8Bit(arg(4)));
     return 0;
 }

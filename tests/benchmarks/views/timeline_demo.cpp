@@ -4,6 +4,7 @@
 //
 //   timeline_demo [FILE.npudb|TRACE.json[.gz]|--synthetic N] [--select ID] [--range T0 T1]
 //                 [--find TEXT] [--zoom T0 T1] [--screenshot OUT.png] [--size WxH] [--keep-db OUT.npudb]
+//                 [--no-wait]   (a large file: show the first frame, tracks still loading)
 
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
@@ -43,7 +44,8 @@ int main(int argc, char** argv)
                                   QStringLiteral("NPUDB"));
     const QCommandLineOption hover(QStringLiteral("hover"), QStringLiteral("move the mouse to widget x,y"),
                                    QStringLiteral("X,Y"));
-    parser.addOptions({synthetic, select, range, zoom, find, shot, size, keep, hover});
+    const QCommandLineOption noWait(QStringLiteral("no-wait"), QStringLiteral("do not wait for the tracks to load"));
+    parser.addOptions({synthetic, select, range, zoom, find, shot, size, keep, hover, noWait});
     parser.process(app);
 
     QTemporaryDir tmp;
@@ -79,7 +81,7 @@ int main(int argc, char** argv)
     view.resize(wh.value(0).toInt(), wh.value(1).toInt());
     view.setDatabase(std::shared_ptr<const profiler::ProfileDb>(std::move(*db)));
     views::TimelineWidget* tl = view.timeline();
-    if (tl->isLoading()) {
+    if (tl->isLoading() && !parser.isSet(noWait)) {
         QEventLoop loop;
         QObject::connect(tl, &views::TimelineWidget::loadingFinished, &loop, &QEventLoop::quit);
         loop.exec();

@@ -1,6 +1,7 @@
 // The .npudb store: write -> open round trip, atomic creation, and the errors a user
 // sees for files that are not ours or come from a newer NPU Studio.
 #include "profiler/store/profile_db.h"
+#include "profiler/store/track_summary.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -10,6 +11,8 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
+
+#include <unistd.h>
 
 using namespace npu::profiler;
 namespace fs = std::filesystem;
@@ -201,6 +204,65 @@ private slots:
         QCOMPARE(sqlite3_step(st), SQLITE_ROW);
         QCOMPARE(sqlite3_column_int(st, 0), 1);
         sqlite3_finalize(st);
+    }
+
+    // Schema 6: each slice track's summary (count, depth, extent, longest slice) and its
+    // density cells, as the fixture's slices say (computed here by hand).
+    static void checkFixtureSummaries(const ProfileDb& db) {
+        const TrackSummaries s = readTrackSummaries(db);
+        QVERIFY(s.present);
+        QCOMPARE(s.tracks.size(), size_t(3));  // compute, comm, python; no counter, no empty track
+        QCOMPARE(s.t0, std::int64_t(900));
+        QCOMPARE(s.bucketNs, std::int64_t((2500 - 900) / kDensityBuckets + 1));
+        const TrackSummary& compute = s.tracks[0];
+        QCOMPARE(compute.sliceCount, std::int64_t(2));
+        QCOMPARE(compute.startNs, std::int64_t(1000));
+        QCOMPARE(compute.endNs, std::int64_t(1700));
+        QCOMPARE(compute.maxDurNs, std::int64_t(500));
+        QCOMPARE(compute.maxDepth, 0);
+        const TrackSummary& thread = s.tracks[2];
+        QCOMPARE(thread.maxDepth, 1);
+        QCOMPARE(thread.cells.size(), size_t(2));  // one bucket per depth
+        QCOMPARE(thread.cells[1].depth, 1);
+        QCOMPARE(thread.cells[1].busyNs, std::int64_t(100));
+        QCOMPARE(thread.cells[1].bucket, std::int32_t((950 - 900) / s.bucketNs));
+        std::int64_t cells = 0;
+        for (const DensityCell& c : compute.cells) cells += c.count;
+        QCOMPARE(cells, compute.sliceCount);
+    }
+
+    void trackSummariesWrittenAtImport() {
+        const auto path = file("summary.npudb");
+        writeFixture(path);
+        auto db = ProfileDb::open(path);
+        QVERIFY(db.ok());
+        checkFixtureSummaries(**db);
+    }
+
+    // A version-5 file (no summary tables) gains them on first open; read-only, it still
+    // opens, without them.
+    void version5FilesGetSummaries() {
+        for (const bool writable : {true, false}) {
+            const auto path = file(writable ? "v5.npudb" : "v5ro.npudb");
+            writeFixture(path);
+            sqlite3* raw = nullptr;
+            sqlite3_open(path.c_str(), &raw);
+            QCOMPARE(sqlite3_exec(raw, "DROP TABLE TRACK_SUMMARY; DROP TABLE TRACK_DENSITY; "
+                                       "UPDATE META_DATA SET value='5' WHERE name='schema_version'",
+                                  nullptr, nullptr, nullptr),
+                     SQLITE_OK);
+            sqlite3_close(raw);
+            if (!writable) fs::permissions(path, fs::perms::owner_read | fs::perms::group_read);
+            auto db = ProfileDb::open(path);
+            QVERIFY2(db.ok(), db.ok() ? "" : db.message().c_str());
+            QCOMPARE((*db)->trackSlices(0).size(), size_t(2));
+            if (writable) {
+                QCOMPARE((*db)->meta("schema_version"), std::to_string(kSchemaVersion));
+                checkFixtureSummaries(**db);
+            } else if (::geteuid() != 0) {  // root writes through read-only permissions
+                QVERIFY(!readTrackSummaries(**db).present);
+            }
+        }
     }
 
     void trackKindNamesRoundTrip() {

@@ -292,9 +292,31 @@ private slots:
         w.setDatabase(std::shared_ptr<const profiler::ProfileDb>(std::move(*db)));
         // Past kSyncLoadSlices the tracks arrive from a worker; the skeleton paints meanwhile.
         QVERIFY(w.isLoading());
+        // Each slice track is laid out at its final height from the import-time summary
+        // (schema 6) before its slices arrive, so the layout does not jump as they load.
+        std::vector<int> rowsBefore;
+        std::int64_t summarised = 0;
+        for (const TimelineTrack& t : w.data()->tracks()) {
+            rowsBefore.push_back(t.rows());
+            if (!t.isCounter && !t.loaded) {
+                QVERIFY(t.summary.has_value());
+                summarised += t.summary->sliceCount;
+            }
+        }
         QImage img(1600, 900, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::black);
         w.render(&img);
+        // ... and painted from it: the plot right of the "loading…" labels is not blank
+        // (the background and grid are near white; the density bands are not).
+        int painted = 0;
+        for (int x = 320; x < 1500; x += 10)
+            for (int y = 30; y < 300; y += 3)
+                painted += qGray(img.pixel(x, y)) < 215;
+        QVERIFY2(painted > 100, qPrintable(QString::number(painted)));
         QVERIFY(finished.wait(60'000));
+        QCOMPARE(summarised, std::int64_t(1'000'000));
+        for (std::size_t i = 0; i < rowsBefore.size(); ++i)
+            QCOMPARE(w.data()->tracks()[i].rows(), rowsBefore[i]);
         QVERIFY(!w.isLoading());
         QCOMPARE(progress.last().at(0).toInt(), progress.last().at(1).toInt());
         QCOMPARE(w.itemCount(), 1'000'000);
