@@ -152,7 +152,10 @@ Status readCommunicationGroupJson(const fs::path& file, CommunicationData& out, 
     auto doc = readAnalysisJson(file);
     if (!doc) return doc.error();
     if (!doc->is_object()) return makeError(file.string() + ": expected an object of group types");
-    for (const auto& [type, groups] : doc->items()) {
+    for (auto it = doc->begin(); it != doc->end(); ++it) {
+        // Named references, not structured bindings: clang 14 (the fuzz build) cannot capture a binding in a lambda.
+        const std::string& type = it.key();
+        const nlohmann::json& groups = it.value();
         if (!groups.is_array()) return makeError(file.string() + ": \"" + type + "\" is not an array of rank lists");
         for (const auto& group : groups) {
             CommGroupRecord g{type, {}};

@@ -41,6 +41,18 @@ private slots:
         QVERIFY(two.summary.memory.lower_bound_bytes - one.summary.memory.lower_bound_bytes <= grads * 1.001);
     }
 
+    // Every micro-batch's ops are laid out: more than 4M per step is refused with the
+    // largest count that would run (issue 14: 10^7 micro-batches was a bad_alloc abort).
+    void tooManyMicroBatchesAreRefused() {
+        Project p = calibrationProject();
+        p.training.gradient_accumulation = 1 << 20;
+        const auto r = simulateProject(p, {});
+        QVERIFY(!r.ok());
+        QVERIFY2(r.message().find("training.gradient_accumulation: 1048576 micro-batches of ") != std::string::npos &&
+                     r.message().find("ops a step may lay out; use at most ") != std::string::npos,
+                 r.message().c_str());
+    }
+
     void zeroStagesMatchThePaper() {
         // bf16-o2: bf16 weights and gradients with fp32 masters and Adam states: 16 bytes per
         // parameter of model states, which ZeRO shards as 4+12/N, 2+14/N, 16/N.

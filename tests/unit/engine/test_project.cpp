@@ -42,7 +42,13 @@ private slots:
     }
     void errors() {
         std::string e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "training": {"batch": "8"}})");
-        QVERIFY2(e.find("p.json: training.batch: expected a positive integer, got \"8\"") != std::string::npos, e.c_str());
+        QVERIFY2(e.find("p.json: training.batch: expected an integer from 1 to 16777216, got \"8\"") != std::string::npos, e.c_str());
+        // Absurd but well-formed sizes are refused before they run (issue 14): a batch x seq
+        // past 2^32 tokens per micro-batch, and more micro-batches than the parse bound.
+        e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "training": {"batch": 16777216, "seq": 1024}})");
+        QVERIFY2(e.find("training.batch: batch 16777216 x seq 1024 = 17179869184 tokens per micro-batch, more than the 4294967296") != std::string::npos, e.c_str());
+        e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "training": {"gradient_accumulation": 10000000}})");
+        QVERIFY2(e.find("training.gradient_accumulation: expected an integer from 1 to 1048576, got 10000000") != std::string::npos, e.c_str());
         e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "trainig": {}})");
         QVERIFY2(e.find("trainig: unknown key") != std::string::npos, e.c_str());
         e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"}, "training": {"precision": "fp8"}})");
@@ -65,7 +71,7 @@ private slots:
         // Three problems in three sections and an unknown key: the user sees all four.
         const std::string e = errorOf(R"({"format": "npustudio-project", "version": 1, "name": "x", "model": {"zoo": "llama"},
           "training": {"batch": 0, "precision": "fp8"}, "optimizations": {"graph_level": 7}, "colour": "red"})");
-        for (const char* want : {"p.json: training.batch: expected a positive integer", "p.json: training.precision: expected one of",
+        for (const char* want : {"p.json: training.batch: expected an integer from 1 to 16777216", "p.json: training.precision: expected one of",
                                  "p.json: optimizations.graph_level: expected an integer from 0 to 3", "p.json: colour: unknown key"})
             QVERIFY2(e.find(want) != std::string::npos, (std::string(want) + " missing from:\n" + e).c_str());
         QCOMPARE(std::count(e.begin(), e.end(), '\n'), 3L);  // one problem per line
