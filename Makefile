@@ -6,7 +6,7 @@ export CCACHE_BASEDIR ?= $(abspath $(CURDIR)/..)
 export CCACHE_SLOPPINESS ?= pch_defines,time_macros,include_file_mtime,include_file_ctime
 BUILD_DIR := build/$(PRESET)
 JOBS ?= $(shell nproc)
-SAMPLE ?= projects/llama-7b/project.json
+SAMPLE ?= projects/llama-7b-cluster/project.json
 
 .PHONY: deps configure build run test test-asan fuzz-smoke clean
 
@@ -19,7 +19,8 @@ configure: deps
 build: configure
 	cmake --build --preset $(PRESET) -j $(JOBS)
 
-# Starts the GUI on the sample project; without a display runs it in --batch.
+# Starts the GUI on the sample project (LLaMA-7B on 8 Ascend 910B, TP 4 x DP 2: compute and
+# communication in the first view); without a display runs it in --batch.
 run: build
 	@if [ -n "$$DISPLAY" ] || [ -n "$$WAYLAND_DISPLAY" ]; then \
 	  $(BUILD_DIR)/app/npustudio $(SAMPLE); \
