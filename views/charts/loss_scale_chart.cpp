@@ -26,8 +26,7 @@ LossScaleChart::LossScaleChart(QWidget* parent) : QWidget(parent) {
     ticker->setLogBase(2);
     m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setNumberFormat(QStringLiteral("gb"));
-    m_plot->legend->setVisible(true);
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignBottom | Qt::AlignRight);
+    // No legend box: over a log axis it would hide the last steps; the title says what the marks are.
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_title);
@@ -68,7 +67,8 @@ void LossScaleChart::setDatabase(const std::shared_ptr<const profiler::ProfileDb
     const auto [lo, hi] = std::minmax_element(scale.begin(), scale.end());
     m_plot->xAxis->setRange(-0.5, step.back() + 0.5);
     m_plot->yAxis->setRange(*lo / 2, *hi * 2);
-    m_title->setText(QStringLiteral("<b>Loss scale per step</b> · %1 step(s) · %2 skipped after an overflow")
+    m_title->setText(QStringLiteral("<b>Loss scale per step</b> · %1 step(s) · <span style='color:#c0392b'>✕</span> %2 "
+                                    "overflow(s): optimizer step skipped")
                          .arg(m_steps)
                          .arg(m_skipped));
     m_plot->replot();
