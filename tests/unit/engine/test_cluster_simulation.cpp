@@ -9,6 +9,7 @@
 #include "engine/parallel/collective_cost.h"
 #include "engine/parallel/parallel_config.h"
 #include "engine/pipeline/simulation_pipeline.h"
+#include "tests/unit/engine/sample_projects.h"
 #include "engine/project/project.h"
 
 #include <QTemporaryDir>
@@ -33,19 +34,8 @@ nlohmann::json gptDoc(int layers, int hidden, int heads, int vocab = 51200) {
             {"cluster", {{"nodes", 1}, {"devices_per_node", 8}, {"intra_node", {{"bandwidth_GBps", 300}, {"latency_us", 2}}}}}};
 }
 
-Project project(const nlohmann::json& doc) {
-    auto p = parseProject(doc, "p.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    return *p;
-}
-
-SimulationResult simulated(const Project& p) {
-    SimulationOptions o;
-    o.keepGraphs = false;
-    auto r = simulateProject(p, o);
-    if (!r) qFatal("%s", r.message().c_str());
-    return *r;
-}
+Project project(const nlohmann::json& doc) { return testing::parsedProject(doc); }
+SimulationResult simulated(const Project& p) { return testing::simulateFiguresOrFail(p); }
 
 }  // namespace
 

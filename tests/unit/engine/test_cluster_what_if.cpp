@@ -8,6 +8,7 @@
 #include "engine/cluster/cluster_summary_json.h"
 #include "engine/cluster/communication_advice.h"
 #include "engine/pipeline/simulation_pipeline.h"
+#include "tests/unit/engine/sample_projects.h"
 #include "engine/project/project.h"
 
 #include <QTest>
@@ -33,19 +34,8 @@ nlohmann::json dpToy() {
             {"cluster", {{"nodes", 1}, {"devices_per_node", 4}, {"intra_node", {{"bandwidth_GBps", 300}, {"latency_us", 2}}}}}};
 }
 
-Project project(const nlohmann::json& doc) {
-    auto p = parseProject(doc, "p.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    return *p;
-}
-
-SimulationResult simulated(const Project& p) {
-    SimulationOptions o;
-    o.keepGraphs = false;
-    auto r = simulateProject(p, o);
-    if (!r) qFatal("%s", r.message().c_str());
-    return *r;
-}
+Project project(const nlohmann::json& doc) { return testing::parsedProject(doc); }
+SimulationResult simulated(const Project& p) { return testing::simulateFiguresOrFail(p); }
 
 const RankTimeSplit& rank(const SimulationResult& r, int id) {
     for (const auto& k : r.summary.cluster.ranks)

@@ -4,6 +4,7 @@
 // summary stored in the .npudb; the dtype of every op in OP_INFO as the operator table
 // and the timeline's "Colour by dtype" read it.
 #include "engine/pipeline/simulation_pipeline.h"
+#include "tests/unit/engine/sample_projects.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/store/loss_scale_store.h"
 #include "profiler/store/profile_db.h"
@@ -18,19 +19,7 @@ using namespace npu::engine;
 
 namespace {
 
-Project fp16Project(const std::string& precision) {
-    Project p;
-    p.name = "ls";
-    p.model.zoo = "llama";
-    p.model.config = {{"hidden", 64}, {"ffn", 128}, {"layers", 2}, {"heads", 4}, {"vocab", 100}};
-    p.training.batch = 2;
-    p.training.seq = 32;
-    p.training.precision = precision;
-    p.training.steps = 6;
-    p.training.overflow_steps = {1, 4};
-    p.training.loss_scaling = {{"init_scale", 1024}, {"growth_interval", 2}};
-    return p;
-}
+Project fp16Project(const std::string& precision) { return testing::lossScaledLlama(precision); }
 
 int count(const SimulationResult& r, int step, const std::string& op) {
     int n = 0;

@@ -4,6 +4,7 @@
 #include "views/charts/qcustomplot_include.h"  // first: see there
 
 #include "engine/pipeline/simulation_pipeline.h"
+#include "tests/unit/engine/sample_projects.h"
 #include "profiler/store/loss_scale_store.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/simulation_writer.h"
@@ -17,19 +18,7 @@ using namespace npu;
 
 namespace {
 
-engine::Project fp16Run(const std::string& precision) {
-    engine::Project p;
-    p.name = "ls";
-    p.model.zoo = "llama";
-    p.model.config = {{"hidden", 64}, {"ffn", 128}, {"layers", 2}, {"heads", 4}, {"vocab", 100}};
-    p.training.batch = 2;
-    p.training.seq = 32;
-    p.training.precision = precision;
-    p.training.steps = 6;
-    p.training.overflow_steps = {1, 4};
-    p.training.loss_scaling = {{"init_scale", 1024}, {"growth_interval", 2}};
-    return p;
-}
+engine::Project fp16Run(const std::string& precision) { return engine::testing::lossScaledLlama(precision); }
 
 }  // namespace
 
