@@ -67,6 +67,41 @@ std::optional<std::string> firstNonPositiveWindow(const onnx::GraphProto& g) {
     return std::nullopt;
 }
 
+// libonnx's inference functions index dimensions by an "axis"/"axes" attribute without a
+// range check (LayerNormalization with axis -1610612737 writes past the shape: found by the
+// fuzzer). An axis must lie in [-rank, rank): checked against the rank of the node's first
+// input where the graph declares it (inputs, initializers, value_info), and against the
+// largest rank ONNX models use (64) where it does not, as intermediate ranks are what
+// inference would compute.
+std::optional<std::string> firstAxisOutOfRange(const onnx::GraphProto& g) {
+    constexpr std::int64_t kMaxRank = 64;
+    std::map<std::string, std::int64_t> rank;
+    for (const auto& v : g.input())
+        if (v.type().tensor_type().has_shape()) rank[v.name()] = v.type().tensor_type().shape().dim_size();
+    for (const auto& v : g.value_info())
+        if (v.type().tensor_type().has_shape()) rank[v.name()] = v.type().tensor_type().shape().dim_size();
+    for (const auto& t : g.initializer()) rank[t.name()] = t.dims_size();
+    for (const auto& n : g.node())
+        for (const auto& a : n.attribute()) {
+            if (a.name() != "axis" && a.name() != "axes") continue;
+            std::int64_t r = kMaxRank;
+            if (n.input_size() > 0)
+                if (auto it = rank.find(n.input(0)); it != rank.end()) r = it->second;
+            // Unsqueeze's axes index the output, one dimension longer per axis.
+            if (n.op_type() == "Unsqueeze" || n.op_type() == "Concat" || n.op_type() == "Split") r = kMaxRank;
+            // Flatten's axis may equal the rank; OneHot's indexes its output, one dimension longer.
+            if ((n.op_type() == "Flatten" || n.op_type() == "OneHot") && r < kMaxRank) ++r;
+            std::vector<std::int64_t> values(a.ints().begin(), a.ints().end());
+            if (a.has_i()) values.push_back(a.i());
+            for (std::int64_t v : values)
+                if (v < -std::max<std::int64_t>(r, 1) || v >= std::max<std::int64_t>(r, 1))
+                    return "node '" + n.name() + "' (" + n.op_type() + ") has " + a.name() + " " + std::to_string(v) +
+                           "; expected a value in [-" + std::to_string(std::max<std::int64_t>(r, 1)) + ", " +
+                           std::to_string(std::max<std::int64_t>(r, 1)) + ") for its rank-" + std::to_string(r) + " input";
+        }
+    return std::nullopt;
+}
+
 // Debian's libonnx 1.12 shape-inference functions trust a node to match its schema (input
 // count, attribute types, required attributes) and dereference null when it does not: the
 // fuzz smoke found a SEGV inside InferShapes on a one-bit change of a valid model. The
@@ -180,6 +215,10 @@ void inferShapes(onnx::ModelProto& model, std::vector<std::string>& warnings) {
     }
     // ...and divides by zero on a zero stride or dilation (AveragePool strides [0, 2]).
     if (auto bad = firstNonPositiveWindow(model.graph())) {
+        warnings.push_back("ONNX shape inference skipped: " + *bad);
+        return;
+    }
+    if (auto bad = firstAxisOutOfRange(model.graph())) {
         warnings.push_back("ONNX shape inference skipped: " + *bad);
         return;
     }
