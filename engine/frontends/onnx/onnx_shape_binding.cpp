@@ -87,7 +87,8 @@ std::optional<std::string> firstAxisOutOfRange(const onnx::GraphProto& g) {
             std::int64_t r = kMaxRank;
             if (n.input_size() > 0)
                 if (auto it = rank.find(n.input(0)); it != rank.end()) r = it->second;
-            // Unsqueeze's axes index the output, one dimension longer per axis.
+            // Unsqueeze's axes index the output, one dimension longer per axis; Concat's and
+            // Split's inference range-checks its axis itself: only the loose bound for them.
             if (n.op_type() == "Unsqueeze" || n.op_type() == "Concat" || n.op_type() == "Split") r = kMaxRank;
             // Flatten's axis may equal the rank; OneHot's indexes its output, one dimension longer.
             if ((n.op_type() == "Flatten" || n.op_type() == "OneHot") && r < kMaxRank) ++r;
@@ -97,7 +98,9 @@ std::optional<std::string> firstAxisOutOfRange(const onnx::GraphProto& g) {
                 if (v < -std::max<std::int64_t>(r, 1) || v >= std::max<std::int64_t>(r, 1))
                     return "node '" + n.name() + "' (" + n.op_type() + ") has " + a.name() + " " + std::to_string(v) +
                            "; expected a value in [-" + std::to_string(std::max<std::int64_t>(r, 1)) + ", " +
-                           std::to_string(std::max<std::int64_t>(r, 1)) + ") for its rank-" + std::to_string(r) + " input";
+                           std::to_string(std::max<std::int64_t>(r, 1)) + ")" +
+                           (r == kMaxRank ? std::string(" (the largest rank inference handles)")
+                                          : " for its rank-" + std::to_string(r) + " input");
         }
     return std::nullopt;
 }
