@@ -106,12 +106,9 @@ void printSimulationSummary(const profiler::SimulationRunSummary& run, std::ostr
     out << "  FLOPs/step      " << humanCount(s.flops_per_step) << "FLOP\n";
     std::snprintf(line, sizeof line, "  step time       %.2f ms\n", s.step_time_ms);
     out << line;
-    if (s.cluster.present && !s.cluster.ranks.empty()) {
-        // A cluster step is set by its busiest rank: its own compute plus the communication
-        // it could not hide (the single-device busy/idle split is one stage's partial pass).
-        const auto busiest = std::max_element(s.cluster.ranks.begin(), s.cluster.ranks.end(), [](const auto& a, const auto& b) {
-            return a.computing_ms + a.communication_not_overlapped_ms < b.computing_ms + b.communication_not_overlapped_ms;
-        });
+    if (const engine::RankTimeSplit* busiest = s.cluster.present ? engine::slowestRank(s.cluster) : nullptr) {
+        // A cluster step is set by its slowest rank (the single-device busy/idle split is
+        // one stage's partial pass).
         std::snprintf(line, sizeof line,
                       "    rank %d (busiest): computing %.2f ms, communication %.2f ms (%.2f ms not overlapped), free %.2f ms, "
                       "bubble %.2f ms, communication/computing %.1f %%\n",

@@ -68,4 +68,14 @@ struct ClusterSummary {
     std::vector<CommunicationAdvice> advice;  // best first; empty below the playbook's threshold
 };
 
+// The rank that sets the step: the most computing plus communication it could not hide
+// (nullptr for a run without ranks). The advice's trigger and the console summary read it.
+inline const RankTimeSplit* slowestRank(const ClusterSummary& c) {
+    const RankTimeSplit* slowest = nullptr;
+    for (const RankTimeSplit& r : c.ranks)
+        if (!slowest || r.computing_ms + r.communication_not_overlapped_ms > slowest->computing_ms + slowest->communication_not_overlapped_ms)
+            slowest = &r;
+    return slowest;
+}
+
 }  // namespace npu::engine

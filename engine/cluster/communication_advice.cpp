@@ -9,14 +9,6 @@ namespace npu::engine {
 
 namespace {
 
-const RankTimeSplit* slowestRank(const ClusterSummary& c) {
-    const RankTimeSplit* slowest = nullptr;
-    for (const RankTimeSplit& r : c.ranks)
-        if (!slowest || r.computing_ms + r.communication_not_overlapped_ms > slowest->computing_ms + slowest->communication_not_overlapped_ms)
-            slowest = &r;
-    return slowest;
-}
-
 std::string percent(double ratio) {
     char b[32];
     std::snprintf(b, sizeof b, "%.0f %%", 100 * ratio);
