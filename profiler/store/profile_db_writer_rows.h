@@ -1,6 +1,6 @@
 #pragma once
 // The row types and batched INSERT statements ProfileDbWriter buffers before SQLite:
-// internal to the writer (profile_db_writer.cpp), apart so the writer's file holds the
+// internal to the writer (profile_db_writer*.cpp), apart so the writer's files hold the
 // writing and this one the shapes it writes.
 
 #include "profiler/store/text_hash.h"
@@ -23,7 +23,7 @@ struct ArgsKey {
 struct ArgsKeyHash {
     size_t operator()(const ArgsKey& k) const { return static_cast<size_t>(k.a ^ (k.b * 0x9E3779B97F4A7C15ull)); }
 };
-ArgsKey argsKey(std::string_view s) {
+inline ArgsKey argsKey(std::string_view s) {
     const auto h = textHash128(s);
     return {h.a, h.b};
 }
@@ -49,7 +49,7 @@ struct FlowInsert {
     std::int64_t id, from, to, kind;
 };
 
-std::string multiRowInsert(std::string_view head, std::string_view row, int rows) {
+inline std::string multiRowInsert(std::string_view head, std::string_view row, int rows) {
     std::string sql(head);
     sql += " VALUES";
     for (int i = 0; i < rows; ++i) {
