@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 
 using namespace npu::engine;
 
@@ -56,6 +57,18 @@ int main(int argc, char** argv) {
             for (const auto& [k, v] : s.time_by_phase_ms) std::printf("    %-14s %8.2f ms\n", k.c_str(), v);
             for (const auto& [k, v] : r->devices[0].peak_by_role) std::printf("    peak %-14s %8.3f GB\n", k.c_str(), v / 1e9);
             std::printf("    tasks %zu\n", r->devices[0].tasks.size());
+            // The host thread by phase (views take the phase of the op before them) and
+            // the device idle it causes: where a host-bound step spends its time.
+            std::map<int, Phase> phaseOf;
+            for (const auto& t : r->devices[0].tasks) phaseOf[t.node] = t.phase;
+            std::map<std::string, double> hostMs;
+            Phase last = Phase::forward;
+            for (const auto& h : r->devices[0].host) {
+                if (auto it = phaseOf.find(h.node); it != phaseOf.end()) last = it->second;
+                if (h.kind == HostSliceKind::launch || h.kind == HostSliceKind::view) hostMs[std::string(phaseName(last))] += h.dur_ns / 1e6;
+            }
+            for (const auto& [k, v] : hostMs) std::printf("    host %-12s %8.2f ms\n", k.c_str(), v);
+            std::printf("    device busy %.2f ms, host-bound idle %.2f ms\n", s.device_busy_ms, s.host_bound_idle_ms);
         }
     }
     // Engine speed: the whole pipeline for the sample projects (graph, passes, simulation).
