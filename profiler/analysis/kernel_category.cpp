@@ -32,7 +32,8 @@ bool tritonCategory(const std::string& n, OpCategory& out) {
 }  // namespace
 
 bool isUnclassifiedKernelCategory(std::string_view c) {
-    return c == "kernel" || c == "Kernel" || c == "gpu_memcpy" || c == "gpu_memset";
+    // Empty: the NPU hardware tasks of torch_npu's trace_view.json carry no "cat".
+    return c.empty() || c == "kernel" || c == "Kernel" || c == "gpu_memcpy" || c == "gpu_memset";
 }
 
 // First matching rule wins; the order matters where names share words: a cuDNN
@@ -43,7 +44,8 @@ engine::OpCategory kernelCategory(std::string_view name, std::string_view traceC
     switch (classifyKernel(name, traceCategory)) {
     case KernelClass::communication: return OpCategory::comm;
     case KernelClass::memory: return OpCategory::data_movement;
-    case KernelClass::compute: break;
+    case KernelClass::compute:
+    case KernelClass::other: break;  // named by the rules below (sync/event tasks end as other)
     }
     std::string n(name);
     std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -51,7 +53,10 @@ engine::OpCategory kernelCategory(std::string_view name, std::string_view traceC
     if (tritonCategory(n, triton)) return triton;
     // Fused optimizer steps (AdamW, SGD, Adagrad, LAMB) and the foreach kernels optimizers
     // and gradient unscaling run as (multi_tensor_apply).
-    if (containsAny(n, {"adam", "sgd", "adagrad", "lamb_", "multi_tensor_apply", "optimizer", "fused_optim"}))
+    // Ascend: "aclnnForeach*" is torch_npu's multi-tensor apply (the optimizer's foreach
+    // path, as in the msinsight pt_text_level1 capture's SGD step).
+    if (containsAny(n, {"adam", "sgd", "adagrad", "lamb_", "multi_tensor_apply", "optimizer", "fused_optim",
+                        "aclnnforeach"}))
         return OpCategory::optimizer;
     // Flash / fused SDPA, and cuDNN's flash backward helpers (dO·O row sums, dQ conversion).
     if (containsAny(n, {"flash", "sdpa", "fmha", "attention", "attn", "dot_do_o", "convert_dq"}))
@@ -67,6 +72,9 @@ engine::OpCategory kernelCategory(std::string_view name, std::string_view traceC
     if (containsAny(n, {"gemm", "gemv", "nvjet", "cutlass", "cublas", "matmul", "splitkreduce", "xmma", "magma",
                         "epilogue::"}))
         return OpCategory::matmul;
+    // Max pooling windows are data movement (the registry's MaxPool) even when the kernel
+    // also returns the argmax (Ascend "MaxPoolWithArgmaxV1").
+    if (containsAny(n, {"maxpool", "max_pool"})) return OpCategory::data_movement;
     if (containsAny(n, {"reduce", "nll_loss", "radix_sort", "radixsort", "scan", "argmax", "topk", "cumsum",
                         "global_avg", "adaptive_avg"}))
         return OpCategory::reduce;
@@ -79,10 +87,13 @@ engine::OpCategory kernelCategory(std::string_view name, std::string_view traceC
     // Copies, concatenation, gathers/scatters, layout transforms, pooling windows (the
     // registry's MaxPool/AveragePool are data movement), embedding lookups.
     if (containsAny(n, {"copy", "cat_array", "catarray", "gather", "scatter", "index", "embedding", "transpose",
-                        "permute", "pool", "pad", "nchwtonhwc", "nhwctonchw"}))
+                        "permute", "pool", "pad", "nchwtonhwc", "nhwctonchw", "transdata", "tensormove"}))
         return OpCategory::data_movement;
     if (containsAny(n, {"elementwise", "fill", "relu", "gelu", "silu", "dropout", "threshold", "clamp"}))
         return OpCategory::elementwise;
+    // Ascend aclnn kernels are named by their op ("aclnnMuls_MulAiCore_Mul"); those no rule
+    // above took (matmul, conv, norm, reduce, copy, pool, foreach) are pointwise ops.
+    if (n.rfind("aclnn", 0) == 0) return OpCategory::elementwise;
     return OpCategory::other;
 }
 

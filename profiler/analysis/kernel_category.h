@@ -6,7 +6,8 @@
 // and nothing about the op behind it. The rules were written against the kernels of
 // the shared LLaMA and ResNet-50 H200 traces and HTA's test traces (cuBLAS nvjet/sgemm,
 // cuDNN xmma/winograd/scudnn convolutions and flash SDPA, ATen native kernels, NCCL,
-// fbgemm, Triton); a name no rule knows is `other`.
+// fbgemm, Triton) and of the torch_npu captures in ../shared/data/third_party/msinsight (aclnn,
+// TransData, HCCL tasks); a name no rule knows is `other`.
 
 #include "engine/ir/node.h"
 

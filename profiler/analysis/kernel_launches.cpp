@@ -12,16 +12,24 @@ namespace npu::profiler {
 std::vector<KernelLaunch> loadKernelLaunches(const ProfileDb& db) {
     std::vector<KernelLaunch> out;
     const auto& strings = db.strings();
-    const auto ac2g = std::find(strings.begin(), strings.end(), std::string("ac2g"));
-    if (ac2g == strings.end()) return out;
+    // Launch flows: Kineto's ac2g (CUDA runtime call -> kernel) and torch_npu's
+    // HostToDevice (CANN "Node@launch" -> the task on the NPU stream), the same relation.
+    std::int64_t launchKinds[2] = {-1, -1};
+    int found = 0;
+    for (const char* kind : {"ac2g", "HostToDevice"}) {
+        const auto it = std::find(strings.begin(), strings.end(), std::string(kind));
+        if (it != strings.end()) launchKinds[found++] = it - strings.begin();
+    }
+    if (found == 0) return out;
     std::unordered_map<std::int64_t, TrackKind> kindOf;
     for (const auto& t : db.tracks()) kindOf[t.id] = t.kind;
     SqliteStatement q(db.handle(),
                       "SELECT a.id, a.track_id, a.start_ns, a.dur_ns, a.depth, a.name_id, "
                       "       b.id, b.track_id, b.start_ns, b.dur_ns, b.name_id "
                       "FROM FLOW f JOIN TASK a ON a.id = f.from_task JOIN TASK b ON b.id = f.to_task "
-                      "WHERE f.kind_id = ?");
-    q.bind(1, static_cast<std::int64_t>(ac2g - strings.begin()));
+                      "WHERE f.kind_id IN (?, ?)");
+    q.bind(1, launchKinds[0]);
+    q.bind(2, launchKinds[found - 1]);
     std::unordered_map<std::int64_t, std::vector<size_t>> byHostTrack;  // launches per host track
     while (q.step() == SQLITE_ROW) {
         const auto fromTrack = q.int64(1), toTrack = q.int64(7);
@@ -67,6 +75,18 @@ std::vector<KernelLaunch> loadKernelLaunches(const ProfileDb& db) {
                 if (!open.empty()) l.opName = open.back().second;
             }
         }
+    }
+    // torch_npu launches from a CANN thread with no cpu_op around the call; its
+    // async_npu flow goes from the PyTorch op to the same task and names the op.
+    const auto asyncNpu = std::find(strings.begin(), strings.end(), std::string("async_npu"));
+    if (asyncNpu != strings.end()) {
+        std::unordered_map<std::int64_t, std::int32_t> opOfTask;
+        SqliteStatement a(db.handle(), "SELECT f.to_task, t.name_id FROM FLOW f JOIN TASK t ON t.id = f.from_task WHERE f.kind_id = ?");
+        a.bind(1, static_cast<std::int64_t>(asyncNpu - strings.begin()));
+        while (a.step() == SQLITE_ROW) opOfTask[a.int64(0)] = static_cast<std::int32_t>(a.int64(1));
+        for (auto& l : out)
+            if (l.opName < 0)
+                if (const auto it = opOfTask.find(l.kernelSlice); it != opOfTask.end()) l.opName = it->second;
     }
     std::sort(out.begin(), out.end(), [](const KernelLaunch& a, const KernelLaunch& b) {
         return a.kernelStart != b.kernelStart ? a.kernelStart < b.kernelStart : a.kernelSlice < b.kernelSlice;

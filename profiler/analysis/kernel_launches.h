@@ -1,6 +1,7 @@
 #pragma once
-// Host-to-device analysis of an imported PyTorch trace through its `ac2g` flows (CUDA
-// runtime call → the kernel, copy or set it launched), as Holistic Trace Analysis reports
+// Host-to-device analysis of an imported PyTorch trace through its launch flows (Kineto's
+// `ac2g`: CUDA runtime call → the kernel, copy or set it launched; torch_npu's
+// `HostToDevice`: CANN node launch → the NPU task), as Holistic Trace Analysis reports
 // it: per launch the runtime call's duration, the kernel's duration and the launch delay
 // (kernel start − runtime call end, HTA's get_cuda_kernel_launch_stats); per stream the
 // queue length over time (launched but not finished: +1 at the runtime call's start, −1
@@ -25,7 +26,7 @@ struct KernelLaunch {
     std::int64_t delay_ns() const { return kernelStart - launchEnd; }
 };
 
-// Every ac2g flow whose ends are a host slice and a device slice, by kernel start.
+// Every launch flow (ac2g, HostToDevice) whose ends are a host slice and a device slice, by kernel start.
 std::vector<KernelLaunch> loadKernelLaunches(const ProfileDb& db);
 
 struct StreamLaunchStats {

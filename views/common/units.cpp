@@ -1,5 +1,7 @@
 #include "views/common/units.h"
 
+#include <QDateTime>
+
 #include <cmath>
 
 namespace npu::views {
@@ -53,5 +55,13 @@ QString formatCount(double value) {
 QString formatFlops(double flops) { return formatCount(flops) + QStringLiteral("FLOP"); }
 
 QString formatPercent(double fraction) { return QString::number(fraction * 100.0, 'f', 1) + QStringLiteral(" %"); }
+
+QString formatTimestamp(std::int64_t ns) {
+    // Between 2000 and 2100 in ns since the epoch: a wall clock. Monotonic trace clocks
+    // (CUPTI's, older Kineto's) count from boot and land far below.
+    constexpr std::int64_t from2000 = 946684800LL * 1000000000LL, to2100 = 4102444800LL * 1000000000LL;
+    if (ns < from2000 || ns >= to2100) return QString::number(ns) + QStringLiteral(" ns");
+    return QDateTime::fromMSecsSinceEpoch(ns / 1000000, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd hh:mm:ss.zzz 'UTC'"));
+}
 
 }  // namespace npu::views

@@ -14,6 +14,9 @@ QString formatBytes(double bytes);          // "512 B", "3.5 MiB", "141.0 GiB"
 QString formatCount(double value);          // "6.74 G", "168.3 M", "512"
 QString formatFlops(double flops);          // "1.23 PFLOP"
 QString formatPercent(double fraction);     // 0.123 -> "12.3 %"
+// A trace clock reading: a wall-clock date when the clock counts from the Unix epoch
+// (torch_npu, recent Kineto), "2025-01-09 07:48:04.368 UTC"; else the raw "123456 ns".
+QString formatTimestamp(std::int64_t ns);
 
 // Picks one unit for an axis whose values span up to maxNs; returns the divisor.
 struct TimeUnit {

@@ -80,6 +80,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), m_scene(new QGraphicsSc
     connect(&m_watcher, &QFutureWatcher<Laid>::finished, this, &GraphView::onLayoutDone);
     connect(m_version, &QComboBox::currentIndexChanged, this, [this](int i) { showBeforePasses(i == 1); });
     connect(m_details, &QTextBrowser::anchorClicked, this, &GraphView::onDetailsLink);
+    showEmptyHint();
 }
 
 GraphView::~GraphView() {
@@ -127,9 +128,19 @@ void GraphView::showGraph(std::shared_ptr<const engine::Graph> graph, bool keepB
         m_display = {};
         m_details->clear();
         m_status->clear();
+        showEmptyHint();
         return;
     }
     relayout();
+}
+
+void GraphView::showEmptyHint() {
+    // An empty canvas reads as "still loading" or "broken"; say what would fill it.
+    auto* hint = m_scene->addText(tr("No model graph to show.\n\n"
+                                     "A simulated run or an open project shows its model here.\n"
+                                     "An imported trace records kernels, not the model that issued them.\n"
+                                     "File > Convert Model… opens an ONNX model."));
+    hint->setDefaultTextColor(palette().color(QPalette::Disabled, QPalette::Text));
 }
 
 void GraphView::collapseAllBlocks() {

@@ -89,6 +89,7 @@ private:
         quint64 generation = 0;
     };
     void relayout();
+    void showEmptyHint();
     void onLayoutDone();
     void showItem(int index);
     void onSelectionChanged();

@@ -34,6 +34,9 @@ RecordCell jsonCell(const std::string& key, const json& v) {
         const double d = v.get<double>();
         if (endsWith(key, "_us")) return {formatDuration(d * 1e3), d, QStringLiteral("%1 µs").arg(d, 0, 'f', 3)};
         if (endsWith(key, "_ms")) return {formatDuration(d * 1e6), d, QStringLiteral("%1 ms").arg(d, 0, 'f', 3)};
+        // The store's time_min_ns / time_max_ns are clock readings, not durations.
+        if (endsWith(key, "_ns") && key.rfind("time_", 0) == 0 && v.is_number_integer())
+            return {formatTimestamp(v.get<std::int64_t>()), d, QStringLiteral("%1 ns").arg(v.get<qlonglong>())};
         if (endsWith(key, "_ns")) return {formatDuration(d), d, QStringLiteral("%1 ns").arg(d, 0, 'f', 0)};
         if (endsWith(key, "_bytes")) return {formatBytes(d), d, QStringLiteral("%1 bytes").arg(qlonglong(d))};
         if (endsWith(key, "_pct")) return {QString::number(d, 'f', 1), d};

@@ -85,7 +85,7 @@ HostAnalysisView::HostAnalysisView(QWidget* parent) : QWidget(parent) {
 
     auto* top = new QSplitter(Qt::Horizontal, this);
     top->addWidget(titled(QStringLiteral("CPU ops (self and total time)"), ops, this));
-    top->addWidget(titled(QStringLiteral("Kernels launched per op (ac2g)"), launches, this));
+    top->addWidget(titled(QStringLiteral("Kernels launched per op (launch flows)"), launches, this));
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(titled(QStringLiteral("Launch delay and queue length per stream (HTA)"), streams, this));
     bottom->addWidget(titled(QStringLiteral("Queue length over time"), m_queuePlot, this));
@@ -182,7 +182,7 @@ void HostAnalysisView::show(const Result& r) {
     m_queuePlot->yAxis->setRange(0, yMax * 1.1);
     m_queuePlot->replot();
     if (!r.error.empty()) m_status->setText(QString::fromStdString(r.error));
-    else if (r.cpuOps.empty() && r.streams.empty()) m_status->setText(QStringLiteral("No CPU ops or ac2g launches in this run."));
+    else if (r.cpuOps.empty() && r.streams.empty()) m_status->setText(QStringLiteral("No CPU ops or kernel launches (ac2g / HostToDevice flows) in this run."));
     else
         m_status->setText(QStringLiteral("%1 CPU op names · %2 streams with launches · double-click an op to see its slices")
                               .arg(r.cpuOps.size())

@@ -3,6 +3,7 @@
 // trace), every column to 0.1%. Imported once as the two-rank folder (cluster) and once
 // as rank 0's trace_view.json alone. Also: top-kernel shares over both ranks stay <= 100%.
 
+#include "profiler/analysis/kernel_launches.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/run_report.h"
 #include "profiler/analysis/step_breakdown.h"
@@ -18,6 +19,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace npu::profiler;
@@ -110,6 +112,33 @@ private slots:
         const auto rows = computeStepBreakdown(*db);
         QCOMPARE(rows.size(), size_t(1));
         compareRow(rows[0], expectedRow(0), "rank 0");
+    }
+
+    // torch_npu's HostToDevice flows (CANN node launch -> NPU task) are the launches of
+    // the Host tab, as Kineto's ac2g are; the op comes from the task's async_npu flow.
+    void hostToDeviceFlowsAreLaunches() {
+        auto db = importAndOpen(kSet, "launches.npudb");
+        QVERIFY(db);
+        // Independently: HostToDevice flow ids with both a start and an end, per rank file.
+        size_t expected = 0;
+        for (int rank = 0; rank < 2; ++rank) {
+            std::ifstream in(rankOutput(rank) / "trace_view.json");
+            const auto doc = nlohmann::json::parse(in);
+            const auto& events = doc.is_array() ? doc : doc["traceEvents"];
+            std::set<std::string> starts, ends;
+            for (const auto& e : events) {
+                if (e.value("cat", "") != "HostToDevice" || !e.contains("id")) continue;
+                const std::string ph = e.value("ph", ""), id = e["id"].dump();
+                if (ph == "s") starts.insert(id);
+                else if (ph == "f" || ph == "t") ends.insert(id);
+            }
+            for (const auto& id : starts) expected += ends.count(id);
+        }
+        QCOMPARE(expected, size_t(420));
+        const auto launches = loadKernelLaunches(*db);
+        QCOMPARE(launches.size(), expected);
+        const auto named = std::count_if(launches.begin(), launches.end(), [](const KernelLaunch& l) { return l.opName >= 0; });
+        QVERIFY2(named > 0, "no launch found its PyTorch op through async_npu");
     }
 
     void clusterEqualsEachRanksStepTraceTime() {

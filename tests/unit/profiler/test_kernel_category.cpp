@@ -110,6 +110,16 @@ private slots:
         QCOMPARE(cat("void split_embedding_codegen_forward_unweighted_kernel<float>"), std::string("data_movement"));
         QCOMPARE(cat("triton_red_fused_sum_0"), std::string("reduce"));
         QCOMPARE(cat("triton_poi_fused_add_1"), std::string("elementwise"));
+        // torch_npu task names (msinsight pt_text_level1), which carry no trace category.
+        QCOMPARE(cat("aclnnMuls_MulAiCore_Mul", ""), std::string("elementwise"));
+        QCOMPARE(cat("aclnnMm_MatMulCommon_MatMulV2", ""), std::string("matmul"));
+        QCOMPARE(cat("Conv2DBackpropFilter10", ""), std::string("conv"));
+        QCOMPARE(cat("aclnnForeachAddListV2_ForeachAddListV2_ForeachAddList", ""), std::string("optimizer"));
+        QCOMPARE(cat("trans_TransData_12", ""), std::string("data_movement"));
+        QCOMPARE(cat("aclnnInplaceCopy_TensorMoveAiCore_TensorMove", ""), std::string("data_movement"));
+        QCOMPARE(cat("Notify Wait", ""), std::string("comm"));
+        QCOMPARE(cat("EVENT_WAIT", ""), std::string("other"));
+        QVERIFY(npu::profiler::isUnclassifiedKernelCategory(""));
         QCOMPARE(cat("some_unknown_kernel"), std::string("other"));
         QVERIFY(isUnclassifiedKernelCategory("kernel"));
         QVERIFY(!isUnclassifiedKernelCategory("cpu_op"));

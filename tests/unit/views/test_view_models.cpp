@@ -30,6 +30,9 @@ private slots:
         QCOMPARE(views::formatBytes(141.0 * (1ull << 30)), QStringLiteral("141 GiB"));
         QCOMPARE(views::formatCount(6738415616.0), QStringLiteral("6.74 G"));
         QCOMPARE(views::formatPercent(0.123), QStringLiteral("12.3 %"));
+        // torch_npu's epoch clock becomes a date; a boot-relative clock stays ns.
+        QCOMPARE(views::formatTimestamp(1736408883686740710LL), QStringLiteral("2025-01-09 07:48:03.686 UTC"));
+        QCOMPARE(views::formatTimestamp(5143180852642473LL), QStringLiteral("5143180852642473 ns"));
     }
 
     void opStatsModel() {
@@ -96,6 +99,8 @@ private slots:
         QCOMPARE(m.index(1, 2).data().toString(), QString());  // gpu1 has no peak
         views::fillFromJsonObject(m, nlohmann::json{{"source", "simulated"}, {"step_time_ms", 12.5}});
         QCOMPARE(m.rowCount(), 2);
+        views::fillFromJsonObject(m, nlohmann::json{{"time_min_ns", 1736408883686740710LL}});
+        QCOMPARE(m.index(0, 1).data().toString(), QStringLiteral("2025-01-09 07:48:03.686 UTC"));
     }
 
     void projectTree() {
