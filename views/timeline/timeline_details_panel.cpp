@@ -2,7 +2,6 @@
 
 #include "profiler/store/profile_db.h"
 #include "views/common/units.h"
-#include "views/timeline/counter_format.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/timeline_data.h"
 
@@ -157,7 +156,7 @@ void TimelineDetailsPanel::showSlice(qint64 id)
         // A cast or a copy does no arithmetic: "0", not "0FLOP (0)".
         addRow(op, tr("FLOPs"), d.flops > 0 ? formatFlops(d.flops) + QStringLiteral(" (%1)").arg(d.flops, 0, 'f', 0)
                                             : QStringLiteral("0"));
-        addRow(op, tr("Bytes"), formatCounterValue(d.bytes, true));
+        addRow(op, tr("Bytes"), formatBytes(d.bytes));
         if (const double rate = d.achievedFlopsPerSecond(); rate > 0)
             addRow(op, tr("Achieved rate"), formatFlops(rate) + QStringLiteral("/s"));
     }

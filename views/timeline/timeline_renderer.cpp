@@ -309,8 +309,8 @@ void TimelineRenderer::paintCounterTrack(QPainter& p, const TimelineFrame& f, in
     p.drawPolygon(m_polygon);
     p.setBrush(Qt::NoBrush);
     // Scale label: the track's peak, top left of the chart.
-    const bool bytes = looksLikeBytes(tr.row.name);
-    const QString label = QStringLiteral("max %1").arg(formatCounterValue(tr.counterMax, bytes));
+    const CounterUnit unit = counterUnit(tr.row.name);
+    const QString label = QStringLiteral("max %1").arg(formatCounterValue(tr.counterMax, unit));
     const QRectF labelBox(f.gutterWidth + 3, top, p.fontMetrics().horizontalAdvance(label) + 6, 15);
     p.fillRect(labelBox, QColor(255, 255, 255, 190));
     p.setPen(QColor(50, 50, 60));
@@ -319,7 +319,7 @@ void TimelineRenderer::paintCounterTrack(QPainter& p, const TimelineFrame& f, in
         f.cursorX <= cols.lastColumn) {
         const double v = cols.columns[static_cast<std::size_t>(f.cursorX)].last;
         p.drawText(QRectF(f.gutterWidth + f.cursorX + 6, top + 12, 200, 14), Qt::AlignLeft | Qt::AlignTop,
-                   formatCounterValue(v, bytes));
+                   formatCounterValue(v, unit));
     }
 }
 

@@ -2,6 +2,7 @@
 #include "views/timeline/timeline_widget.h"
 
 #include "profiler/store/profile_db.h"
+#include "views/common/units.h"
 #include "views/timeline/counter_format.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/timeline_widget_state.h"
@@ -223,11 +224,11 @@ QString TimelineWidget::tooltipAt(const QPoint& pos) const
         const int c = static_cast<int>(info.plotX);
         if (!cols || c < cols->firstColumn || c > cols->lastColumn)
             return {};
-        const bool bytes = looksLikeBytes(track.row.name);
+        const CounterUnit unit = counterUnit(track.row.name);
         const CounterColumn& col = cols->columns[static_cast<std::size_t>(c)];
         return QStringLiteral("<b>%1</b><br>%2<br>min %3, max %4 in this pixel")
-            .arg(QString::fromStdString(track.row.name).toHtmlEscaped(), formatCounterValue(col.last, bytes),
-                 formatCounterValue(col.min, bytes), formatCounterValue(col.max, bytes));
+            .arg(QString::fromStdString(track.row.name).toHtmlEscaped(), formatCounterValue(col.last, unit),
+                 formatCounterValue(col.min, unit), formatCounterValue(col.max, unit));
     }
     if (info.hit.count > 1) {
         return tr("<b>%1 slices folded</b><br>too narrow to draw apart at this zoom<br>click or press W to zoom in")
@@ -247,7 +248,7 @@ QString TimelineWidget::tooltipAt(const QPoint& pos) const
             text += QStringLiteral("<br>op type: %1<br>dtype: %2<br>FLOPs: %3<br>bytes: %4")
                         .arg(QString::fromStdString(details->opType).toHtmlEscaped(),
                              QString::fromStdString(details->dtype).toHtmlEscaped(),
-                             formatCounterValue(details->flops, false), formatCounterValue(details->bytes, true));
+                             formatCount(details->flops), formatBytes(details->bytes));
         }
     }
     return text;

@@ -5,6 +5,7 @@
 #include "profiler/analysis/counter_reducer.h"
 #include "profiler/analysis/op_statistics.h"
 #include "views/common/units.h"
+#include "views/timeline/counter_format.h"
 #include "views/project/project_tree_model.h"
 #include "views/summary/json_table.h"
 #include "views/tables/op_stats_model.h"
@@ -33,6 +34,14 @@ private slots:
         // torch_npu's epoch clock becomes a date; a boot-relative clock stays ns.
         QCOMPARE(views::formatTimestamp(1736408883686740710LL), QStringLiteral("2025-01-09 07:48:03.686 UTC"));
         QCOMPARE(views::formatTimestamp(5143180852642473LL), QStringLiteral("5143180852642473 ns"));
+        // Counter tracks in the unit their name declares (Ascend trace_view.json counters).
+        const auto label = [](const char* track, double v) { return views::formatCounterValue(v, views::counterUnit(track)); };
+        QCOMPARE(label("APP/HBM KB", 2160232), QStringLiteral("2.06 GiB"));
+        QCOMPARE(label("HBM 0/Read Read(MB/s)", 21.8 * 1024), QStringLiteral("21.8 GiB/s"));
+        QCOMPARE(label("AI Core Freq MHz", 1800), QStringLiteral("1800 MHz"));
+        QCOMPARE(label("LLC 0 Read/Hit Rate Hit Rate(%)", 87.25), QStringLiteral("87.3 %"));
+        QCOMPARE(label("Total Allocated", 1024), QStringLiteral("1.00 KiB"));
+        QCOMPARE(label("Queue length", 6738415616.0), QStringLiteral("6.74 G"));
     }
 
     void opStatsModel() {
