@@ -21,6 +21,7 @@
 #include "engine/sim/simulator.h"
 #include "engine/training/mode_graph.h"
 #include "engine/training/model_ensemble.h"
+#include "engine/training/ppo_cluster.h"
 #include "engine/training/ppo_graph.h"
 
 #include <set>
@@ -50,9 +51,7 @@ std::string prefixed(const Project& project, const std::string& message) {
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
     // Several devices: engine/cluster composes single-device runs of each pipeline stage.
     if (isClusterProject(project)) {
-        if (project.training.mode.name == "ppo")
-            return makeError(prefixed(project, "training.mode: \"ppo\" is simulated on one device for now (no tensor/pipeline "
-                                               "parallelism or cluster with it)"));
+        if (project.training.mode.name == "ppo") return simulatePpoCluster(project, options, progress);
         auto run = simulateCluster(project, options, progress);
         if (run && options.adviseOnCommunication)
             run->summary.cluster.advice = communicationAdvice(project, run->summary.cluster, options);
