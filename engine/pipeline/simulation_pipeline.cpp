@@ -6,6 +6,7 @@
 #include "engine/frontends/model_loader.h"
 #include "engine/npuom/graph_json.h"
 #include "engine/memory/project_memory_options.h"
+#include "engine/memory/zero_sharding.h"
 #include "engine/parallel/parallel_config.h"
 #include "engine/pipeline/oom_advice.h"
 #include "engine/passes/activation_checkpointing_pass.h"
@@ -136,6 +137,9 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     result->summary.frozen_params = modeGraph->parameters.frozen;
     for (const auto& [model, split] : modeGraph->parametersByModel)
         result->summary.params_by_model[model] = {split.trainable, split.frozen};
+    result->summary.bytes_by_model = modelStateBytesByModel(*graph, sim.memory.zeroStage, sim.memory.dataParallel, [&](const std::string& name) {
+        return modelOfTask(name, modeGraph->otherModels, modeGraph->mainModel);
+    });
     if (modeGraph->ppo) {
         for (const auto& [phase, ms] : timeByPpoPhaseMs(*result, ppoPhaseOfNode, summaryStep(sim.skipUpdate, sim.steps)))
             result->summary.time_by_phase_ms[phase] = ms;
