@@ -26,7 +26,8 @@ ModelStateTable::ModelStateTable(QWidget* parent) : QWidget(parent) {
     m_title = new QLabel(QStringLiteral("<b>Parameters and model states by model</b> (bytes on one device)"), this);
     m_title->setToolTip(QStringLiteral("Trainable weights have gradients and optimizer states; frozen ones (a reference or reward "
                                        "model, LoRA's base) have neither. Bytes are one device's: its tensor-parallel shard, with ZeRO's "
-                                       "sharding; optimizer states offloaded to the host are not on the device."));
+                                       "sharding; optimizer states offloaded to the host are not on the device. The totals are what the step "
+                                       "holds at some point, not all at once: PPO frees the actor's gradients before the critic trains."));
     m_model = new RecordTableModel(this);
     m_view = new QTableView(this);
     m_view->setModel(m_model);
