@@ -47,8 +47,12 @@ json simulationReport(const profiler::SimulationRunSummary& run) {
     r["model"] = {{"name", s.model}, {"params", s.params}, {"flops_per_step", s.flops_per_step}};
     r["model"]["trainable_params"] = s.trainable_params;
     r["model"]["frozen_params"] = s.frozen_params;
-    for (const auto& [name, split] : s.params_by_model)
+    for (const auto& [name, split] : s.params_by_model) {
         r["model"]["by_model"][name] = {{"trainable_params", split.trainable}, {"frozen_params", split.frozen}};
+        if (const auto b = s.bytes_by_model.find(name); b != s.bytes_by_model.end())  // one device's (ensembles only: no golden moves)
+            r["model"]["by_model"][name].update({{"trainable_weight_bytes", b->second.trainable_weights}, {"frozen_weight_bytes", b->second.frozen_weights},
+                                                 {"gradient_bytes", b->second.gradients}, {"optimizer_state_bytes", b->second.optimizer_states}});
+    }
     r["training"] = {{"batch", s.batch}, {"seq", s.seq}, {"precision", s.precision}};
     r["step_time_ms"] = s.step_time_ms;
     r["samples_per_s"] = s.samples_per_s;

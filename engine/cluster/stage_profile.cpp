@@ -138,6 +138,12 @@ void growSummary(SimSummary& s, const SimSummary& one, int layers, std::int64_t 
     m.reserved_peak_bytes = grow(one.memory.reserved_peak_bytes, two.memory.reserved_peak_bytes, layers);
     m.lower_bound_bytes = grow(one.memory.lower_bound_bytes, two.memory.lower_bound_bytes, layers);
     m.planned_peak_bytes = grow(one.memory.planned_peak_bytes, two.memory.planned_peak_bytes, layers);
+    for (auto& [model, b] : s.bytes_by_model) {  // a stage's model states grow with its layers too
+        const auto it = one.bytes_by_model.find(model);
+        const ModelBytes o = it == one.bytes_by_model.end() ? ModelBytes{} : it->second;
+        b = {grow(o.trainable_weights, b.trainable_weights, layers), grow(o.frozen_weights, b.frozen_weights, layers),
+             grow(o.gradients, b.gradients, layers), grow(o.optimizer_states, b.optimizer_states, layers)};
+    }
     for (auto& [category, bytes] : m.by_category) {
         const auto it = one.memory.by_category.find(category);
         bytes = grow(it == one.memory.by_category.end() ? 0 : it->second, bytes, layers);

@@ -124,7 +124,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         return makeError(file + ": the strategy search needs a cluster: add a \"cluster\" block (nodes, devices_per_node) or "
                                 "parallel degrees (docs/project-format.md, \"Cluster runs\")");
     if (project.training.mode.name == "ppo")
-        return makeError(file + ": training.mode: \"ppo\" is simulated on one device only; there is no strategy to search");
+        return makeError(file + ": training.mode: \"ppo\": the strategy search does not cover it (no pipeline stages for its rollout); set parallel.data_parallel, tensor_parallel and zero_stage by hand");
     auto current = parallelConfigOf(project);
     if (!current) return current.error();
     // With the device profile, so missing links (inter-node figures) fail here, once.

@@ -40,10 +40,12 @@ void shardMemoryEvents(std::vector<MemoryEvent>& events, const std::vector<bool>
     }
 }
 
-std::int64_t modelStateBytes(const Graph& graph, int stage, int dataParallel) {
+namespace {
+
+// Calls add(tensor, bytes on this rank) for every model-state tensor.
+void forEachModelState(const Graph& graph, int stage, int dataParallel, const std::function<void(const Tensor&, std::int64_t)>& add) {
     const std::vector<bool> sharded = zeroShardedTensors(graph, 2);  // stage 2 marks every model-state tensor but weights
     const std::vector<bool> shardedNow = zeroShardedTensors(graph, stage);
-    std::int64_t total = 0;
     for (const Tensor& t : graph.tensors()) {
         if (t.bytes() <= 0) continue;
         const auto i = static_cast<std::size_t>(t.id);
@@ -52,9 +54,28 @@ std::int64_t modelStateBytes(const Graph& graph, int stage, int dataParallel) {
                                  graph.node(t.producer).attrInt("inplace", 0) != 0;
         const bool state = (t.role == TensorRole::weight && t.producer < 0) || (sharded[i] && !inplaceGrad);
         if (!state) continue;
-        total += shardedNow[i] && dataParallel > 1 ? share(t.bytes(), dataParallel) : t.bytes();
+        add(t, shardedNow[i] && dataParallel > 1 ? share(t.bytes(), dataParallel) : t.bytes());
     }
+}
+
+}  // namespace
+
+std::int64_t modelStateBytes(const Graph& graph, int stage, int dataParallel) {
+    std::int64_t total = 0;
+    forEachModelState(graph, stage, dataParallel, [&](const Tensor&, std::int64_t bytes) { total += bytes; });
     return total;
+}
+
+std::map<std::string, ModelBytes> modelStateBytesByModel(const Graph& graph, int stage, int dataParallel,
+                                                         const std::function<std::string(const std::string&)>& modelOf) {
+    std::map<std::string, ModelBytes> out;
+    forEachModelState(graph, stage, dataParallel, [&](const Tensor& t, std::int64_t bytes) {
+        ModelBytes& m = out[modelOf(t.name)];
+        if (t.role == TensorRole::weight) (t.frozen ? m.frozen_weights : m.trainable_weights) += bytes;
+        else if (t.role == TensorRole::gradient) m.gradients += bytes;
+        else m.optimizer_states += bytes;  // optimizer states, master weights
+    });
+    return out;
 }
 
 double zeroPaperBytes(double psi, int stage, int n) {

@@ -13,6 +13,9 @@
 #include "engine/sim/simulation_result.h"
 
 #include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace npu::engine {
@@ -28,6 +31,10 @@ void shardMemoryEvents(std::vector<MemoryEvent>& events, const std::vector<bool>
 // Bytes of model states (weights, gradients of weights, master weights, optimizer
 // states) one rank holds, from the graph's tensors.
 std::int64_t modelStateBytes(const Graph& graph, int stage, int dataParallel);
+
+// The same model states split by model (modelOf: a tensor's name -> its model) and kind.
+std::map<std::string, ModelBytes> modelStateBytesByModel(const Graph& graph, int stage, int dataParallel,
+                                                         const std::function<std::string(const std::string&)>& modelOf);
 
 // The ZeRO paper's figure for mixed-precision Adam (K = 12): bytes per rank.
 double zeroPaperBytes(double params, int stage, int dataParallel);

@@ -6,6 +6,7 @@
 #include "engine/frontends/model_loader.h"
 #include "engine/npuom/graph_json.h"
 #include "engine/memory/project_memory_options.h"
+#include "engine/memory/zero_sharding.h"
 #include "engine/parallel/parallel_config.h"
 #include "engine/pipeline/oom_advice.h"
 #include "engine/passes/activation_checkpointing_pass.h"
@@ -21,6 +22,7 @@
 #include "engine/sim/simulator.h"
 #include "engine/training/mode_graph.h"
 #include "engine/training/model_ensemble.h"
+#include "engine/training/ppo_cluster.h"
 #include "engine/training/ppo_graph.h"
 
 #include <set>
@@ -50,9 +52,7 @@ std::string prefixed(const Project& project, const std::string& message) {
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
     // Several devices: engine/cluster composes single-device runs of each pipeline stage.
     if (isClusterProject(project)) {
-        if (project.training.mode.name == "ppo")
-            return makeError(prefixed(project, "training.mode: \"ppo\" is simulated on one device for now (no tensor/pipeline "
-                                               "parallelism or cluster with it)"));
+        if (project.training.mode.name == "ppo") return simulatePpoCluster(project, options, progress);
         auto run = simulateCluster(project, options, progress);
         if (run && options.adviseOnCommunication)
             run->summary.cluster.advice = communicationAdvice(project, run->summary.cluster, options);
@@ -137,6 +137,9 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     result->summary.frozen_params = modeGraph->parameters.frozen;
     for (const auto& [model, split] : modeGraph->parametersByModel)
         result->summary.params_by_model[model] = {split.trainable, split.frozen};
+    result->summary.bytes_by_model = modelStateBytesByModel(*graph, sim.memory.zeroStage, sim.memory.dataParallel, [&](const std::string& name) {
+        return modelOfTask(name, modeGraph->otherModels, modeGraph->mainModel);
+    });
     if (modeGraph->ppo) {
         for (const auto& [phase, ms] : timeByPpoPhaseMs(*result, ppoPhaseOfNode, summaryStep(sim.skipUpdate, sim.steps)))
             result->summary.time_by_phase_ms[phase] = ms;

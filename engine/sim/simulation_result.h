@@ -101,6 +101,15 @@ struct ModelParams {
     std::int64_t frozen = 0;
 };
 
+// Device bytes of one model's parameters and training state on this device (one rank's
+// share: tensor-parallel shard and ZeRO sharding applied), from the simulated graph.
+struct ModelBytes {
+    std::int64_t trainable_weights = 0;
+    std::int64_t frozen_weights = 0;
+    std::int64_t gradients = 0;          // of the weights (what the optimizer reads)
+    std::int64_t optimizer_states = 0;   // moments and fp32 master weights; none when offloaded to the host
+};
+
 struct SimSummary {
     std::string status = "ok";        // ok | oom | error
     std::string message;              // why, when not ok
@@ -114,6 +123,9 @@ struct SimSummary {
     // The same per model of an ensemble ({"actor": {trainable, frozen}, "reward": ...});
     // empty for single-model modes.
     std::map<std::string, ModelParams> params_by_model;
+    // Bytes per model on one device, for every run ("model" for a single model: LoRA's base
+    // frozen and adapters trainable; DPO's policy and reference; PPO's four).
+    std::map<std::string, ModelBytes> bytes_by_model;
     double flops_per_step = 0;        // model FLOPs of one training step (fwd + bwd, no recompute)
     double step_time_ms = 0;
     double samples_per_s = 0;

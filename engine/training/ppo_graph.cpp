@@ -241,6 +241,8 @@ std::vector<std::string> schedulePpoStep(Graph& g) {
     return phases;
 }
 
+const char* ppoPhaseOfName(const std::string& nodeName) { return kPpoPhases[std::min(groupOf(nodeName), 2)]; }
+
 std::map<std::string, double> timeByPpoPhaseMs(const SimulationResult& result, const std::vector<std::string>& phaseOfNode, int step) {
     std::map<std::string, double> ms = stepTaskTimeMs(result, step, [&](const SimTask& task) {
         return task.node >= 0 && static_cast<std::size_t>(task.node) < phaseOfNode.size() ? phaseOfNode[static_cast<std::size_t>(task.node)]

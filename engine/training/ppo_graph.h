@@ -35,6 +35,12 @@ Expected<ModeGraph> buildPpoGraph(const Project& project, DType halfType);
 // trains. Returns the PPO phase of every node (by its new id).
 std::vector<std::string> schedulePpoStep(Graph& graph);
 
+// The PPO phase a node of that name belongs to by its model prefix ("actor.generate." ->
+// generation; reference, reward, critic.score -> scoring; the rest -> training). The
+// schedule may run a node earlier than its name says (a cast feeding the scoring
+// forward), never later, so the last node id named for a phase bounds it.
+const char* ppoPhaseOfName(const std::string& nodeName);
+
 // Task time of the step `step` by PPO phase (phaseOfNode from schedulePpoStep).
 std::map<std::string, double> timeByPpoPhaseMs(const SimulationResult& result, const std::vector<std::string>& phaseOfNode, int step);
 

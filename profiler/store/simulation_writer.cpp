@@ -54,6 +54,9 @@ nlohmann::json summaryJson(const engine::SimSummary& s) {
             {"graph_mode", s.graph_mode}};
     for (const auto& [name, split] : s.params_by_model)  // models of an ensemble (DPO, PPO)
         j["params_by_model"][name] = {{"trainable_params", split.trainable}, {"frozen_params", split.frozen}};
+    for (const auto& [name, b] : s.bytes_by_model)  // every run: one device's bytes per model
+        j["bytes_by_model"][name] = {{"trainable_weight_bytes", b.trainable_weights}, {"frozen_weight_bytes", b.frozen_weights},
+                                     {"gradient_bytes", b.gradients}, {"optimizer_state_bytes", b.optimizer_states}};
     return j;
 }
 

@@ -10,6 +10,7 @@
 #include "views/charts/memory_blocks_panel.h"
 #include "views/charts/memory_map.h"
 #include "views/charts/memory_what_if_bar.h"
+#include "views/charts/model_state_table.h"
 #include "views/common/units.h"
 
 #include <QComboBox>
@@ -76,9 +77,9 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
-    m_whatIf = new MemoryWhatIfBar(this);
+    layout->addWidget(m_whatIf = new MemoryWhatIfBar(this));
     m_whatIf->hide();  // shown by the app for a simulated run of the open project
-    layout->addWidget(m_whatIf);
+    layout->addWidget(m_modelStates = new ModelStateTable(this));  // shown for a simulated run
     m_map = new MemoryMap(this);
     m_blocks = new MemoryBlocksPanel(this);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -86,9 +87,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     split->addWidget(m_map);
     split->addWidget(m_blocks);
     // The chart first; the block list is short until something is selected.
-    split->setStretchFactor(0, 4);
-    split->setStretchFactor(1, 3);
-    split->setStretchFactor(2, 2);
+    for (const auto& [widget, stretch] : {std::pair{0, 4}, {1, 3}, {2, 2}}) split->setStretchFactor(widget, stretch);
     split->setSizes({400, 300, 160});
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
@@ -111,6 +110,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
 
 void MemoryChart::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_db = std::move(db);
+    m_modelStates->setDatabase(m_db.get());
     rebuild();
 }
 

@@ -37,6 +37,7 @@ namespace npu::views {
 class MemoryBlocksPanel;
 class MemoryMap;
 class MemoryWhatIfBar;
+class ModelStateTable;
 
 class MemoryChart : public QWidget {
     Q_OBJECT
@@ -60,6 +61,8 @@ public:
     MemoryMap* memoryMap() const { return m_map; }
     MemoryBlocksPanel* blocksPanel() const { return m_blocks; }
     MemoryWhatIfBar* whatIfBar() const { return m_whatIf; }
+    // Parameters and model-state bytes per model (model_state_table.h).
+    ModelStateTable* modelStates() const { return m_modelStates; }
     // The chart's selection (memory_chart_selection.cpp), in database time: an instant
     // (from == to) or a range, marked on the chart and listed in the blocks panel.
     void selectTimes(std::int64_t from_ns, std::int64_t to_ns);
@@ -104,6 +107,7 @@ private:
     MemoryMap* m_map;
     MemoryBlocksPanel* m_blocks;
     MemoryWhatIfBar* m_whatIf;
+    ModelStateTable* m_modelStates;
     QCPItemRect* m_selectionBox = nullptr;
     QCPItemStraightLine* m_selectionLine = nullptr;
     std::int64_t m_selFrom = -1, m_selTo = -1;

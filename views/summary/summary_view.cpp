@@ -152,6 +152,10 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
         for (const auto& [model, split] : summary["params_by_model"].items())
             for (const char* kind : {"trainable_params", "frozen_params"})
                 if (split.contains(kind)) meta[model + "_" + kind] = split[kind];
+    // Bytes per model on one device (every simulated run; "model_..." for a single model).
+    if (summary.is_object() && summary.contains("bytes_by_model") && summary["bytes_by_model"].is_object())
+        for (const auto& [model, bytes] : summary["bytes_by_model"].items())
+            for (auto it = bytes.begin(); it != bytes.end(); ++it) meta[model + "_" + it.key()] = *it;
     if (summary.is_object())
         for (auto it = summary.begin(); it != summary.end(); ++it) {
             if (it->is_structured() || meta.contains(it.key())) continue;

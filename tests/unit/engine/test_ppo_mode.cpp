@@ -63,13 +63,14 @@ private slots:
         auto back = parseProject(projectToJson(*ok), "p.json");
         QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
         QCOMPARE(back->training.mode.ppo.critic_config.value("layers", 0), 2);
-        // One device only, and a zoo decoder to generate with.
-        auto cluster = ppoProject(nlohmann::json::object(), {{"batch", 1}});
+        // No pipeline parallelism (engine/training/ppo_cluster), and a zoo decoder to generate with.
+        auto cluster = ppoProject(nlohmann::json::object(), {{"batch", 2}});
         QVERIFY(cluster.ok());
-        cluster->parallel = {{"tensor_parallel", 2}};
+        cluster->parallel = {{"pipeline_stages", 2}};
         auto refused = simulateProject(*cluster, {});
         QVERIFY(!refused);
-        QVERIFY2(refused.message().find("\"ppo\" is simulated on one device") != std::string::npos, refused.message().c_str());
+        QVERIFY2(refused.message().find("parallel.pipeline_stages: training.mode \"ppo\" runs without pipeline parallelism") != std::string::npos,
+                 refused.message().c_str());
     }
 
     // Actor and critic train; reward and reference are frozen. The critic and reward model
