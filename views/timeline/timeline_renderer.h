@@ -56,6 +56,9 @@ struct TimelineFrame {
     const std::vector<TimelineFlag>* flags = nullptr;
     int dropLineY = -1;  // widget y of the insertion line while a track is dragged in the gutter
     SliceColouring colouring = SliceColouring::category;
+    // Windowed tracks drawn from their summary by design (the view holds more slices
+    // than a window may), per track: no "loading…" plate on them.
+    const std::vector<char>* summaryOnly = nullptr;
 };
 
 // What is under a point of a track: a slice, a folded block, or nothing.

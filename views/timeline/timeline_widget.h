@@ -43,6 +43,12 @@ public:
     // connection), drawing each track as it arrives: loadProgress, then loadingFinished.
     void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
     static constexpr qint64 kSyncLoadSlices = 200'000;
+    // Past this many slices (and with the schema-6 track summaries) slice tracks are
+    // windowed: only the slices overlapping the view (plus a view's width each side) are
+    // read, by range query, at most kWindowBudgetSlices over all tracks; a view holding
+    // more is painted from the summaries. Memory then follows the view, not the file.
+    static constexpr qint64 kWindowedSlices = 2'000'000;
+    static constexpr qint64 kWindowBudgetSlices = 600'000;
     bool isLoading() const;
     std::shared_ptr<const profiler::ProfileDb> database() const;
 
@@ -146,9 +152,14 @@ private:
     void applyBounds();
     void startLoading();
     void cancelLoading();
+    void requestWindows();            // windowed data: loads what the view needs
+    void windowFilled(int track);     // a window arrived: re-resolve what is held by id
+    void resolveHeldSlices();
     void rebuildLists();
     void applyViewport(const std::function<void(TimeViewport&)>& change);
     void setSelection(int track, quint32 index, bool emitSignal);
+    void selectById(std::int64_t id, SliceRef ref, bool emitSignal);  // ref may be unresolved (windowed)
+    bool selectOutsideWindows(qint64 id, bool select);
     void scrollToTrack(int track);
     QString tooltipAt(const QPoint& pos) const;
     struct PointInfo;

@@ -11,7 +11,10 @@
 
 namespace npu::views {
 
-bool TimelineWidget::isLoading() const { return m_state->data && m_state->data->pendingTracks() > 0; }
+bool TimelineWidget::isLoading() const
+{
+    return m_state->data && (m_state->data->pendingTracks() > 0 || m_state->windowBusy);
+}
 
 void TimelineWidget::cancelLoading()
 {
@@ -24,6 +27,8 @@ void TimelineWidget::cancelLoading()
     for (QFuture<void>& loader : s.loaders)
         loader.waitForFinished();
     s.loaders.clear();
+    s.windowLoader.waitForFinished();
+    s.windowBusy = false;
     s.cancelLoad.reset();
 }
 
@@ -36,7 +41,9 @@ void TimelineWidget::startLoading()
     // Top of the layout first, so what the user sees fills in first.
     std::vector<std::pair<int, profiler::TrackRow>> order;
     for (const LayoutRow& row : s.layout.rows) {
-        if (row.kind == LayoutRow::Kind::track)
+        // Windowed tracks are read by range (requestWindows), never whole.
+        const TimelineTrack& track = s.data->tracks()[static_cast<std::size_t>(row.track)];
+        if (row.kind == LayoutRow::Kind::track && !track.loaded && !track.windowed)
             order.emplace_back(row.track, s.data->tracks()[static_cast<std::size_t>(row.track)].row);
     }
     const int total = static_cast<int>(order.size());

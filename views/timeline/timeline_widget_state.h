@@ -41,6 +41,17 @@ struct TimelineWidget::State {
     std::shared_ptr<std::atomic<bool>> cancelLoad;
     std::vector<QFuture<void>> loaders;
     int generation = 0;
+    // Windowed data (large files): one window batch in flight at a time, on the worker's
+    // own connection; `windowAgain` asks for another pass when it is done.
+    std::shared_ptr<std::unique_ptr<profiler::ProfileDb>> windowDb;
+    QFuture<void> windowLoader;
+    bool windowBusy = false;
+    std::vector<char> summaryOnly;  // per track: the view holds more than a window may
+    // What the selection, flows and highlights are, by slice id: windowed SliceRefs
+    // change with every window, so they are resolved again from these after each.
+    std::int64_t selectedId = -1;
+    std::vector<std::pair<std::int64_t, std::int64_t>> flowIds;
+    std::vector<std::int64_t> highlightIds;
     TimeViewport viewport;  // database time
     qint64 offset = 0;
     bool hasExtraBounds = false;

@@ -1,0 +1,181 @@
+// TimelineWidget: windowed slice tracks for large files (issue 12). Each view change asks
+// for the slices overlapping the view plus a view's width on each side, per track, read
+// by range query on a worker's own connection; a view holding more than the budget is
+// painted from the import-time summaries and its windows are freed. Resident memory is
+// then bounded by the budget, whatever the file's size.
+#include "views/timeline/timeline_widget.h"
+
+#include "profiler/store/profile_db.h"
+#include "views/timeline/timeline_widget_state.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace npu::views {
+
+namespace {
+
+struct WindowRequest {
+    int track = -1;
+    std::int64_t w0 = 0;
+    std::int64_t w1 = 0;
+};
+
+}  // namespace
+
+void TimelineWidget::requestWindows()
+{
+    State& s = *m_state;
+    if (!s.data || !s.data->windowed() || !s.db)
+        return;
+    if (s.windowBusy)
+        return;  // the batch in flight asks again when it is done
+    const std::int64_t t0 = s.viewport.t0();
+    const std::int64_t t1 = s.viewport.t1();
+    const std::int64_t span = std::max<std::int64_t>(1, t1 - t0);
+    const std::int64_t lo = s.data->startNs();
+    const std::int64_t hi = s.data->endNs() + 1;
+    const auto& tracks = s.data->tracks();
+    std::vector<int> shown;
+    for (const LayoutRow& row : s.layout.rows)
+        if (row.kind == LayoutRow::Kind::track && tracks[static_cast<std::size_t>(row.track)].windowed)
+            shown.push_back(row.track);
+    const std::int64_t budget =
+        std::max<std::int64_t>(20'000, kWindowBudgetSlices / std::max<std::int64_t>(1, static_cast<std::int64_t>(shown.size())));
+    const profiler::DensityGrid grid = s.data->grid();
+    s.summaryOnly.assign(tracks.size(), 0);
+    std::vector<WindowRequest> requests;
+    for (const int t : shown) {
+        const TimelineTrack& tr = tracks[static_cast<std::size_t>(t)];
+        const auto estimate = [&](std::int64_t a, std::int64_t b) {
+            return profiler::estimateWindowSlices(*tr.summary, grid, a, b);
+        };
+        // What to hold: the view and a view's width each side, or the view alone when
+        // that is over the budget, or nothing (the summary) when even the view is.
+        std::int64_t w0 = std::max(lo, t0 - span);
+        std::int64_t w1 = std::min(hi, t1 + span);
+        if (estimate(w0, w1) > budget) {
+            w0 = t0;
+            w1 = t1;
+        }
+        if (estimate(w0, w1) > budget) {
+            s.summaryOnly[static_cast<std::size_t>(t)] = 1;
+            if (tr.loaded)
+                s.data->dropWindow(t);
+            continue;
+        }
+        if (tr.loaded && estimate(tr.window0, tr.window1) <= budget) {
+            // The window in hand still covers the view with a quarter of a view to spare
+            // each side (or up to the trace's ends), or is all the budget allows: keep it.
+            const bool slack = tr.window0 <= std::max(lo, t0 - span / 4) && std::min(hi, t1 + span / 4) <= tr.window1;
+            if (slack || (tr.window0 <= w0 && w1 <= tr.window1))
+                continue;
+        }
+        requests.push_back(WindowRequest{t, w0, w1});
+    }
+    if (requests.empty())
+        return;
+    s.windowBusy = true;
+    if (!s.windowDb)
+        s.windowDb = std::make_shared<std::unique_ptr<profiler::ProfileDb>>();
+    if (!s.cancelLoad)
+        s.cancelLoad = std::make_shared<std::atomic<bool>>(false);
+    const auto cancel = s.cancelLoad;
+    const auto conn = s.windowDb;
+    const std::filesystem::path path = s.db->path();
+    const TimelineData* data = s.data.get();  // tracks' rows and summaries: fixed until cancelLoading()
+    const int generation = s.generation;
+    s.windowLoader = QtConcurrent::run([this, requests, cancel, conn, path, data, grid, generation] {
+        if (!*conn) {
+            if (auto db = profiler::ProfileDb::open(path, /*oneThread=*/true); db)
+                *conn = std::move(*db);
+        }
+        for (const WindowRequest& r : requests) {
+            if (*cancel)
+                return;
+            auto window = std::make_shared<TimelineTrack>();
+            if (*conn) {
+                *window = TimelineData::loadWindow(**conn, data->tracks()[static_cast<std::size_t>(r.track)], grid, r.w0,
+                                                   r.w1);
+            } else {
+                // Unreadable: an empty window, so the view does not ask again and again.
+                window->window0 = r.w0;
+                window->window1 = r.w1;
+            }
+            QMetaObject::invokeMethod(
+                this,
+                [this, window, track = r.track, generation] {
+                    State& st = *m_state;
+                    if (generation != st.generation || !st.data)
+                        return;
+                    st.data->fillWindow(track, std::move(*window));
+                    windowFilled(track);
+                },
+                Qt::QueuedConnection);
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, generation] {
+                State& st = *m_state;
+                if (generation != st.generation)
+                    return;
+                st.windowBusy = false;
+                // The view may have moved meanwhile: the rebuild asks for its windows.
+                st.listsDirty = true;
+                rebuildLists();
+                update();
+                if (!isLoading())
+                    emit loadingFinished();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void TimelineWidget::windowFilled(int track)
+{
+    State& s = *m_state;
+    (void)track;
+    // Indices into the old window are meaningless now: hover is recomputed on the next
+    // move, and the draw lists at once, so no hit test reads a stale index.
+    s.hovered = {};
+    resolveHeldSlices();
+    s.listsDirty = true;
+    rebuildLists();
+    update();
+}
+
+void TimelineWidget::resolveHeldSlices()
+{
+    State& s = *m_state;
+    if (!s.data || !s.data->windowed())
+        return;
+    s.selected = s.selectedId >= 0 ? s.data->find(s.selectedId) : SliceRef{};
+    s.flows.clear();
+    for (const auto& [from, to] : s.flowIds) {
+        const SliceRef a = s.data->find(from);
+        const SliceRef b = a.valid() ? s.data->find(to) : SliceRef{};
+        if (a.valid() && b.valid())
+            s.flows.emplace_back(a, b);
+    }
+    s.highlighted.clear();
+    if (s.highlightIds.empty())
+        return;
+    // One pass over the loaded ids: a search can mark many more slices than a window holds.
+    const std::unordered_set<std::int64_t> wanted(s.highlightIds.begin(), s.highlightIds.end());
+    const auto& tracks = s.data->tracks();
+    s.highlighted.resize(tracks.size());
+    for (std::size_t t = 0; t < tracks.size(); ++t) {
+        const auto& ids = tracks[t].slices.id;
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            if (wanted.count(ids[i]) == 0)
+                continue;
+            if (s.highlighted[t].empty())
+                s.highlighted[t].assign(ids.size(), 0);
+            s.highlighted[t][i] = 1;
+        }
+    }
+}
+
+}  // namespace npu::views
