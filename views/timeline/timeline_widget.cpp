@@ -35,7 +35,7 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     if (!s.db)
         s.data = nullptr;
     else
-        s.data = background ? TimelineData::skeleton(*s.db, s.db->sliceCount() > kWindowedSlices)
+        s.data = background ? TimelineData::skeleton(*s.db, s.db->sliceCount() > s.windowedFrom)
                             : TimelineData::load(*s.db);
     s.windowDb.reset();
     s.summaryOnly.clear();

@@ -49,6 +49,8 @@ public:
     // more is painted from the summaries. Memory then follows the view, not the file.
     static constexpr qint64 kWindowedSlices = 2'000'000;
     static constexpr qint64 kWindowBudgetSlices = 600'000;
+    // Other thresholds (tests): applies from the next setDatabase().
+    void setWindowing(qint64 fromSlices, qint64 budgetSlices);
     bool isLoading() const;
     std::shared_ptr<const profiler::ProfileDb> database() const;
 

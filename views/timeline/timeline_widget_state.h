@@ -44,6 +44,8 @@ struct TimelineWidget::State {
     // Windowed data (large files): one window batch in flight at a time, on the worker's
     // own connection; `windowAgain` asks for another pass when it is done.
     std::shared_ptr<std::unique_ptr<profiler::ProfileDb>> windowDb;
+    qint64 windowedFrom = TimelineWidget::kWindowedSlices;
+    qint64 windowBudget = TimelineWidget::kWindowBudgetSlices;
     QFuture<void> windowLoader;
     bool windowBusy = false;
     std::vector<char> summaryOnly;  // per track: the view holds more than a window may

@@ -25,6 +25,12 @@ struct WindowRequest {
 
 }  // namespace
 
+void TimelineWidget::setWindowing(qint64 fromSlices, qint64 budgetSlices)
+{
+    m_state->windowedFrom = fromSlices;
+    m_state->windowBudget = budgetSlices;
+}
+
 void TimelineWidget::requestWindows()
 {
     State& s = *m_state;
@@ -43,7 +49,7 @@ void TimelineWidget::requestWindows()
         if (row.kind == LayoutRow::Kind::track && tracks[static_cast<std::size_t>(row.track)].windowed)
             shown.push_back(row.track);
     const std::int64_t budget =
-        std::max<std::int64_t>(20'000, kWindowBudgetSlices / std::max<std::int64_t>(1, static_cast<std::int64_t>(shown.size())));
+        std::max<std::int64_t>(1'000, s.windowBudget / std::max<std::int64_t>(1, static_cast<std::int64_t>(shown.size())));
     const profiler::DensityGrid grid = s.data->grid();
     s.summaryOnly.assign(tracks.size(), 0);
     std::vector<WindowRequest> requests;
