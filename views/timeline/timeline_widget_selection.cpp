@@ -187,9 +187,23 @@ void TimelineWidget::fitSelection()
     State& s = *m_state;
     if (s.hasRange) {
         applyViewport([&](TimeViewport& v) { v.setRange(s.range0, s.range1); });
-    } else if (s.selected.valid() && s.data->contains(s.selected)) {
-        const std::int64_t a = s.data->sliceStart(s.selected);
-        const std::int64_t b = a + std::max<std::int64_t>(s.data->sliceDur(s.selected), TimeViewport::kMinSpanNs);
+    } else if (s.selectedId >= 0) {
+        // Windowed data may hold the selection outside every window: then the database says where.
+        std::int64_t a = 0;
+        std::int64_t dur = 0;
+        if (s.data->contains(s.selected)) {
+            a = s.data->sliceStart(s.selected);
+            dur = s.data->sliceDur(s.selected);
+        } else {
+            if (!s.db)
+                return;
+            const auto d = s.db->slice(s.selectedId);
+            if (!d.ok())
+                return;
+            a = d->start_ns;
+            dur = d->dur_ns;
+        }
+        const std::int64_t b = a + std::max<std::int64_t>(dur, TimeViewport::kMinSpanNs);
         const std::int64_t pad = std::max<std::int64_t>(1, (b - a) / 20);
         applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });
     } else {

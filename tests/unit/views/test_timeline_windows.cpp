@@ -5,6 +5,7 @@
 #include "profiler/store/track_summary.h"
 #include "profiler/store/track_window.h"
 #include "views/timeline/timeline_data.h"
+#include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
 
 #include <QSignalSpy>
@@ -180,6 +181,51 @@ private slots:
         w.fitAll();
         QVERIFY(waitLoaded(w));
         QCOMPARE(w.itemCount(), 0);
+    }
+
+    void searchGoesToTheDatabase()
+    {
+        auto db = profiler::ProfileDb::open(m_db.path);
+        QVERIFY(db.ok());
+        std::shared_ptr<const profiler::ProfileDb> shared(std::move(*db));
+        TimelineView view;
+        view.resize(1400, 600);
+        view.timeline()->setWindowing(100'000, 40'000);
+        view.setDatabase(shared);
+        QVERIFY(view.timeline()->data()->windowed());
+        QVERIFY(waitLoaded(*view.timeline()));
+        // Every "gemm" kernel of the file, though no window holds any of them yet (the
+        // whole trace is in view: summaries only).
+        view.search(QStringLiteral("GEMM"));
+        QCOMPARE(view.timeline()->itemCount(), 0);
+        QCOMPARE(view.matchCount(), static_cast<int>(kPerTrack / 2));
+        // Zoomed in, Enter goes to the first match from the view's start, which loads.
+        view.timeline()->setViewRange(kEnd / 2, kEnd / 2 + kEnd / 100);
+        QCOMPARE(view.matchCount(), static_cast<int>(kPerTrack / 2));
+        view.nextMatch();
+        const qint64 first = view.timeline()->selectedSlice();
+        QVERIFY(first >= 0);
+        QCOMPARE(shared->slice(first)->name, std::string("gemm"));
+        QVERIFY(waitLoaded(*view.timeline()));
+        QVERIFY(view.timeline()->data()->find(first).valid());  // its window arrived
+        QVERIFY(shared->slice(first)->start_ns >= kEnd / 2);
+        view.nextMatch();
+        QVERIFY(view.timeline()->selectedSlice() != first);
+        QCOMPARE(shared->slice(view.timeline()->selectedSlice())->name, std::string("gemm"));
+
+        // The drill-down by name fits the first match, not the whole trace.
+        QCOMPARE(view.showSlicesWithKey(QStringLiteral("aten::mm"), false), static_cast<int>(kPerTrack / 2));
+        QVERIFY(view.timeline()->viewRange().second - view.timeline()->viewRange().first < kEnd / 100);
+        QVERIFY(waitLoaded(*view.timeline()));
+
+        // An area's slices by name: the database answers what the whole track filtered does.
+        view.timeline()->setSelectedArea(0, kEnd / 10, {m_db.kernelTrack});
+        const auto all = shared->trackSlices(m_db.kernelTrack);
+        int expected = 0;
+        for (std::size_t i = 0; i < all.size(); ++i)
+            expected += all.nameId[i] == all.nameId[1] && all.start_ns[i] < kEnd / 10;
+        QVERIFY(expected > 1000);
+        QCOMPARE(view.selectAreaSlices(QString::fromStdString(shared->string(all.nameId[1]))), expected);
     }
 
 private:
