@@ -44,14 +44,15 @@ public:
     void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
     static constexpr qint64 kSyncLoadSlices = 200'000;
     // Past this many slices (and with the schema-6 track summaries) slice tracks are
-    // windowed: only the slices overlapping the view (plus a view's width each side) are
+    // windowed (up to it, loading whole costs at most ~50 MB): only the slices overlapping the view (plus a view's width each side) are
     // read, by range query, at most kWindowBudgetSlices over all tracks; a view holding
     // more is painted from the summaries. Memory then follows the view, not the file.
-    static constexpr qint64 kWindowedSlices = 2'000'000;
+    static constexpr qint64 kWindowedSlices = 1'000'000;
     static constexpr qint64 kWindowBudgetSlices = 600'000;
     // Other thresholds (tests): applies from the next setDatabase().
     void setWindowing(qint64 fromSlices, qint64 budgetSlices);
-    bool isLoading() const;
+    bool isLoading() const;         // the background load of whole tracks (loadingFinished)
+    bool isLoadingWindows() const;  // windowed data: the view's windows are being read (windowsLoaded)
     std::shared_ptr<const profiler::ProfileDb> database() const;
 
     void setViewRange(qint64 t0_ns, qint64 t1_ns);
@@ -128,6 +129,7 @@ signals:
     void sliceHovered(qint64 id);  // -1 when the cursor leaves all slices
     void loadProgress(int tracksLoaded, int tracksTotal);
     void loadingFinished();
+    void windowsLoaded();  // windowed data: what the view needs has arrived
     void trackArrangementChanged();
     void flagsChanged();
     void flagAdded(int index);  // by the user (M, the context menu)

@@ -11,10 +11,9 @@
 
 namespace npu::views {
 
-bool TimelineWidget::isLoading() const
-{
-    return m_state->data && (m_state->data->pendingTracks() > 0 || m_state->windowBusy);
-}
+bool TimelineWidget::isLoading() const { return m_state->data && m_state->data->pendingTracks() > 0; }
+
+bool TimelineWidget::isLoadingWindows() const { return m_state->windowBusy; }
 
 void TimelineWidget::cancelLoading()
 {

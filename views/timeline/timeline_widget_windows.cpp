@@ -132,8 +132,8 @@ void TimelineWidget::requestWindows()
                 st.listsDirty = true;
                 rebuildLists();
                 update();
-                if (!isLoading())
-                    emit loadingFinished();
+                if (!st.windowBusy)
+                    emit windowsLoaded();
             },
             Qt::QueuedConnection);
     });

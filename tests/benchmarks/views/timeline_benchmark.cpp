@@ -1,11 +1,15 @@
 // Timeline at scale (issues 3 and 12): time from ProfileDb::open to the first painted
 // timeline of a 1M- or 10M-slice .npudb (open, track metadata, first frame with the
-// tracks' density summary, first frame with slices, everything loaded), peak RSS at each
-// stage, and median frame times for full-range and zoomed views, each frame rendered
-// offscreen into a QImage after a small pan or zoom. Prints figures; not a timed test.
+// tracks' density summary, first frame with slices, everything loaded), resident memory
+// at each stage and its growth over before opening, the time a jump takes to bring its
+// window's slices (windowed files), and median frame times for full-range and zoomed
+// views, each frame rendered offscreen into a QImage after a small pan or zoom. Prints
+// figures; not a timed test.
 //
 //   timeline_benchmark [slices=1000000] [tracks=16] [width=1600] [height=900] [OUT.png]
 //                      [--db FILE.npudb]   (reused when it exists, else written there)
+//                      [--windowed-from N] (window slice tracks past N slices; default
+//                                           TimelineWidget::kWindowedSlices)
 
 #include "profiler/store/profile_db.h"
 #include "profiler/store/synthetic_db.h"
@@ -112,9 +116,9 @@ double waitForWindows(views::TimelineWidget& w)
 {
     const auto t = Clock::now();
     QCoreApplication::processEvents();
-    if (w.isLoading()) {
+    if (w.isLoadingWindows()) {
         QEventLoop loop;
-        QObject::connect(&w, &views::TimelineWidget::loadingFinished, &loop, &QEventLoop::quit);
+        QObject::connect(&w, &views::TimelineWidget::windowsLoaded, &loop, &QEventLoop::quit);
         loop.exec();
     }
     return msSince(t);
@@ -137,9 +141,12 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     std::vector<const char*> pos;
     const char* dbArg = nullptr;
+    long long windowedFrom = views::TimelineWidget::kWindowedSlices;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--db") == 0 && i + 1 < argc)
             dbArg = argv[++i];
+        else if (std::strcmp(argv[i], "--windowed-from") == 0 && i + 1 < argc)
+            windowedFrom = std::atoll(argv[++i]);
         else
             pos.push_back(argv[i]);
     }
@@ -168,6 +175,7 @@ int main(int argc, char** argv)
 
     views::TimelineWidget w;
     w.resize(width, height);
+    w.setWindowing(windowedFrom, views::TimelineWidget::kWindowBudgetSlices);
     QImage img(width, height, QImage::Format_ARGB32_Premultiplied);
 
     // Open -> first painted frames. Past TimelineWidget::kSyncLoadSlices the widget
@@ -202,6 +210,7 @@ int main(int argc, char** argv)
         QObject::connect(&w, &views::TimelineWidget::loadingFinished, &loop, &QEventLoop::quit);
         loop.exec();
     }
+    waitForWindows(w);
     w.render(&img);
     const double allMs = msSince(t);
     const double cpuMs = 1000.0 * static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;

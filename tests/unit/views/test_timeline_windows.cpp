@@ -70,10 +70,15 @@ std::vector<std::int64_t> overlapping(const profiler::TrackSlices& all, std::int
 bool waitLoaded(TimelineWidget& w)
 {
     QCoreApplication::processEvents();
-    if (!w.isLoading())
+    if (w.isLoading()) {
+        QSignalSpy done(&w, &TimelineWidget::loadingFinished);
+        if (!done.wait(30'000))
+            return false;
+    }
+    if (!w.isLoadingWindows())
         return true;
-    QSignalSpy done(&w, &TimelineWidget::loadingFinished);
-    return done.wait(30'000);
+    QSignalSpy windows(&w, &TimelineWidget::windowsLoaded);
+    return windows.wait(30'000);
 }
 
 }  // namespace
