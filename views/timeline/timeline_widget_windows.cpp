@@ -52,6 +52,13 @@ void TimelineWidget::requestWindows()
         std::max<std::int64_t>(1'000, s.windowBudget / std::max<std::int64_t>(1, static_cast<std::int64_t>(shown.size())));
     const profiler::DensityGrid grid = s.data->grid();
     s.summaryOnly.assign(tracks.size(), 0);
+    // Hidden and collapsed tracks give their windows back: the budget is over what is shown.
+    std::vector<char> isShown(tracks.size(), 0);
+    for (const int t : shown)
+        isShown[static_cast<std::size_t>(t)] = 1;
+    for (std::size_t t = 0; t < tracks.size(); ++t)
+        if (tracks[t].windowed && tracks[t].loaded && !isShown[t])
+            s.data->dropWindow(static_cast<int>(t));
     std::vector<WindowRequest> requests;
     for (const int t : shown) {
         const TimelineTrack& tr = tracks[static_cast<std::size_t>(t)];
