@@ -51,7 +51,8 @@ SliceMatches fromRefs(const TimelineData& data, std::vector<SliceRef> refs)
 
 }  // namespace
 
-SliceMatches findMatches(const TimelineData& data, const profiler::ProfileDb* db, const QString& needle)
+SliceMatches findMatches(const TimelineData& data, const profiler::ProfileDb* db, const QString& needle,
+                         std::int64_t fromNs)
 {
     if (!data.windowed() || !db)
         return fromRefs(data, searchSlices(data, needle));
@@ -59,6 +60,7 @@ SliceMatches findMatches(const TimelineData& data, const profiler::ProfileDb* db
     bool anyHit = false;
     const std::vector<char> hit = trimmed.isEmpty() ? std::vector<char>{} : stringsContaining(data, trimmed, anyHit);
     profiler::SliceFilter filter;
+    filter.t0 = fromNs;
     for (std::size_t i = 0; i < hit.size(); ++i)
         if (hit[i])
             filter.stringIds.push_back(static_cast<std::int32_t>(i));

@@ -8,6 +8,8 @@
 
 #include <QString>
 
+#include <limits>
+
 #include <vector>
 
 namespace npu::views {
@@ -40,8 +42,11 @@ struct SliceMatches {
 inline constexpr std::size_t kMaxDatabaseMatches = 100'000;
 
 // searchSlices / slicesWithKey over loaded data; over the database (`db`) when the data
-// is windowed. `area` narrows to slices overlapping [t0, t1) on the given tracks.
-SliceMatches findMatches(const TimelineData& data, const profiler::ProfileDb* db, const QString& needle);
+// is windowed. `area` narrows to slices overlapping [t0, t1) on the given tracks. A
+// windowed search finds from `fromNs` (database time: the view's start) on, so the cap
+// keeps the matches where the user is rather than the trace's first ones.
+SliceMatches findMatches(const TimelineData& data, const profiler::ProfileDb* db, const QString& needle,
+                         std::int64_t fromNs = std::numeric_limits<std::int64_t>::min());
 SliceMatches findMatchesWithKey(const TimelineData& data, const profiler::ProfileDb* db, const std::string& key,
                                 SliceKey by, const profiler::SliceFilter& area = {});
 

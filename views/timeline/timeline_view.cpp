@@ -251,7 +251,8 @@ int TimelineView::showDiagnosticEvents(const QString& name, qint64 t_ns)
 void TimelineView::search(const QString& text)
 {
     const TimelineData* data = m_timeline->data();
-    SliceMatches found = data ? findMatches(*data, m_timeline->database().get(), text) : SliceMatches{};
+    const qint64 from = m_timeline->viewRange().first + m_timeline->timeOffset();
+    SliceMatches found = data ? findMatches(*data, m_timeline->database().get(), text, from) : SliceMatches{};
     m_matches = std::move(found.matches);
     m_current = -1;
     highlightMatches(found);

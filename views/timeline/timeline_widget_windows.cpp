@@ -41,8 +41,6 @@ void TimelineWidget::requestWindows()
     const std::int64_t t0 = s.viewport.t0();
     const std::int64_t t1 = s.viewport.t1();
     const std::int64_t span = std::max<std::int64_t>(1, t1 - t0);
-    const std::int64_t lo = s.data->startNs();
-    const std::int64_t hi = s.data->endNs() + 1;
     const auto& tracks = s.data->tracks();
     std::vector<int> shown;
     for (const LayoutRow& row : s.layout.rows)
@@ -66,9 +64,10 @@ void TimelineWidget::requestWindows()
             return profiler::estimateWindowSlices(*tr.summary, grid, a, b);
         };
         // What to hold: the view and a view's width each side, or the view alone when
-        // that is over the budget, or nothing (the summary) when even the view is.
-        std::int64_t w0 = std::max(lo, t0 - span);
-        std::int64_t w1 = std::min(hi, t1 + span);
+        // that is over the budget, or nothing (the summary) when even the view is. Not
+        // clipped to the trace: a window must cover the air around it to be drawn.
+        std::int64_t w0 = t0 - span;
+        std::int64_t w1 = t1 + span;
         if (estimate(w0, w1) > budget) {
             w0 = t0;
             w1 = t1;
@@ -81,8 +80,8 @@ void TimelineWidget::requestWindows()
         }
         if (tr.loaded && estimate(tr.window0, tr.window1) <= budget) {
             // The window in hand still covers the view with a quarter of a view to spare
-            // each side (or up to the trace's ends), or is all the budget allows: keep it.
-            const bool slack = tr.window0 <= std::max(lo, t0 - span / 4) && std::min(hi, t1 + span / 4) <= tr.window1;
+            // each side, or is all the budget allows: keep it.
+            const bool slack = tr.window0 <= t0 - span / 4 && t1 + span / 4 <= tr.window1;
             if (slack || (tr.window0 <= w0 && w1 <= tr.window1))
                 continue;
         }
