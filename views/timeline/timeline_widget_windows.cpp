@@ -54,9 +54,13 @@ void TimelineWidget::requestWindows()
     std::vector<char> isShown(tracks.size(), 0);
     for (const int t : shown)
         isShown[static_cast<std::size_t>(t)] = 1;
-    for (std::size_t t = 0; t < tracks.size(); ++t)
-        if (tracks[t].windowed && tracks[t].loaded && !isShown[t])
+    bool dropped = false;
+    for (std::size_t t = 0; t < tracks.size(); ++t) {
+        if (tracks[t].windowed && tracks[t].loaded && !isShown[t]) {
             s.data->dropWindow(static_cast<int>(t));
+            dropped = true;
+        }
+    }
     std::vector<WindowRequest> requests;
     for (const int t : shown) {
         const TimelineTrack& tr = tracks[static_cast<std::size_t>(t)];
@@ -74,8 +78,10 @@ void TimelineWidget::requestWindows()
         }
         if (estimate(w0, w1) > budget) {
             s.summaryOnly[static_cast<std::size_t>(t)] = 1;
-            if (tr.loaded)
+            if (tr.loaded) {
                 s.data->dropWindow(t);
+                dropped = true;
+            }
             continue;
         }
         if (tr.loaded && estimate(tr.window0, tr.window1) <= budget) {
@@ -86,6 +92,11 @@ void TimelineWidget::requestWindows()
                 continue;
         }
         requests.push_back(WindowRequest{t, w0, w1});
+    }
+    if (dropped) {
+        // Refs into the freed windows must not outlive them.
+        s.hovered = {};
+        resolveHeldSlices();
     }
     if (requests.empty())
         return;

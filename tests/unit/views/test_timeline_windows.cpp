@@ -195,6 +195,14 @@ private slots:
         w.fitAll();
         QVERIFY(waitLoaded(w));
         QCOMPARE(w.itemCount(), 0);
+        w.render(&img);
+        // The selection outlives its window; F fits it from the database and it loads.
+        QCOMPARE(w.selectedSlice(), m_db.lastOp);
+        QTest::keyClick(&w, Qt::Key_F);
+        QVERIFY(w.viewRange().second - w.viewRange().first < kEnd / 1000);
+        QVERIFY(waitLoaded(w));
+        QVERIFY(w.data()->find(m_db.lastOp).valid());
+        w.render(&img);
     }
 
     void searchGoesToTheDatabase()
