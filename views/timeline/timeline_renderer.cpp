@@ -202,6 +202,8 @@ void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool 
                 paintTrackSummary(p, *tr.summary, f.data->densityT0(), f.data->densityBucketNs(), area,
                                                   colorOf(-1));
             }
+            // The selection shows on the summary too (a windowed track zoomed out).
+            paintSelection(p, f, row.track, top + f.metrics.trackPadding);
             // Zoomed out past what a window may hold: the summary is the picture, no plate.
             if (tr.windowed && f.summaryOnly && (*f.summaryOnly)[static_cast<std::size_t>(row.track)])
                 continue;
@@ -266,23 +268,28 @@ void TimelineRenderer::paintSliceTrack(QPainter& p, const TimelineFrame& f, int 
             }
         }
     }
-    if (f.selected.track == track && f.data->contains(f.selected)) {
-        const std::uint32_t i = f.selected.index;
-        const double x0 = std::clamp(f.gutterWidth + (tr.slices.start_ns[i] - f.t0) * f.plotWidth /
-                                                         static_cast<double>(f.t1 - f.t0),
-                                     f.gutterWidth - 4.0, f.width + 4.0);
-        const double x1 = std::clamp(f.gutterWidth + (tr.slices.start_ns[i] + tr.slices.dur_ns[i] - f.t0) *
-                                                         f.plotWidth / static_cast<double>(f.t1 - f.t0),
-                                     f.gutterWidth - 4.0, f.width + 4.0);
-        // A selected slice thinner than a few pixels still gets a findable outline.
-        const double w = std::max(5.0, x1 - x0);
-        const QRectF r((x0 + x1) / 2 - w / 2, top + tr.slices.depth[i] * rowH, w, rowH - 1);
-        p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(QColor(255, 255, 255), 3));
-        p.drawRect(r);
-        p.setPen(QPen(QColor(10, 10, 10), 1.5));
-        p.drawRect(r);
-    }
+    paintSelection(p, f, track, top);
+}
+
+void TimelineRenderer::paintSelection(QPainter& p, const TimelineFrame& f, int track, int top)
+{
+    const SelectedPlace& sel = f.selected;
+    if (sel.track != track)
+        return;
+    const double scale = f.plotWidth / static_cast<double>(f.t1 - f.t0);
+    const double x0 = std::clamp(f.gutterWidth + (sel.start - f.t0) * scale, f.gutterWidth - 4.0, f.width + 4.0);
+    const double x1 = std::clamp(f.gutterWidth + (sel.start + sel.dur - f.t0) * scale, f.gutterWidth - 4.0, f.width + 4.0);
+    // A selected slice thinner than a few pixels still gets a findable outline.
+    const double w = std::max(5.0, x1 - x0);
+    const int rowH = f.metrics.rowHeight;
+    const QRectF r((x0 + x1) / 2 - w / 2, top + sel.depth * rowH, w, rowH - 1);
+    p.save();
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(255, 255, 255), 3));
+    p.drawRect(r);
+    p.setPen(QPen(QColor(10, 10, 10), 1.5));
+    p.drawRect(r);
+    p.restore();
 }
 
 void TimelineRenderer::paintCounterTrack(QPainter& p, const TimelineFrame& f, int track, int top, int height)

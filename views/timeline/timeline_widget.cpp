@@ -40,6 +40,7 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     s.windowDb.reset();
     s.summaryOnly.clear();
     s.selectedId = -1;
+    s.selectedPlace = {};
     s.flowIds.clear();
     s.highlightIds.clear();
     s.selected = {};
@@ -231,7 +232,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     f.height = height();
     f.plotWidth = plotWidth();
     f.scrollY = s.scrollY;
-    f.selected = s.selected;
+    f.selected = s.selectedPlace;
     f.highlighted = &s.highlighted;
     f.hasRange = s.hasRange;
     f.range0 = s.range0;

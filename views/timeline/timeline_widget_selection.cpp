@@ -24,6 +24,18 @@ void TimelineWidget::selectById(std::int64_t id, SliceRef ref, bool emitSignal)
     const bool changed = id != s.selectedId || !(ref == s.selected);
     s.selected = ref;
     s.selectedId = id;
+    s.selectedPlace = {};
+    if (ref.valid()) {
+        s.selectedPlace = SelectedPlace{ref.track, s.data->sliceStart(ref), s.data->sliceDur(ref),
+                                        s.data->tracks()[static_cast<std::size_t>(ref.track)].slices.depth[ref.index]};
+    } else if (id >= 0 && s.db) {
+        if (const auto d = s.db->slice(id); d.ok()) {
+            const auto& tracks = s.data->tracks();
+            for (std::size_t t = 0; t < tracks.size(); ++t)
+                if (tracks[t].row.id == d->track)
+                    s.selectedPlace = SelectedPlace{static_cast<int>(t), d->start_ns, d->dur_ns, d->depth};
+        }
+    }
     s.flows.clear();
     s.flowIds.clear();
     if (id >= 0 && s.db) {
@@ -58,6 +70,8 @@ bool TimelineWidget::selectOutsideWindows(qint64 id, bool select)
         selectById(id, SliceRef{}, true);
     const std::int64_t a = details->start_ns;
     const std::int64_t b = a + std::max<std::int64_t>(0, details->dur_ns);
+    if (select && a >= s.viewport.t0() && b <= s.viewport.t1())
+        return true;  // in view already: selectSlice does not move then either
     if (select && b - a > s.viewport.span() * 9 / 10) {
         const std::int64_t pad = std::max<std::int64_t>(1, (b - a) / 10);
         applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });

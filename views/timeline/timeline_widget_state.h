@@ -52,6 +52,7 @@ struct TimelineWidget::State {
     // What the selection, flows and highlights are, by slice id: windowed SliceRefs
     // change with every window, so they are resolved again from these after each.
     std::int64_t selectedId = -1;
+    SelectedPlace selectedPlace;  // drawn from, whether or not a window holds the slice
     std::vector<std::pair<std::int64_t, std::int64_t>> flowIds;
     std::vector<std::int64_t> highlightIds;
     TimeViewport viewport;  // database time

@@ -195,9 +195,18 @@ private slots:
         w.fitAll();
         QVERIFY(waitLoaded(w));
         QCOMPARE(w.itemCount(), 0);
-        w.render(&img);
-        // The selection outlives its window; F fits it from the database and it loads.
+        // The selection outlives its window and is outlined on the summary.
         QCOMPARE(w.selectedSlice(), m_db.lastOp);
+        w.render(&img);
+        const auto fullView = w.viewRange();
+        w.selectSlice(-1);
+        QImage unselected(img.size(), img.format());
+        w.render(&unselected);
+        QVERIFY(img != unselected);
+        w.selectSlice(m_db.lastOp);
+        QCOMPARE(w.viewRange(), fullView);  // at full zoom it is in view already
+        QCOMPARE(w.selectedSlice(), m_db.lastOp);
+        // F fits it from the database, and it loads.
         QTest::keyClick(&w, Qt::Key_F);
         QVERIFY(w.viewRange().second - w.viewRange().first < kEnd / 1000);
         QVERIFY(waitLoaded(w));
