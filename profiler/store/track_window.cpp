@@ -67,7 +67,7 @@ TrackSlices trackSlicesInWindow(const ProfileDb& db, const TrackSummary& summary
     // columns stay sorted by start. Consecutive ones are scanned as one range.
     std::vector<char> reaches(static_cast<std::size_t>(first), 0);
     for (const DensityCell& c : summary.cells)
-        if (c.bucket < first && c.endNs > t0)
+        if (c.bucket >= 0 && c.bucket < first && c.endNs > t0)  // a damaged file's bucket is skipped
             reaches[static_cast<std::size_t>(c.bucket)] = 1;
     const auto run = [&](std::int64_t lo, std::int64_t hi) {
         q.bind(1, summary.track);

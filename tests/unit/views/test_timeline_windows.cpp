@@ -5,6 +5,7 @@
 #include "profiler/store/track_summary.h"
 #include "profiler/store/track_window.h"
 #include "views/timeline/timeline_data.h"
+#include "views/timeline/timeline_search.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
 
@@ -110,6 +111,12 @@ private slots:
                 QVERIFY(std::is_sorted(got.start_ns.begin(), got.start_ns.end()));
                 QVERIFY(profiler::estimateWindowSlices(sum, grid, t0, t1) + 1 >= static_cast<std::int64_t>(got.size()));
             }
+            // A damaged summary (buckets off the grid) costs no crash and no slice.
+            profiler::TrackSummary bad = sum;
+            bad.cells.push_back(profiler::DensityCell{0, -3, 1, 1, kEnd * 2});
+            bad.cells.push_back(profiler::DensityCell{0, 1 << 30, 1, 1, kEnd * 2});
+            QCOMPARE(profiler::trackSlicesInWindow(**db, bad, grid, kEnd / 2, kEnd / 2 + 500).id,
+                     overlapping(all, kEnd / 2, kEnd / 2 + 500));
         }
     }
 
@@ -249,6 +256,11 @@ private slots:
         // The drill-down by name fits the first match, not the whole trace.
         QCOMPARE(view.showSlicesWithKey(QStringLiteral("aten::mm"), false), static_cast<int>(kPerTrack / 2));
         QVERIFY(view.timeline()->viewRange().second - view.timeline()->viewRange().first < kEnd / 100);
+        QVERIFY(waitLoaded(*view.timeline()));
+
+        // By category: the kernels, 150k of them, of which the view keeps the earliest 100k.
+        QCOMPARE(view.showSlicesWithKey(QStringLiteral("kernel"), true), static_cast<int>(kMaxDatabaseMatches));
+        QCOMPARE(shared->slice(view.timeline()->selectedSlice())->start_ns, std::int64_t(10));  // the first kernel
         QVERIFY(waitLoaded(*view.timeline()));
 
         // An area's slices by name: the database answers what the whole track filtered does.
