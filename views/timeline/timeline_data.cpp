@@ -113,7 +113,7 @@ TimelineTrack TimelineData::loadWindow(const profiler::ProfileDb& db, const Time
     if (!track.summary)
         return out;
     out.slices = profiler::trackSlicesInWindow(db, *track.summary, grid, w0, w1);
-    out.dtypeId = profiler::sliceDTypeIds(db, track.row.id, out.slices.id);
+    out.dtypeId = profiler::sliceDTypeIdsOf(db, out.slices.id);
     out.depths = buildDepthIndex(out.slices);
     return out;
 }

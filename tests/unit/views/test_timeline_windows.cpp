@@ -47,6 +47,8 @@ BigDb writeBigDb(const QString& dir)
     for (std::int64_t i = 0; i < kPerTrack; ++i) {
         const std::int64_t op = w.addSlice(out.stepTrack, i * kPeriod + 5, 40, 1, i % 2 ? "aten::mm" : "aten::add", "op");
         const std::int64_t k = w.addSlice(out.kernelTrack, i * kPeriod + 10, 30, 0, i % 2 ? "gemm" : "add", "kernel");
+        if (i % 1000 == 0)
+            w.addOpInfo(op, "Add", "bf16", 1.0, 2.0, 0);  // "Colour by dtype" reads it
         if (i == kPerTrack - 10) {
             out.lastOp = op;
             out.lastKernel = k;
@@ -153,6 +155,17 @@ private slots:
         }
         w.render(&img);
         QVERIFY(w.drawnItemCount() > 0);
+        // The window's dtypes: every 1000th op has one, looked up for the window only.
+        const TimelineTrack& ops = w.data()->tracks()[0];
+        QCOMPARE(ops.dtypeId.size(), ops.slices.size());
+        int withDType = 0;
+        for (std::size_t i = 0; i < ops.slices.size(); ++i) {
+            const bool has = ops.slices.depth[i] == 1 && (ops.slices.start_ns[i] - 5) / kPeriod % 1000 == 0;
+            withDType += has;
+            QCOMPARE(ops.dtypeId[i] >= 0 ? w.data()->string(ops.dtypeId[i]) : std::string(),
+                     std::string(has ? "bf16" : ""));
+        }
+        QVERIFY(withDType >= 2);
         // A child's parent chain reaches the step slice across the window's left edge.
         const SliceRef child{0, 5};
         QVERIFY(w.data()->contains(child));
