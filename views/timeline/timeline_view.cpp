@@ -157,8 +157,8 @@ int TimelineView::showSlicesWithKey(const QString& key, bool byCategory)
     }
     SliceMatches found = findMatchesWithKey(*data, m_timeline->database().get(), key.toStdString(),
                                             byCategory ? SliceKey::category : SliceKey::name);
+    highlightMatches(found);  // before the matches move out of it
     m_matches = std::move(found.matches);
-    highlightMatches(found);
     m_search->show();
     m_search->setMatchInfo(-1, matchCount());
     if (!m_matches.empty()) {
@@ -253,9 +253,9 @@ void TimelineView::search(const QString& text)
     const TimelineData* data = m_timeline->data();
     const qint64 from = m_timeline->viewRange().first + m_timeline->timeOffset();
     SliceMatches found = data ? findMatches(*data, m_timeline->database().get(), text, from) : SliceMatches{};
+    highlightMatches(found);  // before the matches move out of it
     m_matches = std::move(found.matches);
     m_current = -1;
-    highlightMatches(found);
     m_search->setMatchInfo(m_current, matchCount());
 }
 

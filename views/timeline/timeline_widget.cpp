@@ -43,6 +43,7 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     s.selectedPlace = {};
     s.flowIds.clear();
     s.highlightIds.clear();
+    s.highlightSet.clear();
     s.selected = {};
     s.hovered = {};
     s.flows.clear();

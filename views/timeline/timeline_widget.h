@@ -158,7 +158,7 @@ private:
     void cancelLoading();
     void requestWindows();            // windowed data: loads what the view needs
     void windowFilled(int track);     // a window arrived: re-resolve what is held by id
-    void resolveHeldSlices();
+    void resolveHeldSlices(int onlyTrack = -1);  // highlights of that track only (-1: all)
     void rebuildLists();
     void applyViewport(const std::function<void(TimeViewport&)>& change);
     void setSelection(int track, quint32 index, bool emitSignal);

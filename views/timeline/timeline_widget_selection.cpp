@@ -245,6 +245,7 @@ void TimelineWidget::setHighlightedSlices(const QList<qint64>& ids)
     s.highlighted.clear();
     if (s.data && s.data->windowed()) {
         s.highlightIds.assign(ids.begin(), ids.end());
+        s.highlightSet.clear();
         resolveHeldSlices();
         update();
         return;
@@ -270,6 +271,7 @@ void TimelineWidget::setHighlightedMatches(const std::vector<SliceRef>& refs)
     s.highlighted.clear();
     if (s.data && s.data->windowed()) {
         s.highlightIds.clear();
+        s.highlightSet.clear();
         for (const SliceRef& ref : refs)
             if (s.data->contains(ref))
                 s.highlightIds.push_back(s.data->sliceId(ref));

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <set>
+#include <unordered_set>
 #include <vector>
 
 namespace npu::views {
@@ -55,6 +56,7 @@ struct TimelineWidget::State {
     SelectedPlace selectedPlace;  // drawn from, whether or not a window holds the slice
     std::vector<std::pair<std::int64_t, std::int64_t>> flowIds;
     std::vector<std::int64_t> highlightIds;
+    std::unordered_set<std::int64_t> highlightSet;  // of highlightIds, built on first use
     TimeViewport viewport;  // database time
     qint64 offset = 0;
     bool hasExtraBounds = false;

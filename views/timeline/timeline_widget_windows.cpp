@@ -11,7 +11,6 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <unordered_set>
 
 namespace npu::views {
 
@@ -159,17 +158,16 @@ void TimelineWidget::requestWindows()
 void TimelineWidget::windowFilled(int track)
 {
     State& s = *m_state;
-    (void)track;
     // Indices into the old window are meaningless now: hover is recomputed on the next
     // move, and the draw lists at once, so no hit test reads a stale index.
     s.hovered = {};
-    resolveHeldSlices();
+    resolveHeldSlices(track);
     s.listsDirty = true;
     rebuildLists();
     update();
 }
 
-void TimelineWidget::resolveHeldSlices()
+void TimelineWidget::resolveHeldSlices(int onlyTrack)
 {
     State& s = *m_state;
     if (!s.data || !s.data->windowed())
@@ -182,17 +180,23 @@ void TimelineWidget::resolveHeldSlices()
         if (a.valid() && b.valid())
             s.flows.emplace_back(a, b);
     }
-    s.highlighted.clear();
+    const auto& tracks = s.data->tracks();
+    if (onlyTrack < 0 || s.highlightIds.empty())
+        s.highlighted.clear();
     if (s.highlightIds.empty())
         return;
-    // One pass over the loaded ids: a search can mark many more slices than a window holds.
-    const std::unordered_set<std::int64_t> wanted(s.highlightIds.begin(), s.highlightIds.end());
-    const auto& tracks = s.data->tracks();
+    // One pass over the loaded ids of the track that changed (or all): a search can mark
+    // many more slices than the windows hold. The id set is built once per highlight.
+    if (s.highlightSet.empty())
+        s.highlightSet.insert(s.highlightIds.begin(), s.highlightIds.end());
     s.highlighted.resize(tracks.size());
     for (std::size_t t = 0; t < tracks.size(); ++t) {
+        if (onlyTrack >= 0 && static_cast<int>(t) != onlyTrack)
+            continue;
+        s.highlighted[t].clear();
         const auto& ids = tracks[t].slices.id;
         for (std::size_t i = 0; i < ids.size(); ++i) {
-            if (wanted.count(ids[i]) == 0)
+            if (s.highlightSet.count(ids[i]) == 0)
                 continue;
             if (s.highlighted[t].empty())
                 s.highlighted[t].assign(ids.size(), 0);

@@ -262,6 +262,17 @@ private slots:
         QVERIFY(waitLoaded(*view.timeline()));
         QVERIFY(view.timeline()->data()->find(first).valid());  // its window arrived
         QVERIFY(shared->slice(first)->start_ns >= kEnd / 2);
+        // The matches in the window are outlined (held by id, resolved as it arrived).
+        QImage marked(1000, 400, QImage::Format_ARGB32_Premultiplied);
+        QImage plain(marked.size(), marked.format());
+        view.timeline()->resize(marked.size());
+        const qint64 at = shared->slice(first)->start_ns;
+        view.timeline()->setViewRange(at - 200, at + 300);  // slices wide enough to outline
+        QVERIFY(waitLoaded(*view.timeline()));
+        view.timeline()->render(&marked);
+        view.timeline()->setHighlightedSlices({});
+        view.timeline()->render(&plain);
+        QVERIFY(marked != plain);
         view.nextMatch();
         QVERIFY(view.timeline()->selectedSlice() != first);
         QCOMPARE(shared->slice(view.timeline()->selectedSlice())->name, std::string("gemm"));
