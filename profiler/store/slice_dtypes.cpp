@@ -26,4 +26,23 @@ std::vector<std::int32_t> sliceDTypeIds(const ProfileDb& db, std::int64_t track,
     return out;
 }
 
+std::vector<std::int32_t> sliceDTypeIdsOf(const ProfileDb& db, const std::vector<std::int64_t>& sliceIds) {
+    std::vector<std::int32_t> out;
+    SqliteStatement any(db.handle(), "SELECT EXISTS(SELECT 1 FROM OP_INFO)");
+    if (any.step() != SQLITE_ROW || any.int64(0) == 0) return out;
+    SqliteStatement q(db.handle(), "SELECT dtype_id FROM OP_INFO WHERE task_id = ?");
+    out.reserve(sliceIds.size());
+    bool anyDType = false;
+    for (const std::int64_t id : sliceIds) {
+        q.bind(1, id);
+        std::int32_t dtype = -1;
+        if (q.step() == SQLITE_ROW && !q.isNull(0)) dtype = static_cast<std::int32_t>(q.int64(0));
+        q.reset();
+        anyDType = anyDType || dtype >= 0;
+        out.push_back(dtype);
+    }
+    if (!anyDType) out.clear();  // as sliceDTypeIds: empty when none has one
+    return out;
+}
+
 }  // namespace npu::profiler

@@ -21,7 +21,7 @@ std::unique_ptr<TimelineData> TimelineData::load(const profiler::ProfileDb& db)
     return data;
 }
 
-std::unique_ptr<TimelineData> TimelineData::skeleton(const profiler::ProfileDb& db)
+std::unique_ptr<TimelineData> TimelineData::skeleton(const profiler::ProfileDb& db, bool windowed)
 {
     auto data = std::make_unique<TimelineData>();
     data->m_strings = db.strings();
@@ -30,6 +30,9 @@ std::unique_ptr<TimelineData> TimelineData::skeleton(const profiler::ProfileDb& 
     profiler::TrackSummaries summaries = profiler::readTrackSummaries(db);
     data->m_densityT0 = summaries.t0;
     data->m_densityBucketNs = summaries.bucketNs;
+    // Without summaries (a version-5 file opened read-only) there is nothing to paint
+    // outside a window nor to find long slices with: such files load whole.
+    data->m_windowed = windowed && summaries.present;
     for (const profiler::TrackRow& t : db.tracks()) {
         TimelineTrack track;
         track.row = t;
@@ -44,6 +47,12 @@ std::unique_ptr<TimelineData> TimelineData::skeleton(const profiler::ProfileDb& 
             // No slices (a process container, an idle stream): nothing to load, no row.
             data->m_tracks.push_back(std::move(track));
             data->m_tracks.back().loaded = true;
+            data->groupFor(t.device).tracks.push_back(static_cast<int>(data->m_tracks.size()) - 1);
+            continue;
+        }
+        if (data->m_windowed && track.summary) {
+            track.windowed = true;  // not pending: filled by the view's windows
+            data->m_tracks.push_back(std::move(track));
             data->groupFor(t.device).tracks.push_back(static_cast<int>(data->m_tracks.size()) - 1);
             continue;
         }
@@ -91,6 +100,53 @@ void TimelineData::fillTrack(int index, TimelineTrack track)
                 extendRange(slot.slices.start_ns.front(), lane.blockPrefixEnd.back());
         m_sliceCount += static_cast<std::int64_t>(slot.slices.size());
     }
+}
+
+TimelineTrack TimelineData::loadWindow(const profiler::ProfileDb& db, const TimelineTrack& track,
+                                       const profiler::DensityGrid& grid, std::int64_t w0, std::int64_t w1)
+{
+    TimelineTrack out;
+    out.row = track.row;
+    out.windowed = true;
+    out.window0 = w0;
+    out.window1 = w1;
+    if (!track.summary)
+        return out;
+    out.slices = profiler::trackSlicesInWindow(db, *track.summary, grid, w0, w1);
+    out.dtypeId = profiler::sliceDTypeIdsOf(db, out.slices.id);
+    out.depths = buildDepthIndex(out.slices);
+    return out;
+}
+
+void TimelineData::fillWindow(int index, TimelineTrack window)
+{
+    TimelineTrack& slot = m_tracks[static_cast<std::size_t>(index)];
+    m_sliceCount += static_cast<std::int64_t>(window.slices.size()) - static_cast<std::int64_t>(slot.slices.size());
+    slot.slices = std::move(window.slices);
+    slot.dtypeId = std::move(window.dtypeId);
+    slot.depths = std::move(window.depths);
+    slot.window0 = window.window0;
+    slot.window1 = window.window1;
+    slot.loaded = true;
+}
+
+void TimelineData::dropWindow(int index)
+{
+    TimelineTrack& slot = m_tracks[static_cast<std::size_t>(index)];
+    m_sliceCount -= static_cast<std::int64_t>(slot.slices.size());
+    // Assigned fresh rather than cleared, so the capacity goes too.
+    slot.slices = profiler::TrackSlices();
+    slot.dtypeId = {};
+    slot.depths = DepthIndex();
+    slot.loaded = false;
+}
+
+std::int64_t TimelineData::totalSlices() const
+{
+    std::int64_t n = 0;
+    for (const TimelineTrack& t : m_tracks)
+        n += t.windowed && t.summary ? t.summary->sliceCount : static_cast<std::int64_t>(t.slices.size());
+    return n;
 }
 
 void TimelineData::addTrack(TimelineTrack track)

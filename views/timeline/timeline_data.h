@@ -5,6 +5,7 @@
 
 #include "profiler/store/profile_db.h"
 #include "profiler/store/track_summary.h"
+#include "profiler/store/track_window.h"
 #include "views/timeline/slice_lod.h"
 
 #include <algorithm>
@@ -27,17 +28,30 @@ struct TimelineTrack {
     double counterMin = 0;
     double counterMax = 0;
     // Until the slices arrive: the import-time summary (depth, density), so the track is
-    // laid out at its final height and painted in the first frame. Dropped on fillTrack().
+    // laid out at its final height and painted in the first frame. Dropped on fillTrack(),
+    // kept by windowed tracks, which paint it wherever their window does not reach.
     std::optional<profiler::TrackSummary> summary;
+    // Windowed (files past TimelineWidget::kWindowedSlices, issue 12): `slices` holds only
+    // the slices overlapping [window0, window1), read by range query, so memory follows
+    // the view, not the file. Indices (SliceRef) are into the window and change with it.
+    bool windowed = false;
+    std::int64_t window0 = 0;
+    std::int64_t window1 = 0;
+    bool covers(std::int64_t t0, std::int64_t t1) const
+    {
+        return !windowed || (loaded && window0 <= t0 && t1 <= window1);
+    }
+    // Painted from the summary rather than from slices over [t0, t1).
+    bool showsSummary(std::int64_t t0, std::int64_t t1) const { return !isCounter && !covers(t0, t1); }
     int rows() const
     {
         if (isCounter)
             return 1;
-        if (!loaded)
+        if (!loaded || windowed)
             return summary ? summary->maxDepth + 1 : 1;
         return std::max(1, static_cast<int>(depths.lanes.size()));
     }
-    bool empty() const { return loaded && slices.size() == 0 && counter.ts_ns.empty(); }
+    bool empty() const { return !windowed && loaded && slices.size() == 0 && counter.ts_ns.empty(); }
 };
 
 struct TimelineGroup {
@@ -60,11 +74,28 @@ public:
     static std::unique_ptr<TimelineData> load(const profiler::ProfileDb& db);
     // Strings, devices and every track as a placeholder, with the range from the
     // database's metadata: what a background load fills in with fillTrack().
-    static std::unique_ptr<TimelineData> skeleton(const profiler::ProfileDb& db);
+    // `windowed`: slice tracks with a summary stay windowed (never pending), filled by
+    // fillWindow() with the range the view needs; counters still load whole.
+    static std::unique_ptr<TimelineData> skeleton(const profiler::ProfileDb& db, bool windowed = false);
     // One track's columns and depth index; safe to call off the GUI thread.
     static TimelineTrack loadTrack(const profiler::ProfileDb& db, const profiler::TrackRow& row);
     void fillTrack(int index, TimelineTrack track);
     int pendingTracks() const { return m_pending; }
+
+    bool windowed() const { return m_windowed; }
+    profiler::DensityGrid grid() const { return {m_densityT0, m_densityBucketNs}; }
+    // A windowed track's slices over [w0, w1) (columns, depth index, dtypes); off the GUI thread.
+    static TimelineTrack loadWindow(const profiler::ProfileDb& db, const TimelineTrack& track,
+                                    const profiler::DensityGrid& grid, std::int64_t w0, std::int64_t w1);
+    void fillWindow(int index, TimelineTrack window);
+    void dropWindow(int index);  // frees the slices; the track paints from its summary
+    // Every slice in the file, loaded or not (sliceCount() counts the loaded ones).
+    std::int64_t totalSlices() const;
+    bool contains(SliceRef ref) const
+    {
+        return ref.track >= 0 && static_cast<std::size_t>(ref.track) < m_tracks.size() &&
+               ref.index < m_tracks[static_cast<std::size_t>(ref.track)].slices.size();
+    }
 
     // Building by hand (tests, benchmarks). Tracks of an unknown device get their own group.
     void addDevice(std::int64_t id, std::string name, std::string kind);
@@ -113,6 +144,7 @@ private:
     std::int64_t m_densityT0 = 0;
     std::int64_t m_densityBucketNs = 1;
     int m_pending = 0;
+    bool m_windowed = false;
 };
 
 }  // namespace npu::views

@@ -47,7 +47,7 @@ void TimelineRenderer::rebuild(const TimelineData& data, std::int64_t t0, std::i
         const auto begin = static_cast<std::uint32_t>(m_items.size());
         if (tracks[t].isCounter)
             reduceCounter(tracks[t].counter, t0, t1, plotWidth, m_counters[t]);
-        else
+        else if (!tracks[t].showsSummary(t0, t1))  // a window not covering the view: its summary instead
             m_foldedBlocks += buildDrawItems(tracks[t].slices, tracks[t].depths, params, m_items);
         m_trackItems[t] = {begin, static_cast<std::uint32_t>(m_items.size())};
     }
@@ -194,13 +194,19 @@ void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool 
         const int top = f.rulerHeight + f.layout->areaTop(row, f.scrollY);
         if (row.kind != LayoutRow::Kind::track || !visible(row, top))
             continue;
-        if (const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(row.track)]; !tr.loaded) {
+        if (const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(row.track)];
+            !tr.loaded || tr.showsSummary(f.t0, f.t1)) {
             if (tr.summary) {
                 const SummaryPaintArea area{f.t0, f.t1, static_cast<double>(f.gutterWidth), static_cast<double>(f.plotWidth),
                                             top + f.metrics.trackPadding, f.metrics.rowHeight};
                 paintTrackSummary(p, *tr.summary, f.data->densityT0(), f.data->densityBucketNs(), area,
                                                   colorOf(-1));
             }
+            // The selection shows on the summary too (a windowed track zoomed out).
+            paintSelection(p, f, row.track, top + f.metrics.trackPadding);
+            // Zoomed out past what a window may hold: the summary is the picture, no plate.
+            if (tr.windowed && f.summaryOnly && (*f.summaryOnly)[static_cast<std::size_t>(row.track)])
+                continue;
             // On a plate, so it reads over the summary's bands.
             const QString text = QStringLiteral("loading…");
             const QRect box(f.gutterWidth + 6, top + (row.height - 16) / 2, p.fontMetrics().horizontalAdvance(text) + 8, 16);
@@ -247,7 +253,7 @@ void TimelineRenderer::paintSliceTrack(QPainter& p, const TimelineFrame& f, int 
             continue;
         }
         p.fillRect(r, c);
-        if (marks && (*marks)[item.slice]) {
+        if (marks && item.slice < marks->size() && (*marks)[item.slice]) {
             p.setPen(QPen(kHighlight, 2));
             p.setBrush(Qt::NoBrush);
             p.drawRect(r.adjusted(1, 1, -1, -1));
@@ -262,23 +268,28 @@ void TimelineRenderer::paintSliceTrack(QPainter& p, const TimelineFrame& f, int 
             }
         }
     }
-    if (f.selected.track == track) {
-        const std::uint32_t i = f.selected.index;
-        const double x0 = std::clamp(f.gutterWidth + (tr.slices.start_ns[i] - f.t0) * f.plotWidth /
-                                                         static_cast<double>(f.t1 - f.t0),
-                                     f.gutterWidth - 4.0, f.width + 4.0);
-        const double x1 = std::clamp(f.gutterWidth + (tr.slices.start_ns[i] + tr.slices.dur_ns[i] - f.t0) *
-                                                         f.plotWidth / static_cast<double>(f.t1 - f.t0),
-                                     f.gutterWidth - 4.0, f.width + 4.0);
-        // A selected slice thinner than a few pixels still gets a findable outline.
-        const double w = std::max(5.0, x1 - x0);
-        const QRectF r((x0 + x1) / 2 - w / 2, top + tr.slices.depth[i] * rowH, w, rowH - 1);
-        p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(QColor(255, 255, 255), 3));
-        p.drawRect(r);
-        p.setPen(QPen(QColor(10, 10, 10), 1.5));
-        p.drawRect(r);
-    }
+    paintSelection(p, f, track, top);
+}
+
+void TimelineRenderer::paintSelection(QPainter& p, const TimelineFrame& f, int track, int top)
+{
+    const SelectedPlace& sel = f.selected;
+    if (sel.track != track)
+        return;
+    const double scale = f.plotWidth / static_cast<double>(f.t1 - f.t0);
+    const double x0 = std::clamp(f.gutterWidth + (sel.start - f.t0) * scale, f.gutterWidth - 4.0, f.width + 4.0);
+    const double x1 = std::clamp(f.gutterWidth + (sel.start + sel.dur - f.t0) * scale, f.gutterWidth - 4.0, f.width + 4.0);
+    // A selected slice thinner than a few pixels still gets a findable outline.
+    const double w = std::max(5.0, x1 - x0);
+    const int rowH = f.metrics.rowHeight;
+    const QRectF r((x0 + x1) / 2 - w / 2, top + sel.depth * rowH, w, rowH - 1);
+    p.save();
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(QColor(255, 255, 255), 3));
+    p.drawRect(r);
+    p.setPen(QPen(QColor(10, 10, 10), 1.5));
+    p.drawRect(r);
+    p.restore();
 }
 
 void TimelineRenderer::paintCounterTrack(QPainter& p, const TimelineFrame& f, int track, int top, int height)
@@ -333,6 +344,8 @@ void TimelineRenderer::paintFlows(QPainter& p, const TimelineFrame& f)
     const double pxPerNs = f.plotWidth / static_cast<double>(f.t1 - f.t0);
     const QColor color(30, 60, 200);
     for (const auto& [from, to] : f.flows) {
+        if (!f.data->contains(from) || !f.data->contains(to))
+            continue;
         const TimelineTrack& a = f.data->tracks()[static_cast<std::size_t>(from.track)];
         const TimelineTrack& b = f.data->tracks()[static_cast<std::size_t>(to.track)];
         const int ya = sliceTop(f, from.track, a.slices.depth[from.index]);

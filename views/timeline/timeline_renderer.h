@@ -30,6 +30,15 @@ struct TimelineFlag {
     bool operator==(const TimelineFlag&) const = default;
 };
 
+// Where the selected slice is: kept apart from its SliceRef so a windowed track can
+// outline it while its window is not loaded (from the database, at selection time).
+struct SelectedPlace {
+    int track = -1;
+    std::int64_t start = 0;
+    std::int64_t dur = 0;
+    int depth = 0;
+};
+
 // Everything one frame needs besides the draw lists. Times are database nanoseconds.
 struct TimelineFrame {
     const TimelineData* data = nullptr;
@@ -45,7 +54,7 @@ struct TimelineFrame {
     int height = 0;
     int plotWidth = 0;  // width of the time area right of the gutter
     int scrollY = 0;
-    SliceRef selected;
+    SelectedPlace selected;
     const std::vector<std::vector<std::uint8_t>>* highlighted = nullptr;  // per track, per slice
     bool hasRange = false;
     std::int64_t range0 = 0;
@@ -56,6 +65,9 @@ struct TimelineFrame {
     const std::vector<TimelineFlag>* flags = nullptr;
     int dropLineY = -1;  // widget y of the insertion line while a track is dragged in the gutter
     SliceColouring colouring = SliceColouring::category;
+    // Windowed tracks drawn from their summary by design (the view holds more slices
+    // than a window may), per track: no "loading…" plate on them.
+    const std::vector<char>* summaryOnly = nullptr;
 };
 
 // What is under a point of a track: a slice, a folded block, or nothing.
@@ -83,6 +95,7 @@ private:
     void paintFlags(QPainter& p, const TimelineFrame& f);
     void paintFlagsOnRuler(QPainter& p, const TimelineFrame& f);
     void paintSliceTrack(QPainter& p, const TimelineFrame& f, int track, int top);
+    void paintSelection(QPainter& p, const TimelineFrame& f, int track, int top);
     void paintCounterTrack(QPainter& p, const TimelineFrame& f, int track, int top, int height);
     void paintFlows(QPainter& p, const TimelineFrame& f);
     void paintGutter(QPainter& p, const TimelineFrame& f);

@@ -98,9 +98,11 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     });
     connect(m_timeline, &TimelineWidget::trackArrangementChanged, this, &TimelineView::saveSettings);
     connect(m_timeline, &TimelineWidget::flagsChanged, this, &TimelineView::saveSettings);
-    // Slices arriving from a background load may now match the query.
+    // Slices arriving from a background load may now match the query. Windowed data is
+    // searched in the database, which the windows arriving do not change.
     connect(m_timeline, &TimelineWidget::loadingFinished, this, [this] {
-        if (!m_search->query().trimmed().isEmpty())
+        const TimelineData* data = m_timeline->data();
+        if (data && !data->windowed() && !m_search->query().trimmed().isEmpty())
             search(m_search->query());
     });
 }
@@ -153,8 +155,10 @@ int TimelineView::showSlicesWithKey(const QString& key, bool byCategory)
         const QSignalBlocker block(m_search);
         m_search->setQuery(key);
     }
-    m_matches = slicesWithKey(*data, key.toStdString(), byCategory ? SliceKey::category : SliceKey::name);
-    m_timeline->setHighlightedMatches(m_matches);
+    SliceMatches found = findMatchesWithKey(*data, m_timeline->database().get(), key.toStdString(),
+                                            byCategory ? SliceKey::category : SliceKey::name);
+    highlightMatches(found);  // before the matches move out of it
+    m_matches = std::move(found.matches);
     m_search->show();
     m_search->setMatchInfo(-1, matchCount());
     if (!m_matches.empty()) {
@@ -172,15 +176,29 @@ void TimelineView::saveSettings()
     saveTimelineSettings(db->path(), TimelineSettings{m_timeline->trackArrangement(), m_timeline->flags()});
 }
 
-void TimelineView::showMatches(std::vector<SliceRef> matches, const QString& label)
+void TimelineView::highlightMatches(const SliceMatches& matches)
+{
+    // Loaded data: by position (no id lookups for big match sets); windowed: by id.
+    if (!matches.refs.empty() || matches.matches.empty()) {
+        m_timeline->setHighlightedMatches(matches.refs);
+        return;
+    }
+    QList<qint64> ids;
+    ids.reserve(static_cast<qsizetype>(matches.matches.size()));
+    for (const SliceMatch& m : matches.matches)
+        ids.push_back(m.id);
+    m_timeline->setHighlightedSlices(ids);
+}
+
+void TimelineView::showMatches(SliceMatches matches, const QString& label)
 {
     {
         const QSignalBlocker block(m_search);
         m_search->setQuery(label);
     }
-    m_matches = std::move(matches);
+    highlightMatches(matches);
+    m_matches = std::move(matches.matches);
     m_current = -1;
-    m_timeline->setHighlightedMatches(m_matches);
     m_search->show();
     m_search->setMatchInfo(-1, matchCount());
     if (!m_matches.empty())
@@ -196,19 +214,14 @@ int TimelineView::selectAreaSlices(const QString& name)
     const qint64 off = m_timeline->timeOffset();
     const qint64 t0 = range.first + off;
     const qint64 t1 = range.second + off;
-    const std::vector<qint64> ids = m_timeline->selectedAreaTracks();
-    const std::string key = name.toStdString();
-    std::vector<SliceRef> found;
     // Same rule as the aggregation: overlapping [t0, t1) on the area's tracks.
-    for (const SliceRef& ref : slicesWithKey(*data, key, SliceKey::name)) {
-        const qint64 id = data->tracks()[static_cast<std::size_t>(ref.track)].row.id;
-        if (!ids.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
-            continue;
-        const qint64 a = data->sliceStart(ref);
-        if (a < t1 && a + data->sliceDur(ref) > t0)
-            found.push_back(ref);
-    }
-    showMatches(std::move(found), name);
+    profiler::SliceFilter area;
+    area.t0 = t0;
+    area.t1 = t1;
+    for (const qint64 id : m_timeline->selectedAreaTracks())
+        area.tracks.push_back(id);
+    showMatches(findMatchesWithKey(*data, m_timeline->database().get(), name.toStdString(), SliceKey::name, area),
+                name);
     return matchCount();
 }
 
@@ -218,8 +231,8 @@ int TimelineView::showDiagnosticEvents(const QString& name, qint64 t_ns)
     if (!data)
         return -1;
     if (!name.isEmpty()) {
-        std::vector<SliceRef> found = slicesWithKey(*data, name.toStdString(), SliceKey::name);
-        if (!found.empty()) {
+        SliceMatches found = findMatchesWithKey(*data, m_timeline->database().get(), name.toStdString(), SliceKey::name);
+        if (!found.matches.empty()) {
             showMatches(std::move(found), name);
             return matchCount();
         }
@@ -238,9 +251,11 @@ int TimelineView::showDiagnosticEvents(const QString& name, qint64 t_ns)
 void TimelineView::search(const QString& text)
 {
     const TimelineData* data = m_timeline->data();
-    m_matches = data ? searchSlices(*data, text) : std::vector<SliceRef>{};
+    const qint64 from = m_timeline->viewRange().first + m_timeline->timeOffset();
+    SliceMatches found = data ? findMatches(*data, m_timeline->database().get(), text, from) : SliceMatches{};
+    highlightMatches(found);  // before the matches move out of it
+    m_matches = std::move(found.matches);
     m_current = -1;
-    m_timeline->setHighlightedMatches(m_matches);
     m_search->setMatchInfo(m_current, matchCount());
 }
 
@@ -249,8 +264,7 @@ void TimelineView::goToMatch(int index)
     if (m_matches.empty())
         return;
     m_current = index;
-    const TimelineData* data = m_timeline->data();
-    const qint64 id = data->sliceId(m_matches[static_cast<std::size_t>(index)]);
+    const qint64 id = m_matches[static_cast<std::size_t>(index)].id;
     m_timeline->selectSlice(id);
     m_timeline->centerOnSlice(id);
     m_search->setMatchInfo(m_current, matchCount());
@@ -263,11 +277,9 @@ void TimelineView::nextMatch()
     if (m_current < 0) {
         // The first Enter goes to the first match at or after the view's start, so the
         // search continues from where the user is looking.
-        const TimelineData* data = m_timeline->data();
         const qint64 from = m_timeline->viewRange().first + m_timeline->timeOffset();
-        const auto it = std::lower_bound(m_matches.begin(), m_matches.end(), from, [&](const SliceRef& r, qint64 t) {
-            return data->sliceStart(r) < t;
-        });
+        const auto it = std::lower_bound(m_matches.begin(), m_matches.end(), from,
+                                         [](const SliceMatch& m, qint64 t) { return m.start < t; });
         goToMatch(it == m_matches.end() ? 0 : static_cast<int>(it - m_matches.begin()));
         return;
     }

@@ -4,6 +4,7 @@
 // track arrangement and the flags are saved per database (timeline_settings).
 
 #include "views/timeline/timeline_data.h"
+#include "views/timeline/timeline_search.h"
 
 #include <QWidget>
 
@@ -67,7 +68,8 @@ signals:
 
 private:
     void goToMatch(int index);
-    void showMatches(std::vector<SliceRef> matches, const QString& label);
+    void showMatches(SliceMatches matches, const QString& label);
+    void highlightMatches(const SliceMatches& matches);
     void saveSettings();
     void updateRange(qint64 t0, qint64 t1);
 
@@ -80,7 +82,7 @@ private:
     FlagListPanel* m_flags = nullptr;
     TrackListPanel* m_tracks = nullptr;
     bool m_restoring = false;  // applying saved settings: do not write them back
-    std::vector<SliceRef> m_matches;
+    std::vector<SliceMatch> m_matches;
     int m_current = -1;
 };
 

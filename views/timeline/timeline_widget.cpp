@@ -35,7 +35,15 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     if (!s.db)
         s.data = nullptr;
     else
-        s.data = background ? TimelineData::skeleton(*s.db) : TimelineData::load(*s.db);
+        s.data = background ? TimelineData::skeleton(*s.db, s.db->sliceCount() > s.windowedFrom)
+                            : TimelineData::load(*s.db);
+    s.windowDb.reset();
+    s.summaryOnly.clear();
+    s.selectedId = -1;
+    s.selectedPlace = {};
+    s.flowIds.clear();
+    s.highlightIds.clear();
+    s.highlightSet.clear();
     s.selected = {};
     s.hovered = {};
     s.flows.clear();
@@ -54,7 +62,7 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     s.listsDirty = true;
     rebuildLists();
     update();
-    if (background)
+    if (background && s.data->pendingTracks() > 0)
         startLoading();
     emit viewRangeChanged(s.viewport.t0() - s.offset, s.viewport.t1() - s.offset);
 }
@@ -102,6 +110,8 @@ void TimelineWidget::rebuildLists()
     }
     if (!s.listsDirty && s.builtWidth == w && s.builtT0 == s.viewport.t0() && s.builtT1 == s.viewport.t1())
         return;
+    // Before the rebuild: it may free windows the view has outgrown.
+    requestWindows();
     s.renderer.rebuild(*s.data, s.viewport.t0(), s.viewport.t1(), w);
     s.builtWidth = w;
     s.builtT0 = s.viewport.t0();
@@ -223,7 +233,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     f.height = height();
     f.plotWidth = plotWidth();
     f.scrollY = s.scrollY;
-    f.selected = s.selected;
+    f.selected = s.selectedPlace;
     f.highlighted = &s.highlighted;
     f.hasRange = s.hasRange;
     f.range0 = s.range0;
@@ -234,6 +244,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     f.flags = &s.flags;
     f.dropLineY = s.dropLineY;
     f.colouring = s.colouring;
+    f.summaryOnly = &s.summaryOnly;
     s.renderer.paint(p, f);
     if (!s.data || s.data->tracks().empty()) {
         p.setPen(QColor(110, 110, 120));

@@ -43,7 +43,16 @@ public:
     // connection), drawing each track as it arrives: loadProgress, then loadingFinished.
     void setDatabase(std::shared_ptr<const profiler::ProfileDb> db);
     static constexpr qint64 kSyncLoadSlices = 200'000;
-    bool isLoading() const;
+    // Past this many slices (and with the schema-6 track summaries) slice tracks are
+    // windowed (up to it, loading whole costs at most ~50 MB): only the slices overlapping the view (plus a view's width each side) are
+    // read, by range query, at most kWindowBudgetSlices over all tracks; a view holding
+    // more is painted from the summaries. Memory then follows the view, not the file.
+    static constexpr qint64 kWindowedSlices = 1'000'000;
+    static constexpr qint64 kWindowBudgetSlices = 600'000;
+    // Other thresholds (tests): applies from the next setDatabase().
+    void setWindowing(qint64 fromSlices, qint64 budgetSlices);
+    bool isLoading() const;         // the background load of whole tracks (loadingFinished)
+    bool isLoadingWindows() const;  // windowed data: the view's windows are being read (windowsLoaded)
     std::shared_ptr<const profiler::ProfileDb> database() const;
 
     void setViewRange(qint64 t0_ns, qint64 t1_ns);
@@ -120,6 +129,7 @@ signals:
     void sliceHovered(qint64 id);  // -1 when the cursor leaves all slices
     void loadProgress(int tracksLoaded, int tracksTotal);
     void loadingFinished();
+    void windowsLoaded();  // windowed data: what the view needs has arrived
     void trackArrangementChanged();
     void flagsChanged();
     void flagAdded(int index);  // by the user (M, the context menu)
@@ -146,9 +156,14 @@ private:
     void applyBounds();
     void startLoading();
     void cancelLoading();
+    void requestWindows();            // windowed data: loads what the view needs
+    void windowFilled(int track);     // a window arrived: re-resolve what is held by id
+    void resolveHeldSlices(int onlyTrack = -1);  // highlights of that track only (-1: all)
     void rebuildLists();
     void applyViewport(const std::function<void(TimeViewport&)>& change);
     void setSelection(int track, quint32 index, bool emitSignal);
+    void selectById(std::int64_t id, SliceRef ref, bool emitSignal);  // ref may be unresolved (windowed)
+    bool selectOutsideWindows(qint64 id, bool select);
     void scrollToTrack(int track);
     QString tooltipAt(const QPoint& pos) const;
     struct PointInfo;

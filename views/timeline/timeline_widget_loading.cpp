@@ -13,6 +13,8 @@ namespace npu::views {
 
 bool TimelineWidget::isLoading() const { return m_state->data && m_state->data->pendingTracks() > 0; }
 
+bool TimelineWidget::isLoadingWindows() const { return m_state->windowBusy; }
+
 void TimelineWidget::cancelLoading()
 {
     State& s = *m_state;
@@ -24,6 +26,8 @@ void TimelineWidget::cancelLoading()
     for (QFuture<void>& loader : s.loaders)
         loader.waitForFinished();
     s.loaders.clear();
+    s.windowLoader.waitForFinished();
+    s.windowBusy = false;
     s.cancelLoad.reset();
 }
 
@@ -36,7 +40,9 @@ void TimelineWidget::startLoading()
     // Top of the layout first, so what the user sees fills in first.
     std::vector<std::pair<int, profiler::TrackRow>> order;
     for (const LayoutRow& row : s.layout.rows) {
-        if (row.kind == LayoutRow::Kind::track)
+        // Windowed tracks are read by range (requestWindows), never whole.
+        const TimelineTrack& track = s.data->tracks()[static_cast<std::size_t>(row.track)];
+        if (row.kind == LayoutRow::Kind::track && !track.loaded && !track.windowed)
             order.emplace_back(row.track, s.data->tracks()[static_cast<std::size_t>(row.track)].row);
     }
     const int total = static_cast<int>(order.size());

@@ -15,12 +15,33 @@ void TimelineWidget::setSelection(int track, quint32 index, bool emitSignal)
 {
     State& s = *m_state;
     const SliceRef ref = track >= 0 ? SliceRef{track, index} : SliceRef{};
-    const bool changed = !(ref == s.selected);
+    const std::int64_t id = ref.valid() ? s.data->sliceId(ref) : -1;
+    selectById(id, ref, emitSignal);
+}
+
+void TimelineWidget::selectById(std::int64_t id, SliceRef ref, bool emitSignal)
+{
+    State& s = *m_state;
+    const bool changed = id != s.selectedId || !(ref == s.selected);
     s.selected = ref;
+    s.selectedId = id;
+    s.selectedPlace = {};
+    if (ref.valid()) {
+        s.selectedPlace = SelectedPlace{ref.track, s.data->sliceStart(ref), s.data->sliceDur(ref),
+                                        s.data->tracks()[static_cast<std::size_t>(ref.track)].slices.depth[ref.index]};
+    } else if (id >= 0 && s.db) {
+        if (const auto d = s.db->slice(id); d.ok()) {
+            const auto& tracks = s.data->tracks();
+            for (std::size_t t = 0; t < tracks.size(); ++t)
+                if (tracks[t].row.id == d->track)
+                    s.selectedPlace = SelectedPlace{static_cast<int>(t), d->start_ns, d->dur_ns, d->depth};
+        }
+    }
     s.flows.clear();
-    if (ref.valid() && s.db) {
-        const std::int64_t id = s.data->sliceId(ref);
+    s.flowIds.clear();
+    if (id >= 0 && s.db) {
         for (const profiler::FlowRow& flow : s.db->flowsOf(id)) {
+            s.flowIds.emplace_back(flow.fromSlice, flow.toSlice);
             const SliceRef from = flow.fromSlice == id ? ref : s.data->find(flow.fromSlice);
             const SliceRef to = flow.toSlice == id ? ref : s.data->find(flow.toSlice);
             if (from.valid() && to.valid())
@@ -29,13 +50,45 @@ void TimelineWidget::setSelection(int track, quint32 index, bool emitSignal)
     }
     update();
     if (changed && emitSignal)
-        emit sliceSelected(ref.valid() ? s.data->sliceId(ref) : -1);
+        emit sliceSelected(id);
+}
+
+bool TimelineWidget::selectOutsideWindows(qint64 id, bool select)
+{
+    // A windowed slice outside every window: where it is comes from the database, the
+    // view moves there, and the window that loads next resolves it (resolveHeldSlices).
+    State& s = *m_state;
+    if (!s.data || !s.data->windowed() || !s.db || id < 0)
+        return false;
+    const auto details = s.db->slice(id);
+    if (!details.ok())
+        return false;
+    const auto& tracks = s.data->tracks();
+    for (std::size_t t = 0; t < tracks.size(); ++t)
+        if (tracks[t].row.id == details->track)
+            scrollToTrack(static_cast<int>(t));
+    if (select)
+        selectById(id, SliceRef{}, true);
+    const std::int64_t a = details->start_ns;
+    const std::int64_t b = a + std::max<std::int64_t>(0, details->dur_ns);
+    if (select && a >= s.viewport.t0() && b <= s.viewport.t1())
+        return true;  // in view already: selectSlice does not move then either
+    if (select && b - a > s.viewport.span() * 9 / 10) {
+        const std::int64_t pad = std::max<std::int64_t>(1, (b - a) / 10);
+        applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });
+    } else {
+        const std::int64_t mid = a + (b - a) / 2;
+        applyViewport([&](TimeViewport& v) { v.panNs(mid - (v.t0() + v.span() / 2)); });
+    }
+    return true;
 }
 
 void TimelineWidget::selectSlice(qint64 id)
 {
     State& s = *m_state;
     const SliceRef ref = (s.data && id >= 0) ? s.data->find(id) : SliceRef{};
+    if (!ref.valid() && selectOutsideWindows(id, true))
+        return;
     setSelection(ref.track, ref.index, true);
     if (!ref.valid())
         return;
@@ -54,8 +107,7 @@ void TimelineWidget::selectSlice(qint64 id)
 
 qint64 TimelineWidget::selectedSlice() const
 {
-    const State& s = *m_state;
-    return s.selected.valid() ? s.data->sliceId(s.selected) : -1;
+    return m_state->selectedId;
 }
 
 void TimelineWidget::centerOnSlice(qint64 id)
@@ -64,8 +116,10 @@ void TimelineWidget::centerOnSlice(qint64 id)
     if (!s.data)
         return;
     const SliceRef ref = s.data->find(id);
-    if (!ref.valid())
+    if (!ref.valid()) {
+        selectOutsideWindows(id, false);
         return;
+    }
     scrollToTrack(ref.track);
     const std::int64_t mid = s.data->sliceStart(ref) + s.data->sliceDur(ref) / 2;
     applyViewport([&](TimeViewport& v) { v.panNs(mid - (v.t0() + v.span() / 2)); });
@@ -148,9 +202,23 @@ void TimelineWidget::fitSelection()
     State& s = *m_state;
     if (s.hasRange) {
         applyViewport([&](TimeViewport& v) { v.setRange(s.range0, s.range1); });
-    } else if (s.selected.valid()) {
-        const std::int64_t a = s.data->sliceStart(s.selected);
-        const std::int64_t b = a + std::max<std::int64_t>(s.data->sliceDur(s.selected), TimeViewport::kMinSpanNs);
+    } else if (s.selectedId >= 0) {
+        // Windowed data may hold the selection outside every window: then the database says where.
+        std::int64_t a = 0;
+        std::int64_t dur = 0;
+        if (s.data->contains(s.selected)) {
+            a = s.data->sliceStart(s.selected);
+            dur = s.data->sliceDur(s.selected);
+        } else {
+            if (!s.db)
+                return;
+            const auto d = s.db->slice(s.selectedId);
+            if (!d.ok())
+                return;
+            a = d->start_ns;
+            dur = d->dur_ns;
+        }
+        const std::int64_t b = a + std::max<std::int64_t>(dur, TimeViewport::kMinSpanNs);
         const std::int64_t pad = std::max<std::int64_t>(1, (b - a) / 20);
         applyViewport([&](TimeViewport& v) { v.setRange(a - pad, b + pad); });
     } else {
@@ -176,6 +244,13 @@ void TimelineWidget::setHighlightedSlices(const QList<qint64>& ids)
 {
     State& s = *m_state;
     s.highlighted.clear();
+    if (s.data && s.data->windowed()) {
+        s.highlightIds.assign(ids.begin(), ids.end());
+        s.highlightSet.clear();
+        resolveHeldSlices();
+        update();
+        return;
+    }
     if (s.data && !ids.isEmpty()) {
         s.highlighted.resize(s.data->tracks().size());
         for (const qint64 id : ids) {
@@ -195,6 +270,16 @@ void TimelineWidget::setHighlightedMatches(const std::vector<SliceRef>& refs)
 {
     State& s = *m_state;
     s.highlighted.clear();
+    if (s.data && s.data->windowed()) {
+        s.highlightIds.clear();
+        s.highlightSet.clear();
+        for (const SliceRef& ref : refs)
+            if (s.data->contains(ref))
+                s.highlightIds.push_back(s.data->sliceId(ref));
+        resolveHeldSlices();
+        update();
+        return;
+    }
     if (s.data && !refs.empty()) {
         s.highlighted.resize(s.data->tracks().size());
         for (const SliceRef& ref : refs) {

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <set>
+#include <unordered_set>
 #include <vector>
 
 namespace npu::views {
@@ -41,6 +42,21 @@ struct TimelineWidget::State {
     std::shared_ptr<std::atomic<bool>> cancelLoad;
     std::vector<QFuture<void>> loaders;
     int generation = 0;
+    // Windowed data (large files): one window batch in flight at a time, on the worker's
+    // own connection; `windowAgain` asks for another pass when it is done.
+    std::shared_ptr<std::unique_ptr<profiler::ProfileDb>> windowDb;
+    qint64 windowedFrom = TimelineWidget::kWindowedSlices;
+    qint64 windowBudget = TimelineWidget::kWindowBudgetSlices;
+    QFuture<void> windowLoader;
+    bool windowBusy = false;
+    std::vector<char> summaryOnly;  // per track: the view holds more than a window may
+    // What the selection, flows and highlights are, by slice id: windowed SliceRefs
+    // change with every window, so they are resolved again from these after each.
+    std::int64_t selectedId = -1;
+    SelectedPlace selectedPlace;  // drawn from, whether or not a window holds the slice
+    std::vector<std::pair<std::int64_t, std::int64_t>> flowIds;
+    std::vector<std::int64_t> highlightIds;
+    std::unordered_set<std::int64_t> highlightSet;  // of highlightIds, built on first use
     TimeViewport viewport;  // database time
     qint64 offset = 0;
     bool hasExtraBounds = false;

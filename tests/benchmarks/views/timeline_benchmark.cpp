@@ -1,15 +1,21 @@
 // Timeline at scale (issues 3 and 12): time from ProfileDb::open to the first painted
 // timeline of a 1M- or 10M-slice .npudb (open, track metadata, first frame with the
-// tracks' density summary, first frame with slices, everything loaded), peak RSS at each
-// stage, and median frame times for full-range and zoomed views, each frame rendered
-// offscreen into a QImage after a small pan or zoom. Prints figures; not a timed test.
+// tracks' density summary, first frame with slices, everything loaded), resident memory
+// at each stage and its growth over before opening, the time a jump takes to bring its
+// window's slices (windowed files), and median frame times for full-range and zoomed
+// views, each frame rendered offscreen into a QImage after a small pan or zoom. Prints
+// figures; not a timed test.
 //
 //   timeline_benchmark [slices=1000000] [tracks=16] [width=1600] [height=900] [OUT.png]
 //                      [--db FILE.npudb]   (reused when it exists, else written there)
+//                      [--windowed-from N] (window slice tracks past N slices; default
+//                                           TimelineWidget::kWindowedSlices)
 
 #include "profiler/store/profile_db.h"
 #include "profiler/store/synthetic_db.h"
 #include "views/timeline/timeline_widget.h"
+
+#include "views/timeline/timeline_data.h"
 
 #include <QApplication>
 #include <QEventLoop>
@@ -73,6 +79,7 @@ FrameTimes timeFrames(views::TimelineWidget& w, QImage& img, int frames, Step st
         const auto t = Clock::now();
         const double c = threadCpuMs();
         step(i);
+        QCoreApplication::processEvents();  // windows that arrived (large files) go in, as in the app
         w.render(&img);
         out.wall.push_back(msSince(t));
         out.cpu.push_back(threadCpuMs() - c);
@@ -86,6 +93,35 @@ double peakRssMb()
     rusage u{};
     getrusage(RUSAGE_SELF, &u);
     return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+// Resident set now (VmRSS, KiB in /proc/self/status): the peak above includes writing
+// the synthetic file in this process; growth over the RSS before opening is the viewer's.
+double rssMb()
+{
+    std::FILE* f = std::fopen("/proc/self/status", "r");
+    if (!f)
+        return 0;
+    char line[256];
+    double kb = 0;
+    while (std::fgets(line, sizeof line, f))
+        if (std::strncmp(line, "VmRSS:", 6) == 0)
+            kb = std::atof(line + 6);
+    std::fclose(f);
+    return kb / 1024.0;
+}
+
+// Windowed files load what a new view needs on a worker: waits for it, returns the ms.
+double waitForWindows(views::TimelineWidget& w)
+{
+    const auto t = Clock::now();
+    QCoreApplication::processEvents();
+    if (w.isLoadingWindows()) {
+        QEventLoop loop;
+        QObject::connect(&w, &views::TimelineWidget::windowsLoaded, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    return msSince(t);
 }
 
 void printFrames(const char* what, const views::TimelineWidget& w, const FrameTimes& f)
@@ -105,9 +141,12 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     std::vector<const char*> pos;
     const char* dbArg = nullptr;
+    long long windowedFrom = views::TimelineWidget::kWindowedSlices;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--db") == 0 && i + 1 < argc)
             dbArg = argv[++i];
+        else if (std::strcmp(argv[i], "--windowed-from") == 0 && i + 1 < argc)
+            windowedFrom = std::atoll(argv[++i]);
         else
             pos.push_back(argv[i]);
     }
@@ -131,10 +170,12 @@ int main(int argc, char** argv)
         std::printf("synthetic .npudb: %lld slices, %d tracks, %.0f MB, written in %.2f s\n",
                     static_cast<long long>(slices), tracks, std::filesystem::file_size(path) / 1e6, msSince(t) / 1000);
     }
-    std::printf("peak RSS before opening: %.0f MB\n", peakRssMb());
+    const double rssBefore = rssMb();
+    std::printf("before opening: RSS %.0f MB (peak so far %.0f MB)\n", rssBefore, peakRssMb());
 
     views::TimelineWidget w;
     w.resize(width, height);
+    w.setWindowing(windowedFrom, views::TimelineWidget::kWindowBudgetSlices);
     QImage img(width, height, QImage::Format_ARGB32_Premultiplied);
 
     // Open -> first painted frames. Past TimelineWidget::kSyncLoadSlices the widget
@@ -163,12 +204,13 @@ int main(int argc, char** argv)
     const double setMs = msSince(t);
     w.render(&img);
     const double skeletonMs = msSince(t);
-    const double skeletonRss = peakRssMb();
+    const double skeletonRss = rssMb();
     if (w.isLoading()) {
         QEventLoop loop;
         QObject::connect(&w, &views::TimelineWidget::loadingFinished, &loop, &QEventLoop::quit);
         loop.exec();
     }
+    waitForWindows(w);
     w.render(&img);
     const double allMs = msSince(t);
     const double cpuMs = 1000.0 * static_cast<double>(std::clock() - cpu0) / CLOCKS_PER_SEC;
@@ -176,13 +218,14 @@ int main(int argc, char** argv)
                 "  (target < 500)\n",
                 skeletonMs, openMs, setMs,
                 w.itemCount() > 0 && firstSlicesMs < 0 ? "all slices" : "tracks drawn from their density summary");
-    std::printf("peak RSS at the first painted frame: %.0f MB\n", skeletonRss);
+    std::printf("RSS at the first painted frame: %.0f MB (+%.0f MB)\n", skeletonRss, skeletonRss - rssBefore);
     if (firstSlicesMs >= 0)
         std::printf("open -> first painted frame with slices: %.1f ms (paint %.1f)  (target < 500)\n", firstSlicesMs,
                     firstSlicesPaintMs);
-    std::printf("open -> all %d slices loaded and painted: %.1f ms wall, %.1f ms CPU of this process; "
-                "peak RSS %.0f MB\n",
-                w.itemCount(), allMs, cpuMs, peakRssMb());
+    std::printf("open -> all %d slices the view needs loaded and painted (of %lld): %.1f ms wall, %.1f ms CPU of "
+                "this process; RSS %.0f MB (+%.0f MB)\n",
+                w.itemCount(), static_cast<long long>(w.data() ? w.data()->totalSlices() : 0), allMs, cpuMs, rssMb(),
+                rssMb() - rssBefore);
 
     const auto full = w.fullRange();
     const qint64 span = full.second - full.first;
@@ -197,6 +240,10 @@ int main(int argc, char** argv)
     const qint64 mid = full.first + span / 2;
     qint64 zspan = span / 100;
     w.setViewRange(mid - zspan / 2, mid + zspan / 2);
+    {
+        const double ms = waitForWindows(w);
+        std::printf("jump to 1%%: slices in view after %.1f ms (%d held)\n", ms, w.itemCount());
+    }
     const auto zoomMs = timeFrames(w, img, 50, [&](int i) {
         const qint64 c = mid + (i - 25) * zspan / 50;
         zspan = (i % 4 < 2) ? zspan * 9 / 10 : zspan * 10 / 9;
@@ -204,13 +251,33 @@ int main(int argc, char** argv)
     });
     printFrames("zoomed to 1%", w, zoomMs);
 
+    // Panning at 1 % by half a view a frame: windowed files keep leaving their windows, so
+    // this is the frame cost while windows stream in (tracks not yet covered show their
+    // summary for a frame or two).
+    const qint64 pan0 = mid - span / 10;
+    const auto panMs = timeFrames(w, img, 50, [&](int i) {
+        w.setViewRange(pan0 + i * (span / 200), pan0 + i * (span / 200) + span / 100);
+    });
+    printFrames("panning at 1%, half a view a frame", w, panMs);
+    {
+        const double ms = waitForWindows(w);
+        std::printf("  then the last view's windows in %.1f ms (%d held)\n", ms, w.itemCount());
+    }
+
     // Deep zoom: ~20 slices per track visible, labels drawn.
     w.setViewRange(mid, mid + span / 20000);
+    {
+        const double ms = waitForWindows(w);
+        std::printf("jump to deep zoom: slices in view after %.1f ms (%d held)\n", ms, w.itemCount());
+    }
     const auto deepMs = timeFrames(w, img, 50, [&](int i) {
         w.setViewRange(mid + i * span / 400000, mid + i * span / 400000 + span / 20000);
     });
     printFrames("deep zoom", w, deepMs);
-    std::printf("peak RSS at the end: %.0f MB\n", peakRssMb());
+    waitForWindows(w);
+    std::printf("memory after open and navigation: RSS %.0f MB, +%.0f MB over before opening (peak RSS %.0f MB, "
+                "%d slices held)\n",
+                rssMb(), rssMb() - rssBefore, peakRssMb(), w.itemCount());
     if (arg(4))
         img.save(QString::fromLocal8Bit(arg(4)));
     return 0;

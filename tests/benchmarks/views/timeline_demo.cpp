@@ -102,6 +102,12 @@ int main(int argc, char** argv)
         view.searchBar()->setQuery(parser.value(find));
         view.nextMatch();
     }
+    // Windowed files (past TimelineWidget::kWindowedSlices) read the view's slices now.
+    if (tl->isLoadingWindows() && !parser.isSet(noWait)) {
+        QEventLoop loop;
+        QObject::connect(tl, &views::TimelineWidget::windowsLoaded, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
     view.show();
     if (parser.isSet(hover)) {
         const QStringList xy = parser.value(hover).split(QLatin1Char(','));
