@@ -64,6 +64,10 @@ int runEstimateCommand(const EstimateCommandOptions& options, std::ostream& out,
     } else {
         out << "does not fit on up to " << request.devicesMax << " devices\n";
     }
+    out << "device counts tried:\n";
+    for (const engine::DeviceCountTrial& t : e->trials)
+        out << "  " << t.devices << (t.fits ? "  fits      " : "  no fit    ") << gib(t.peak_bytes) << "  " << t.step_time_ms << " ms  "
+            << t.strategy << "\n";
     out << "assumptions:\n";
     for (const std::string& a : e->assumptions) out << "  - " << a << "\n";
     if (!options.report.empty())

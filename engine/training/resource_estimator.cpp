@@ -1,6 +1,9 @@
 #include "engine/training/resource_estimator.h"
 
+#include "engine/cluster/strategy_search.h"
+
 #include <cmath>
+#include <numeric>
 
 namespace npu::engine {
 
@@ -16,11 +19,41 @@ nlohmann::json ResourceEstimate::toJson() const {
                         {"device_hours", device_hours},
                         {"assumptions", assumptions}};
     nlohmann::json t = nlohmann::json::array();
-    for (const DeviceCountTrial& d : trials)
-        t.push_back({{"devices", d.devices}, {"fits", d.fits}, {"peak_bytes", d.peak_bytes}, {"step_time_ms", d.step_time_ms}});
+    for (const DeviceCountTrial& d : trials) {
+        nlohmann::json row = {{"devices", d.devices}, {"fits", d.fits}, {"peak_bytes", d.peak_bytes}, {"step_time_ms", d.step_time_ms}};
+        if (!d.strategy.empty()) row["strategy"] = d.strategy;
+        t.push_back(std::move(row));
+    }
     j["trials"] = t;
     return j;
 }
+
+namespace {
+
+std::int64_t peakOf(const SimulationResult& r) {
+    return r.summary.memory.reserved_peak_bytes > 0 ? r.summary.memory.reserved_peak_bytes : r.summary.peak_bytes;
+}
+
+// The project on n devices: servers of the project's size (or 8), its links kept.
+Project onDevices(const Project& project, int n) {
+    Project p = project;
+    const int perNodeWanted = project.cluster.is_object() ? project.cluster.value("devices_per_node", 8) : 8;
+    const int perNode = std::max(1, std::min(n, perNodeWanted));
+    nlohmann::json cluster = project.cluster.is_object() ? project.cluster : nlohmann::json::object();
+    cluster["nodes"] = (n + perNode - 1) / perNode;
+    cluster["devices_per_node"] = perNode;
+    p.cluster = cluster;
+    // The search's reference strategy: data parallel where the batch splits, else tensor
+    // parallel inside a node, else pipeline stages.
+    const std::int64_t dp = std::gcd<std::int64_t>(project.training.batch, n);
+    const int rest = static_cast<int>(n / dp);
+    const int tp = std::gcd(rest, perNode);
+    p.parallel = {{"data_parallel", dp}, {"tensor_parallel", tp}, {"pipeline_stages", rest / tp},
+                  {"micro_batches", std::max<std::int64_t>(rest / tp, 1)}};
+    return p;
+}
+
+}  // namespace
 
 Expected<ResourceEstimate> estimateResources(const Project& project, const EstimateRequest& request) {
     if (!(request.tokens > 0)) return makeError("--tokens: expected a positive number of training tokens");
@@ -31,49 +64,87 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
     options.keepGraphs = false;
     options.adviseOnOom = false;
     options.steps = 1;
+    const bool ppo = t.mode.name == "ppo";
 
     ResourceEstimate e;
-    std::int64_t sequenceTokens = t.mode.name == "ppo" ? t.mode.ppo.prompt_tokens + t.mode.ppo.generate_tokens : t.seq;
-    // Powers of two: the data-parallel sizes clusters are built in.
+    std::int64_t sequenceTokens = ppo ? t.mode.ppo.prompt_tokens + t.mode.ppo.generate_tokens : t.seq;
+    // Powers of two: the sizes clusters are built in. One optimizer step of training.batch
+    // sequences (the global batch) on each count; the first count where some strategy
+    // fits is the answer, with the fastest strategy found there.
     for (int n = 1; n <= request.devicesMax; n *= 2) {
-        // The project's own parallel settings are replaced by the candidate: one device, or
-        // N data-parallel ranks with ZeRO-3.
-        Project p = project;
-        p.parallel["data_parallel"] = n;
-        if (n > 1) p.training.zero_stage = 3;
-        auto r = simulateProject(p, options);
-        if (!r) return r.error();
-        DeviceCountTrial trial{n, r->summary.status == "ok", r->summary.memory.reserved_peak_bytes > 0 ? r->summary.memory.reserved_peak_bytes : r->summary.peak_bytes,
-                               r->summary.step_time_ms};
-        e.trials.push_back(trial);
-        e.capacity_bytes = r->summary.capacity_bytes;
-        if (!trial.fits) {
-            if (n > request.devicesMax / 2) break;
-            continue;
+        DeviceCountTrial trial;
+        trial.devices = n;
+        if (n == 1) {
+            Project p = project;
+            p.cluster = nlohmann::json::object();
+            p.parallel = nlohmann::json::object();
+            auto r = simulateProject(p, options);
+            if (!r) return r.error();
+            trial = {1, r->summary.status == "ok", peakOf(*r), r->summary.step_time_ms, "single device"};
+            e.capacity_bytes = r->summary.capacity_bytes;
+        } else if (ppo) {
+            // The strategy search does not cover PPO: data parallel with ZeRO-3 (DeepSpeed-Chat's
+            // setup), tensor parallel for what the batch does not split.
+            Project p = onDevices(project, n);
+            p.parallel["pipeline_stages"] = 1;
+            p.parallel["micro_batches"] = 1;
+            p.parallel["tensor_parallel"] = n / p.parallel["data_parallel"].get<int>();
+            p.parallel["zero_stage"] = 3;
+            if (p.parallel["tensor_parallel"].get<int>() > p.cluster["devices_per_node"].get<int>()) {
+                trial.strategy = "batch " + std::to_string(t.batch) + " does not split over " + std::to_string(n) + " devices";
+            } else {
+                auto r = simulateProject(p, options);
+                if (!r) return r.error();
+                e.capacity_bytes = r->summary.capacity_bytes;
+                const auto& c = p.parallel;
+                trial = {n, r->summary.status == "ok", peakOf(*r), r->summary.step_time_ms,
+                         "DP " + std::to_string(c["data_parallel"].get<int>()) + " · TP " + std::to_string(c["tensor_parallel"].get<int>()) + " · ZeRO-3"};
+            }
+        } else {
+            StrategySearchOptions search;
+            search.simulation = options;
+            search.maxSimulations = request.maxSimulationsPerCount;
+            auto found = searchStrategies(onDevices(project, n), search);
+            if (!found) return found.error();
+            if (const StrategyTrial* best = found->best()) {
+                trial = {n, true, best->peak_bytes, best->step_time_ms, best->config.label()};
+            } else {
+                // None fits: the one that came closest in memory, to show how far off it is.
+                const StrategyTrial* closest = nullptr;
+                for (const auto& s : found->strategies)
+                    if (s.simulated() && (!closest || s.peak_bytes < closest->peak_bytes)) closest = &s;
+                if (closest) trial = {n, false, closest->peak_bytes, closest->step_time_ms, closest->config.label()};
+            }
+            e.capacity_bytes = found->capacity_bytes;
         }
+        e.trials.push_back(trial);
+        if (!trial.fits) continue;
         e.fits = true;
         e.devices = n;
-        e.strategy = n == 1 ? "single device" : "data parallel " + std::to_string(n) + ", ZeRO-3";
+        e.strategy = trial.strategy;
         e.bytes_per_device = trial.peak_bytes;
         e.step_time_ms = trial.step_time_ms;
-        // A DPO step runs 2 sequences per pair: tokens count every sequence trained on.
+        // training.batch sequences per optimizer step whatever the device count (a DPO pair
+        // is 2 sequences).
         const double sequences = static_cast<double>(t.batch * t.gradient_accumulation) * (t.mode.name == "dpo" ? 2 : 1);
-        // The simulated sequence: training.seq, or PPO's prompt + generated tokens.
-        sequenceTokens = r->summary.seq > 0 ? r->summary.seq : t.seq;
-        e.tokens_per_step = sequences * static_cast<double>(sequenceTokens) * n;
+        e.tokens_per_step = sequences * static_cast<double>(sequenceTokens);
         const double steps = std::ceil(request.tokens / e.tokens_per_step);
         e.seconds_for_tokens = steps * e.step_time_ms / 1e3;
         e.device_hours = e.seconds_for_tokens * n / 3600;
         break;
     }
     e.assumptions = {
-        "training.mode \"" + t.mode.name + "\", precision " + t.precision + ", micro-batch " + std::to_string(t.batch) + " x " +
-            std::to_string(sequenceTokens) + (t.mode.name == "ppo" ? " (prompt + generated)" : "") + " tokens, gradient accumulation " + std::to_string(t.gradient_accumulation) + " on every device",
-        "device counts tried: powers of two up to " + std::to_string(request.devicesMax) +
-            "; more than one device = data parallel with ZeRO-3 (weights, gradients and optimizer states sharded 1/N)",
-        "one device's memory and step simulated (distributed simulation does not exist yet): the all-gather and "
-        "reduce-scatter traffic of ZeRO-3 and the gradient all-reduce are not timed, so time is a lower bound",
-        "ZeRO-3's transient gathered parameters are not in the memory figure (engine/memory/zero_sharding)",
+        "training.mode \"" + t.mode.name + "\", precision " + t.precision + ", global batch " + std::to_string(t.batch) + " x " +
+            std::to_string(sequenceTokens) + (ppo ? " (prompt + generated)" : "") + " tokens per optimizer step, gradient accumulation " +
+            std::to_string(t.gradient_accumulation) + ", on every device count",
+        "device counts tried: powers of two up to " + std::to_string(request.devicesMax) + ", in servers of " +
+            std::to_string(project.cluster.is_object() ? project.cluster.value("devices_per_node", 8) : 8) +
+            " with the project's links (or the device profile's)",
+        ppo ? "more than one device: data parallel with ZeRO-3 over the batch, tensor parallel for the rest (the strategy search "
+              "does not cover PPO), simulated as a cluster with its collectives"
+            : "more than one device: the strategy search (DP/TP/PP, micro-batches, ZeRO, recomputation) on that count, at most " +
+                  std::to_string(request.maxSimulationsPerCount) + " simulations each, every one a cluster simulation with its collectives; "
+                  "the fastest strategy that fits is reported",
         "time for the tokens = ceil(tokens / tokens per step) steps at the simulated step time; no data loading, "
         "evaluation or checkpoint time",
     };

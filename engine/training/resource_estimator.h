@@ -1,10 +1,10 @@
 #pragma once
 // "How many devices, how long": for a project's model and training.mode, the fewest
-// devices whose memory holds one rank's share under ZeRO-3 data parallelism, the time of
-// one step and of N training tokens. Distributed simulation does not exist yet, so each
-// candidate device count is one single-device simulation of one rank (the simulator's
-// ZeRO sharding arithmetic, engine/memory/zero_sharding) and the collectives ZeRO adds
-// are not timed; the assumptions list says so with the figures.
+// devices (powers of two) on which one optimizer step of training.batch sequences fits,
+// the fastest strategy the strategy search (engine/cluster/strategy_search) finds on that
+// count — every candidate a cluster simulation with its collectives — and the time of one
+// step and of N training tokens. PPO, which the search does not cover, is tried as data
+// parallel with ZeRO-3 (DeepSpeed-Chat's setup).
 
 #include "engine/core/expected.h"
 #include "engine/pipeline/simulation_pipeline.h"
@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ namespace npu::engine {
 struct EstimateRequest {
     double tokens = 0;       // training tokens to process (the --tokens N)
     int devicesMax = 1024;   // largest device count tried (powers of two up to it)
+    int maxSimulationsPerCount = 40;  // the strategy search's cap on each device count
     SimulationOptions simulation;  // device lookup; graphs are not kept
 };
 
@@ -29,12 +31,13 @@ struct DeviceCountTrial {
     bool fits = false;
     std::int64_t peak_bytes = 0;  // per device
     double step_time_ms = 0;
+    std::string strategy;  // the strategy behind the figures (the fastest that fits, or the closest)
 };
 
 struct ResourceEstimate {
     bool fits = false;                 // some count up to devicesMax fits
     int devices = 0;                   // the fewest that fit
-    std::string strategy;              // "single device" | "data parallel N, ZeRO-3"
+    std::string strategy;              // "single device" | the strategy's label ("DP 2 · TP 4 · PP 1 · ...")
     std::int64_t bytes_per_device = 0;
     std::int64_t capacity_bytes = 0;
     double step_time_ms = 0;

@@ -63,10 +63,11 @@ ResourceEstimateDialog::ResourceEstimateDialog(engine::Project project, QWidget*
     m_status = new QLabel(this);
     m_result = new QLabel(this);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_trials = new QTableWidget(0, 4, this);
+    m_trials = new QTableWidget(0, 5, this);
     m_trials->setHorizontalHeaderLabels({QStringLiteral("Devices"), QStringLiteral("Fits"), QStringLiteral("Peak per device"),
-                                         QStringLiteral("Step time")});
-    m_trials->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+                                         QStringLiteral("Step time"), QStringLiteral("Strategy")});
+    m_trials->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_trials->horizontalHeader()->setStretchLastSection(true);
     m_trials->verticalHeader()->hide();
     m_trials->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_assumptions = new QListWidget(this);
@@ -151,6 +152,7 @@ void ResourceEstimateDialog::showResult(const Expected<engine::ResourceEstimate>
         m_trials->setItem(row, 1, new QTableWidgetItem(t.fits ? QStringLiteral("yes") : QStringLiteral("no")));
         m_trials->setItem(row, 2, new QTableWidgetItem(formatBytes(static_cast<double>(t.peak_bytes))));
         m_trials->setItem(row, 3, new QTableWidgetItem(formatDuration(t.step_time_ms * 1e6)));
+        m_trials->setItem(row, 4, new QTableWidgetItem(QString::fromStdString(t.strategy)));
     }
     for (const std::string& a : e.assumptions) m_assumptions->addItem(QString::fromStdString(a));
 }
