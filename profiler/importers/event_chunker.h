@@ -50,7 +50,7 @@ public:
 private:
     enum class Mode { start, objectKey, objectAfterValue, events, trailer, done };
 
-    Expected<bool> scanEvents(EventBatch& out);
+    Expected<bool> scanEvents(EventBatch& out);  // event_scanner.cpp
     Expected<bool> refill();  // false at end of input
     int nextNonWs();          // -1 at end of input (after a refill attempt)
     Status readKey(std::string& key);
@@ -58,6 +58,9 @@ private:
     Error errorAt(std::uint64_t offset, const std::string& what) const;
     std::uint64_t offsetHere() const { return m_base + m_pos; }
     void emitBatch(EventBatch& out);
+    static bool isWs(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+    // "'x'", "byte 0x07" or "end of file" (c < 0), for the errors.
+    static std::string describeByte(int c);
 
     ByteSource& m_source;
     std::string m_name;

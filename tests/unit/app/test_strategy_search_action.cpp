@@ -5,6 +5,7 @@
 #include "app/main_window.h"
 #include "engine/cluster/strategy_search.h"
 #include "engine/parallel/parallel_config.h"
+#include "tests/unit/engine/sample_projects.h"
 #include "views/dialogs/strategy_search_dialog.h"
 
 #include <QProgressBar>
@@ -23,16 +24,8 @@ class TestStrategySearchAction : public QObject {
     Q_OBJECT
 
     static QString clusterProject(const QTemporaryDir& dir) {
-        const nlohmann::json doc = {
-            {"format", "npustudio-project"},
-            {"version", 1},
-            {"name", "search"},
-            {"device", "ascend-910b"},
-            {"model", {{"zoo", "llama"}, {"config", {{"hidden", 512}, {"ffn", 1376}, {"layers", 4}, {"heads", 8}, {"vocab", 32000}}}}},
-            {"training", {{"batch", 8}, {"seq", 256}, {"precision", "bf16-amp"}}},
-            {"cluster", {{"nodes", 1}, {"devices_per_node", 8}}},
-            {"parallel", {{"data_parallel", 8}, {"micro_batches", 1}}},
-            {"runs", nlohmann::json::array()}};
+        nlohmann::json doc = engine::testing::smallClusterDoc();
+        doc["runs"] = nlohmann::json::array();
         const QString file = dir.filePath(QStringLiteral("project.json"));
         std::ofstream(file.toStdString()) << doc.dump(2);
         return file;

@@ -35,8 +35,30 @@ inline SimulationResult simulateOrFail(const Project& p, const SimulationOptions
 }
 
 // A project document as project.json would hold it (the cluster tests build theirs in code).
-inline Project parsedProject(const nlohmann::json& doc) {
-    auto p = parseProject(doc, "p.json");
+inline Project parsedProject(const nlohmann::json& doc, const std::string& source = "p.json") {
+    auto p = parseProject(doc, source);
+    if (!p) qFatal("%s", p.message().c_str());
+    return *p;
+}
+
+// A small LLaMA on 8 devices of 1 node, data parallel, as project.json holds it: the
+// strategy search ranks its strategies in well under a second.
+inline nlohmann::json smallClusterDoc() {
+    return {{"format", "npustudio-project"},
+            {"version", 1},
+            {"name", "search"},
+            {"device", "ascend-910b"},
+            {"model", {{"zoo", "llama"}, {"config", {{"hidden", 512}, {"ffn", 1376}, {"layers", 4}, {"heads", 8}, {"vocab", 32000}}}}},
+            {"training", {{"batch", 8}, {"seq", 256}, {"precision", "bf16-amp"}}},
+            {"cluster", {{"nodes", 1}, {"devices_per_node", 8}}},
+            {"parallel", {{"data_parallel", 8}, {"micro_batches", 1}}}};
+}
+
+inline Project smallCluster() { return parsedProject(smallClusterDoc(), "search.json"); }
+
+// The LLaMA-7B cluster sample (projects/llama-7b-cluster: 8 devices, dp2 tp4).
+inline Project llama7bCluster() {
+    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-cluster/project.json");
     if (!p) qFatal("%s", p.message().c_str());
     return *p;
 }

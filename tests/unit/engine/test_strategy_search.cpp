@@ -9,6 +9,7 @@
 #include "engine/parallel/parallel_config.h"
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/project/project.h"
+#include "tests/unit/engine/sample_projects.h"
 
 #include <QTest>
 
@@ -18,30 +19,8 @@
 
 using namespace npu::engine;
 
-namespace {
-
-// A small LLaMA on 8 devices of 1 node: searched in well under a second.
-Project smallCluster() {
-    nlohmann::json doc = {{"format", "npustudio-project"},
-                          {"version", 1},
-                          {"name", "search"},
-                          {"device", "ascend-910b"},
-                          {"model", {{"zoo", "llama"}, {"config", {{"hidden", 512}, {"ffn", 1376}, {"layers", 4}, {"heads", 8}, {"vocab", 32000}}}}},
-                          {"training", {{"batch", 8}, {"seq", 256}, {"precision", "bf16-amp"}}},
-                          {"cluster", {{"nodes", 1}, {"devices_per_node", 8}}},
-                          {"parallel", {{"data_parallel", 8}, {"micro_batches", 1}}}};
-    auto p = parseProject(doc, "search.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    return *p;
-}
-
-Project llama7b() {
-    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-cluster/project.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    return *p;
-}
-
-}  // namespace
+using testing::llama7bCluster;
+using testing::smallCluster;
 
 class TestStrategySearch : public QObject {
     Q_OBJECT
@@ -185,7 +164,7 @@ private slots:
 
     void llama7bOnEightDevicesInSeconds() {
         const auto start = std::chrono::steady_clock::now();
-        auto r = searchStrategies(llama7b(), {});
+        auto r = searchStrategies(llama7bCluster(), {});
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
         QVERIFY(r->best());

@@ -13,6 +13,7 @@
 #include "profiler/store/profile_db.h"
 
 #include "import_memory_sink.h"
+#include "tests/unit/profiler/vendor_sql.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -24,39 +25,13 @@
 #include <fstream>
 
 using namespace npu::profiler;
+using namespace npu::profiler::testing;
 
 namespace {
 
 const std::filesystem::path kMsinsight = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party/msinsight";
 const std::filesystem::path kClusterDb = kMsinsight / "cluster_db_2024/cluster_analysis.db";
 const std::filesystem::path kClusterDir = kMsinsight / "cluster_analysis_output";
-
-// Every row of a query, each value as a double (NULL -> NaN), the file opened read-only.
-std::vector<std::vector<double>> sqlRows(const std::filesystem::path& file, const std::string& sql) {
-    std::vector<std::vector<double>> out;
-    sqlite3* db = nullptr;
-    if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-        sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK) {
-            while (sqlite3_step(st) == SQLITE_ROW) {
-                std::vector<double> row;
-                for (int i = 0; i < sqlite3_column_count(st); ++i)
-                    row.push_back(sqlite3_column_type(st, i) == SQLITE_NULL ? std::nan("") : sqlite3_column_double(st, i));
-                out.push_back(std::move(row));
-            }
-        } else {
-            qWarning("%s: %s", sql.c_str(), sqlite3_errmsg(db));
-        }
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return out;
-}
-
-std::int64_t sqlCount(const std::filesystem::path& file, const std::string& sql) {
-    const auto rows = sqlRows(file, sql);
-    return rows.empty() ? -1 : static_cast<std::int64_t>(rows[0][0]);
-}
 
 std::int64_t usToNs(double us) { return static_cast<std::int64_t>(std::llround(us * 1e3)); }
 
@@ -91,23 +66,12 @@ class TestClusterAnalysisImport : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    std::unique_ptr<ProfileDb> importAndOpen(const std::filesystem::path& in, const char* name) {
-        const auto out = std::filesystem::path(m_dir.path().toStdString()) / name;
-        auto r = importProfile(in, out);
-        if (!r) {
-            qWarning("%s", r.message().c_str());
-            return nullptr;
-        }
-        auto db = ProfileDb::open(out);
-        return db ? std::move(db.value()) : nullptr;
-    }
-    std::int64_t stored(const ProfileDb& db, const std::string& sql) { return sqlCount(db.path(), sql); }
 
 private slots:
     void clusterDatabaseStoresEveryTable() {
         if (!std::filesystem::exists(kClusterDb)) QSKIP("shared msinsight data (../shared/data/third_party) not present");
         QCOMPARE(detectProfile(kClusterDb).format, ProfileFormat::ascend_cluster_analysis);
-        auto db = importAndOpen(kClusterDb, "cluster_db.npudb");
+        auto db = importAndOpen(kClusterDb, m_dir, "cluster_db.npudb");
         QVERIFY(db);
         const auto& src = kClusterDb;
         // Source figures, by SQL on the vendor's file: 9 step rows (8 ranks + 1 stage),
@@ -174,7 +138,7 @@ private slots:
     void clusterOutputFolderStoresEveryFile() {
         if (!std::filesystem::exists(kClusterDir)) QSKIP("shared msinsight data (../shared/data/third_party) not present");
         QCOMPARE(detectProfile(kClusterDir).format, ProfileFormat::ascend_cluster_analysis);
-        auto db = importAndOpen(kClusterDir, "cluster_dir.npudb");
+        auto db = importAndOpen(kClusterDir, m_dir, "cluster_dir.npudb");
         QVERIFY(db);
         // cluster_step_trace_time.csv: a header, 16 rank rows, 2 stage rows.
         const auto lines = csvLines(kClusterDir / "cluster_step_trace_time.csv");
@@ -226,7 +190,7 @@ private slots:
                               nullptr, nullptr, nullptr),
                  SQLITE_OK);
         sqlite3_close(raw);
-        auto db = importAndOpen(src, "partial.npudb");
+        auto db = importAndOpen(src, m_dir, "partial.npudb");
         QVERIFY(db);
         const auto rows = computeStepBreakdown(*db);
         QCOMPARE(rows.size(), size_t(2));
@@ -257,7 +221,7 @@ private slots:
                "2,rank,1,abc,1,1,1,1\n"              // Computing not a number
                "2,stage,\"(0, 1)\",1.5,2,0.5,2.5,3\n";
         std::ofstream(dir / "communication_group.json") << R"({"collective": [[0, 1], [0, "one"]], "p2p": [[1, 0]]})";
-        auto db = importAndOpen(dir, "odd.npudb");
+        auto db = importAndOpen(dir, m_dir, "odd.npudb");
         QVERIFY(db);
         const auto rows = computeStepBreakdown(*db);
         QCOMPARE(rows.size(), size_t(2));

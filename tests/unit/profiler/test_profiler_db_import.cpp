@@ -10,6 +10,7 @@
 #include "profiler/analysis/step_breakdown.h"
 #include "profiler/importers/profile_import.h"
 #include "profiler/store/profile_db.h"
+#include "tests/unit/profiler/vendor_sql.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -17,6 +18,7 @@
 #include <sqlite3.h>
 
 using namespace npu::profiler;
+using namespace npu::profiler::testing;
 
 namespace {
 
@@ -27,44 +29,11 @@ const std::filesystem::path kMsprofDb = kData / "msinsight/msprof_db_2024/msprof
 const std::filesystem::path kNsysH200 = kData / "nvfuser/hopper_matmul_64ee035/report1.sqlite";
 const std::filesystem::path kNsysA100 = kData / "pipit/perlmutter-cloverleaf-cuda.sqlite";
 
-// One value from an SQL query on a file, opened read-only.
-double sqlValue(const std::filesystem::path& file, const std::string& sql) {
-    sqlite3* db = nullptr;
-    double v = -1;
-    if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
-        sqlite3_stmt* st = nullptr;
-        if (sqlite3_prepare_v2(db, sql.c_str(), -1, &st, nullptr) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-            v = sqlite3_column_double(st, 0);
-        else
-            qWarning("%s: %s", sql.c_str(), sqlite3_errmsg(db));
-        sqlite3_finalize(st);
-    }
-    sqlite3_close(db);
-    return v;
-}
-
-std::int64_t sqlCount(const std::filesystem::path& file, const std::string& sql) {
-    return static_cast<std::int64_t>(sqlValue(file, sql));
-}
-
-std::int64_t stored(const ProfileDb& db, const std::string& sql) { return sqlCount(db.path(), sql); }
-
 }  // namespace
 
 class TestProfilerDbImport : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
-
-    std::unique_ptr<ProfileDb> importAndOpen(const std::filesystem::path& in, const char* name) {
-        const auto out = std::filesystem::path(m_dir.path().toStdString()) / name;
-        auto r = importProfile(in, out);
-        if (!r) {
-            qWarning("%s", r.message().c_str());
-            return nullptr;
-        }
-        auto db = ProfileDb::open(out);
-        return db ? std::move(db.value()) : nullptr;
-    }
 
 private slots:
     // Every shared Ascend and Nsight sample of issue 12 imports through the one entry
@@ -87,7 +56,7 @@ private slots:
         QFETCH(QString, path);
         const std::filesystem::path in = path.toStdString();
         if (!std::filesystem::exists(in)) QSKIP("shared sample not present");
-        auto db = importAndOpen(in, "sample.npudb");
+        auto db = importAndOpen(in, m_dir, "sample.npudb");
         QVERIFY(db);
     }
 
@@ -108,7 +77,7 @@ private slots:
 
     void torchNpuDatabaseCounts() {
         if (!std::filesystem::exists(kPtDb)) QSKIP("shared msinsight data not present");
-        auto db = importAndOpen(kPtDb, "pt.npudb");
+        auto db = importAndOpen(kPtDb, m_dir, "pt.npudb");
         QVERIFY(db);
         QCOMPARE(db->meta("source"), std::string("ascend_pt_db"));
         const std::string tasksSql = "SELECT COUNT(*) FROM TASK t JOIN TRACK k ON k.id = t.track_id "
@@ -140,7 +109,7 @@ private slots:
 
     void torchNpuStepBreakdownEqualsAnalysisDb() {
         if (!std::filesystem::exists(kPtDb)) QSKIP("shared msinsight data not present");
-        auto db = importAndOpen(kPtDbDir.parent_path(), "pt_folder.npudb");  // the *_ascend_pt folder
+        auto db = importAndOpen(kPtDbDir.parent_path(), m_dir, "pt_folder.npudb");  // the *_ascend_pt folder
         QVERIFY(db);
         const auto rows = computeStepBreakdown(*db);
         QCOMPARE(rows.size(), size_t(1));
@@ -169,7 +138,7 @@ private slots:
 
     void torchNpuCommunicationFromAnalysisDb() {
         if (!std::filesystem::exists(kPtDb)) QSKIP("shared msinsight data not present");
-        auto db = importAndOpen(kPtDbDir, "pt_comm.npudb");
+        auto db = importAndOpen(kPtDbDir, m_dir, "pt_comm.npudb");
         QVERIFY(db);
         const auto analysis = kPtDbDir / "analysis.db";
         const auto ranks = communicationByRank(*db);
@@ -188,7 +157,7 @@ private slots:
 
     void torchNpuOperatorMemory() {
         if (!std::filesystem::exists(kPtDb)) QSKIP("shared msinsight data not present");
-        auto db = importAndOpen(kPtDb, "pt_mem.npudb");
+        auto db = importAndOpen(kPtDb, m_dir, "pt_mem.npudb");
         QVERIFY(db);
         QCOMPARE(stored(*db, "SELECT COUNT(*) FROM OP_MEMORY_ALLOC"), sqlCount(kPtDb, "SELECT COUNT(*) FROM OP_MEMORY"));
         QCOMPARE(stored(*db, "SELECT COUNT(*) FROM OP_MEMORY_ALLOC WHERE release_ns IS NULL"),
@@ -217,7 +186,7 @@ private slots:
 
     void msprofDatabaseImports() {
         if (!std::filesystem::exists(kMsprofDb)) QSKIP("shared msinsight data not present");
-        auto db = importAndOpen(kMsprofDb, "msprof.npudb");
+        auto db = importAndOpen(kMsprofDb, m_dir, "msprof.npudb");
         QVERIFY(db);
         QCOMPARE(db->meta("source"), std::string("msprof_db"));
         QCOMPARE(stored(*db, "SELECT COUNT(*) FROM TASK t JOIN TRACK k ON k.id = t.track_id WHERE (SELECT value FROM STRING_IDS WHERE id = k.name_id) LIKE 'Stream %'"),
@@ -238,7 +207,7 @@ private slots:
         QFETCH(QString, file);
         const std::filesystem::path src = file.toStdString();
         if (!std::filesystem::exists(src)) QSKIP("shared Nsight Systems sample not present");
-        auto db = importAndOpen(src, "nsys.npudb");
+        auto db = importAndOpen(src, m_dir, "nsys.npudb");
         QVERIFY(db);
         QCOMPARE(db->meta("source"), std::string("nsys"));
         const bool memset = sqlCount(src, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'CUPTI_ACTIVITY_KIND_MEMSET'") > 0;

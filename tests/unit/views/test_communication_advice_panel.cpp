@@ -9,11 +9,13 @@
 #include "views/tables/communication_advice_panel.h"
 #include "views/tables/diagnostics_view.h"
 #include "views/tables/record_table_model.h"
+#include "tests/unit/views/simulated_runs.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace npu;
+using views::testing::openDb;
 
 namespace {
 
@@ -29,12 +31,6 @@ nlohmann::json dpToy(double nicGbps) {
             {"cluster", {{"nodes", 4}, {"devices_per_node", 1}, {"inter_node", {{"nic_bandwidth_Gbps", nicGbps}, {"nics_per_node", 1}}}}}};
 }
 
-std::shared_ptr<const profiler::ProfileDb> openDb(const std::filesystem::path& p) {
-    auto db = profiler::ProfileDb::open(p);
-    if (!db) qFatal("%s", db.message().c_str());
-    return std::shared_ptr<const profiler::ProfileDb>(std::move(db).value());
-}
-
 }  // namespace
 
 class TestCommunicationAdvicePanel : public QObject {
@@ -44,10 +40,7 @@ private slots:
         auto project = engine::parseProject(dpToy(10), "p.json");
         QVERIFY2(project.ok(), project.ok() ? "" : project.message().c_str());
         QTemporaryDir dir;
-        profiler::SimulationRunOptions o;
-        o.dir = dir.path().toStdString();
-        o.record = false;
-        const auto run = profiler::runSimulation(*project, o);
+        const auto run = views::testing::simulateInto(*project, dir);
         QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
         const auto& advice = run.summary.sim.cluster.advice;
         QVERIFY(!advice.empty());
@@ -72,10 +65,7 @@ private slots:
         project->cluster = {{"nodes", 1}, {"devices_per_node", 4}, {"intra_node", {{"bandwidth_GBps", 300}}}};
         project->communication["overlap"] = true;
         QTemporaryDir dir;
-        profiler::SimulationRunOptions o;
-        o.dir = dir.path().toStdString();
-        o.record = false;
-        const auto run = profiler::runSimulation(*project, o);
+        const auto run = views::testing::simulateInto(*project, dir);
         QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
         QVERIFY(run.summary.sim.cluster.advice.empty());
         views::DiagnosticsView view;

@@ -16,6 +16,8 @@
 #include "views/communication/communication_tab.h"
 #include "views/communication/rank_breakdown_chart.h"
 #include "views/tables/record_table_model.h"
+#include "tests/unit/engine/sample_projects.h"
+#include "tests/unit/views/simulated_runs.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
@@ -29,15 +31,10 @@
 #include <map>
 
 using namespace npu;
+using views::testing::openDb;
 using views::RankBreakdownChart;
 
 namespace {
-
-std::shared_ptr<const profiler::ProfileDb> openDb(const std::filesystem::path& p) {
-    auto db = profiler::ProfileDb::open(p);
-    if (!db) qFatal("%s", db.message().c_str());
-    return std::shared_ptr<const profiler::ProfileDb>(std::move(db).value());
-}
 
 bool near(double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); }
 
@@ -76,10 +73,7 @@ private slots:
         project->parallel["tensor_parallel"] = tp;
         project->parallel["pipeline_stages"] = pp;
         QTemporaryDir dir;
-        profiler::SimulationRunOptions o;
-        o.dir = dir.path().toStdString();
-        o.record = false;
-        const auto run = profiler::runSimulation(*project, o);
+        const auto run = views::testing::simulateInto(*project, dir);
         QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
         const auto& cluster = run.summary.sim.cluster;  // what `--report` prints as ranks / collectives
         QVERIFY(cluster.present);
@@ -328,18 +322,9 @@ private slots:
     }
 
     void singleDeviceIsEmpty() {
-        engine::Project p;
-        p.name = "one";
-        p.device = "h200";
-        p.model.zoo = "llama";
-        p.model.config = {{"hidden", 256}, {"ffn", 704}, {"layers", 2}, {"heads", 4}, {"vocab", 1000}};
-        p.training.batch = 2;
-        p.training.seq = 128;
+        engine::Project p = engine::testing::smallLlama();  // one device
         QTemporaryDir dir;
-        profiler::SimulationRunOptions o;
-        o.dir = dir.path().toStdString();
-        o.record = false;
-        const auto run = profiler::runSimulation(p, o);
+        const auto run = views::testing::simulateInto(p, dir);
         QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
         views::CommunicationTab tab;
         tab.setDatabase(openDb(run.summary.db));

@@ -5,6 +5,7 @@
 #include "engine/cluster/strategy_search.h"
 #include "engine/parallel/parallel_config.h"
 #include "engine/project/project.h"
+#include "tests/unit/engine/sample_projects.h"
 #include "views/dialogs/strategy_search_dialog.h"
 #include "views/project/project_tree_model.h"
 
@@ -16,23 +17,7 @@
 
 using namespace npu;
 
-namespace {
-
-engine::Project smallCluster() {
-    nlohmann::json doc = {{"format", "npustudio-project"},
-                          {"version", 1},
-                          {"name", "search"},
-                          {"device", "ascend-910b"},
-                          {"model", {{"zoo", "llama"}, {"config", {{"hidden", 512}, {"ffn", 1376}, {"layers", 4}, {"heads", 8}, {"vocab", 32000}}}}},
-                          {"training", {{"batch", 8}, {"seq", 256}, {"precision", "bf16-amp"}}},
-                          {"cluster", {{"nodes", 1}, {"devices_per_node", 8}}},
-                          {"parallel", {{"data_parallel", 8}, {"micro_batches", 1}}}};
-    auto p = engine::parseProject(doc, "search.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    return *p;
-}
-
-}  // namespace
+using engine::testing::smallCluster;
 
 class TestStrategySearchDialog : public QObject {
     Q_OBJECT

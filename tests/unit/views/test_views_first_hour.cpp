@@ -22,6 +22,7 @@
 #include "views/timeline/timeline_search_bar.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
+#include "tests/unit/views/simulated_runs.h"
 
 #include <QAction>
 #include <QApplication>
@@ -40,15 +41,10 @@
 #include <QTreeView>
 
 using namespace npu;
+using views::testing::openDb;
 using namespace npu::views;
 
 namespace {
-
-std::shared_ptr<const profiler::ProfileDb> openDb(const std::filesystem::path& path) {
-    auto db = profiler::ProfileDb::open(path);
-    if (!db) qFatal("open failed: %s", db.message().c_str());
-    return std::shared_ptr<const profiler::ProfileDb>(std::move(*db));
-}
 
 // A run with the given slices on one compute track of one device ("npu0").
 struct SliceSpec {
