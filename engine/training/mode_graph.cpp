@@ -6,6 +6,22 @@
 
 namespace npu::engine {
 
+namespace {
+
+// The model as the training step builds it. Hugging Face turns the KV cache off under
+// gradient checkpointing in training (LlamaModel warns "use_cache=True is incompatible
+// with gradient checkpointing" and sets it False; GradientCheckpointingLayer drops
+// past_key_values, transformers modeling_layers.py), so the DynamicCache concatenation
+// of k and v that an eager non-checkpointed step runs (llama_model.cpp) is not there.
+ModelSource trainedModel(const Project& project) {
+    ModelSource m = project.model;
+    if (project.training.activation_checkpointing != "none" && m.zoo == "llama" && m.config.is_object())
+        m.config["use_cache"] = false;
+    return m;
+}
+
+}  // namespace
+
 Expected<ModeGraph> buildModeGraph(const Project& project, DType halfType) {
     const TrainingSettings& t = project.training;
     const TrainingMode& mode = t.mode;
@@ -13,7 +29,7 @@ Expected<ModeGraph> buildModeGraph(const Project& project, DType halfType) {
     ModeGraph out;
     out.sequencesPerSample = mode.name == "dpo" ? 2 : 1;
     const ZooShape shape{t.batch * out.sequencesPerSample, modelSequenceLength(mode, t.seq)};
-    auto model = loadModelGraph(project.model, project.folder(), shape);
+    auto model = loadModelGraph(trainedModel(project), project.folder(), shape);
     if (!model) return model.error();
     if (auto s = applyParameterEfficientMethod(*model, mode, halfType); !s) return s.error();
     if (mode.name != "dpo" || mode.dpo.reference == "none") {
@@ -25,7 +41,7 @@ Expected<ModeGraph> buildModeGraph(const Project& project, DType halfType) {
     // the frozen reference (forward only, its log-probs are all the loss needs) and the
     // policy, whose loss trains it. The reference runs first, as concatenated_forward does
     // under no_grad; only its scalar result stays alive to the loss.
-    auto reference = loadModelGraph(project.model, project.folder(), shape);
+    auto reference = loadModelGraph(trainedModel(project), project.folder(), shape);
     if (!reference) return reference.error();
     freezeAllWeights(*reference);
     Graph& g = out.graph;
