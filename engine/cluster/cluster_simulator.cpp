@@ -1,6 +1,7 @@
 #include "engine/cluster/cluster_simulator.h"
 
 #include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/comm_matrix.h"
 #include "engine/cluster/rank_layout.h"
 #include "engine/cluster/rank_time_split.h"
 #include "engine/cluster/rank_timeline.h"
@@ -133,7 +134,11 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     for (LaidOutRanks& g : layout->groups) {
         RankTimeline& rt = g.timeline;
         const int s = g.stage;
-        const RankTimeSplit groupSplit = splitRankTime(rt, iteration, P > 1);
+        RankTimeSplit groupSplit = splitRankTime(rt, iteration, P > 1);
+        for (const auto& [key, c] : rt.collectives) {
+            groupSplit.collectives.push_back(c);
+            if (c.group == "dp" && c.algorithm.empty()) groupSplit.collectives.back().algorithm = std::string(collectiveAlgorithmName(par.comm.gradientAllreduce));
+        }
         for (std::size_t c = 0; c < g.ranks.size(); ++c) {
             const int rank = g.ranks[c];
             RankTimeSplit split = groupSplit;
@@ -164,6 +169,7 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     }
     std::sort(result.devices.begin(), result.devices.end(), [](const DeviceResult& a, const DeviceResult& b) { return a.id < b.id; });
     std::sort(cs.ranks.begin(), cs.ranks.end(), [](const RankTimeSplit& a, const RankTimeSplit& b) { return a.rank < b.rank; });
+    cs.links = communicationMatrix(setup, cs.ranks);
 
     // Whole-model figures: the unpartitioned model's FLOPs and parameters.
     SimSummary& sum = result.summary;
