@@ -149,7 +149,10 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
             cs.ranks.push_back(split);
             DeviceResult dev = c + 1 == g.ranks.size() ? std::move(rt.device) : rt.device;
             dev.id = rank;
-            dev.name = "rank " + std::to_string(rank) + (g.represents == 1 ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(g.represents) + " ranks)");
+            // On several nodes the node leads the name: the timeline lists a node's ranks
+            // together under it (ranks are numbered node by node).
+            dev.name = (setup.cluster.nodes > 1 ? "node " + std::to_string(setup.nodeOf(rank)) + " · " : std::string()) + "rank " +
+                       std::to_string(rank) + (g.represents == 1 ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(g.represents) + " ranks)");
             dev.capacity_bytes = first.run.summary.capacity_bytes;
             dev.peak_bytes = profiles.at(representativeStage(s, P)).run.summary.peak_bytes;
             result.devices.push_back(std::move(dev));
