@@ -186,7 +186,7 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
     }
     for (const auto& [rank, f] : cl.slowCompute)
         out.notes.push_back("what-if: rank " + std::to_string(rank) + " computes at " + std::to_string(f).substr(0, 4) + "x the time" +
-                            (T > 1 ? "; the ranks tensor-parallel with it wait for it before every TP collective (idle, counted as free or bubble)" : ""));
+                            (T > 1 ? "; the ranks tensor-parallel with it reach every TP collective first and wait in it for it (the collectives' wait time)" : ""));
     for (const auto& [rank, f] : cl.slowLink)
         out.notes.push_back("what-if: rank " + std::to_string(rank) + "'s links at " + std::to_string(f).substr(0, 4) +
                             "x bandwidth: its TP group's collectives, its replica's pipeline sends and its DP group's buckets run at that pace");
