@@ -74,6 +74,26 @@ public:
         return start + dur;
     }
 
+    // A pipeline receive, in the statistics only (Ascend's definition: the receive waits
+    // from when the stage is free until the neighbour's data arrives, the pipeline
+    // bubble). Its interval is not added to the communication stream: the bars keep that
+    // idle time as Bubble.
+    void receive(const CollectiveCost& cost, double bytes, std::int64_t waitNs) {
+        auto& c = m_out.collectives["pp recv"];
+        c.kind = "recv";
+        c.group = "pp";
+        c.algorithm = "direct";
+        c.link = cost.link;
+        c.count += 1;
+        c.bytes += bytes;
+        const std::int64_t transit = ns(cost.timeNs);
+        c.time_ms += (waitNs + transit) / 1e6;
+        c.transit_ms += transit / 1e6;
+        c.wait_ms += waitNs / 1e6;
+        c.synchronization_ms += waitNs / 1e6;
+        c.bus_GBps += cost.busBytes;
+    }
+
     void setAlgorithm(const std::string& group, CollectiveKind kind, CollectiveAlgorithm a) {
         m_out.collectives[group + " " + std::string(collectiveKindName(kind))].algorithm = collectiveAlgorithmName(a);
     }
@@ -150,8 +170,16 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     std::vector<Interval> tpBusy;
     const PipelinePass* lastBackward = nullptr;
 
+    std::int64_t passFree = 0;  // end of this rank's previous pass
     for (const PipelinePass& pass : passes) {
         const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
+        // Activations come from the previous virtual stage, gradients from the next one;
+        // they arrive p2p's time before the pass starts (the schedule adds it).
+        const int receiver = pass.chunk * par.pipelineStages + stage.stage;
+        const bool receives = pass.backward ? receiver < par.pipelineStages * v - 1 : receiver > 0;
+        if (receives && par.pipelineStages > 1)
+            b.receive(plan.p2p, plan.p2pBytes, std::max<std::int64_t>(0, ns(pass.startNs - plan.p2p.timeNs) - passFree));
+        passFree = std::max(passFree, ns(pass.endNs));
         const std::size_t n = seg.tasks.size();
         // Chunk c of an interleaved stage holds layer group c; backward walks them in reverse.
         const std::size_t group = static_cast<std::size_t>(pass.backward ? v - 1 - pass.chunk : pass.chunk);

@@ -149,6 +149,29 @@ private slots:
         }
     }
 
+    void pipelineReceivesWaitForTheBubble() {
+        // Two stages, 4 micro-batches, 1F1B: a stage's receive waits from when the stage
+        // is free until its neighbour's data arrives (Ascend counts the bubble so). The
+        // last stage only receives activations; stage 0 only gradients.
+        nlohmann::json doc = dpToy();
+        doc["parallel"] = {{"pipeline_stages", 2}, {"micro_batches", 4}};
+        doc["cluster"]["devices_per_node"] = 2;
+        const SimulationResult r = simulated(project(doc));
+        for (int id : {0, 1}) {
+            const CollectiveSummary* recv = nullptr;
+            for (const auto& c : rank(r, id).collectives)
+                if (c.kind == "recv") recv = &c;
+            QVERIFY2(recv, qPrintable(QString::number(id)));
+            QCOMPARE(recv->count, std::int64_t(4));  // one per micro-batch
+            // The waits are the bubble, up to the data's own transfer (p2p) in each gap,
+            // which the bars count as communication when the stage's sends fill it.
+            const double bubble = rank(r, id).bubble_ms;
+            QVERIFY2(bubble > 0 && std::abs(recv->wait_ms - bubble) <= recv->transit_ms + 1e-6,
+                     qPrintable(QStringLiteral("rank %1: recv wait %2 ms, bubble %3 ms, transit %4 ms").arg(id).arg(recv->wait_ms).arg(bubble).arg(recv->transit_ms)));
+            QVERIFY(std::abs(recv->wait_ratio - recv->wait_ms / (recv->wait_ms + recv->transit_ms)) < 1e-12);
+        }
+    }
+
     void slowRankOfALargeClusterBreaksOnlyItsSymmetry() {
         // 256 devices (DP 16, TP 8, PP 2): one timeline per distinct group, not per rank.
         nlohmann::json doc = dpToy();
