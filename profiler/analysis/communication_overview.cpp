@@ -230,10 +230,14 @@ std::string stepNumber(const std::string& step) {
 
 // Each rank's wait in its collectives: all of them for every step summed, else those of
 // the shown step (rows without steps, Kineto's matched kernels, are then left out).
+// A simulated pipeline receive's wait is the bubble, which the bars keep apart from the
+// communication: it is not part of the rank's busy time, so it is not taken off it.
 void addWaits(CommunicationOverview& o, const std::string& step) {
     std::map<std::int64_t, double> wait;
-    for (const auto& c : o.collectives)
+    for (const auto& c : o.collectives) {
+        if (o.source == "simulated" && c.name == "recv") continue;
         if (step.empty() || (!c.step.empty() && stepNumber(c.step) == stepNumber(step))) wait[c.rank] += c.wait_ms;
+    }
     for (auto& r : o.ranks) r.wait_ms = std::min(wait[r.rank], r.computing_ms + r.comm_not_overlapped_ms);
 }
 

@@ -154,6 +154,33 @@ private slots:
         QCOMPARE(recvWait > 0, pp > 1);
     }
 
+    void simulatedSlowRankIsPointedAt() {
+        // Rank 1 of the sample computes 1.2x slower: its TP partners (0, 2, 3) reach each
+        // TP collective first and wait in it, replica 1 (4..7) waits at the gradient
+        // buckets. The waits show per rank, and taking them off the ranks' busy time
+        // leaves rank 1 the slowest, though rank 0 looks as busy.
+        auto project = engine::loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-cluster/project.json");
+        QVERIFY(project.ok());
+        project->cluster["slow_ranks"] = {{{"rank", 1}, {"compute_factor", 1.2}}};
+        QTemporaryDir dir;
+        profiler::SimulationRunOptions o;
+        o.dir = dir.path().toStdString();
+        o.record = false;
+        const auto run = profiler::runSimulation(*project, o);
+        QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
+        views::CommunicationTab tab;
+        tab.setDatabase(openDb(run.summary.db));
+        QCOMPARE(tab.rankChart()->highlightedRank(), std::int64_t(1));
+        std::map<std::int64_t, double> waited;
+        for (const auto& r : tab.collectivesModel()->rows()) {
+            waited[r.rank] += r.wait_ms;
+            QVERIFY(near(r.wait_ratio, r.wait_ms + r.transit_ms > 0 ? r.wait_ms / (r.wait_ms + r.transit_ms) : 0));
+            QVERIFY(near(r.elapse_ms, r.wait_ms + r.transit_ms));
+        }
+        QVERIFY2(waited[1] < 1e-3, qPrintable(QString::number(waited[1])));  // ns roundings at most
+        for (std::int64_t r : {0, 2, 3, 4, 5, 6, 7}) QVERIFY2(waited[r] > 100, qPrintable(QStringLiteral("rank %1 waited %2 ms").arg(r).arg(waited[r])));
+    }
+
     void ascendTwoRanks() {
         const auto set = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party/msinsight/pt_text_level1";
         if (!std::filesystem::exists(set)) QSKIP("shared data third_party/msinsight/pt_text_level1 not present");
