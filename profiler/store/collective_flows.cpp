@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -69,26 +70,55 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
     if (ranks.size() < 2) return std::int64_t{0};
     const Degrees degrees = degreesOf(db);
 
-    // (group, name) -> rank -> slice ids in time order.
-    std::map<std::pair<std::string, std::string>, std::map<std::int64_t, std::vector<std::int64_t>>> instances;
-    SqliteStatement q(db, "SELECT t.id, k.device_id, tn.value, n.value, COALESCE(a.json, '') FROM TASK t "
-                          "JOIN TRACK k ON k.id = t.track_id JOIN STRING_IDS n ON n.id = t.name_id "
-                          "JOIN STRING_IDS c ON c.id = t.category_id JOIN STRING_IDS tn ON tn.id = k.name_id "
-                          "LEFT JOIN ARGS a ON a.id = t.args_id "
-                          "WHERE k.kind IN ('compute', 'comm') AND c.value != 'gpu_user_annotation' AND (c.value = 'comm' OR n.value LIKE 'nccl%' OR "
-                          "n.value LIKE 'hccl%' OR n.value LIKE 'hcom%') ORDER BY t.start_ns, t.id");
-    if (!q.valid()) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
-    while (q.step() == SQLITE_ROW) {
-        const auto it = rankOfDevice.find(q.int64(1));
-        if (it == rankOfDevice.end()) continue;
-        std::string group;
-        if (degrees.simulated) {
-            group = simulatedGroup(q.text(2), it->second, degrees);
-            if (group.empty()) continue;
-        } else {
-            group = processGroup(q.text(4));
+    // The communication names and categories (few strings), then each rank device's
+    // compute/comm tracks through the (track, start) covering index: no scan of TASK.
+    std::set<std::int64_t> commNames;
+    std::int64_t commCategory = -1, annotation = -1;
+    {
+        SqliteStatement q(db, "SELECT id, value FROM STRING_IDS WHERE value LIKE 'nccl%' OR value LIKE 'hccl%' OR value LIKE 'hcom%' "
+                              "OR value IN ('comm', 'gpu_user_annotation')");
+        while (q.valid() && q.step() == SQLITE_ROW) {
+            const std::string v = q.text(1);
+            if (v == "comm") commCategory = q.int64(0);
+            else if (v == "gpu_user_annotation") annotation = q.int64(0);
+            else commNames.insert(q.int64(0));
         }
-        instances[{group, q.text(3)}][it->second].push_back(q.int64(0));
+    }
+    SqliteStatement stringQ(db, "SELECT value FROM STRING_IDS WHERE id = ?");
+    std::map<std::int64_t, std::string> texts;
+    const auto textOf = [&](std::int64_t id) -> const std::string& {
+        auto it = texts.find(id);
+        if (it != texts.end()) return it->second;
+        stringQ.reset();
+        stringQ.bind(1, id);
+        return texts[id] = stringQ.step() == SQLITE_ROW ? stringQ.text(0) : std::string();
+    };
+    // (group, name) -> rank -> (start, slice id).
+    std::map<std::pair<std::string, std::string>, std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>>> instances;
+    SqliteStatement tracks(db, "SELECT id, device_id, name_id FROM TRACK WHERE kind IN ('compute', 'comm')");
+    // Index columns only (the rowid is in the index): the table is read for matches alone.
+    SqliteStatement slices(db, "SELECT id, start_ns, name_id, category_id FROM TASK WHERE track_id = ?");
+    SqliteStatement args(db, "SELECT a.json FROM TASK t JOIN ARGS a ON a.id = t.args_id WHERE t.id = ?");
+    if (!tracks.valid() || !slices.valid() || !args.valid() || !stringQ.valid())
+        return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+    while (tracks.step() == SQLITE_ROW) {
+        const auto it = rankOfDevice.find(tracks.int64(1));
+        if (it == rankOfDevice.end()) continue;
+        std::string simGroup;
+        if (degrees.simulated && (simGroup = simulatedGroup(textOf(tracks.int64(2)), it->second, degrees)).empty()) continue;
+        slices.reset();
+        slices.bind(1, tracks.int64(0));
+        while (slices.step() == SQLITE_ROW) {
+            const std::int64_t name = slices.int64(2), category = slices.int64(3);
+            if (category == annotation || (category != commCategory && !commNames.count(name))) continue;
+            std::string group = simGroup;
+            if (!degrees.simulated) {
+                args.reset();
+                args.bind(1, slices.int64(0));
+                if (args.step() == SQLITE_ROW) group = processGroup(args.text(0));
+            }
+            instances[{group, textOf(name)}][it->second].push_back({slices.int64(1), slices.int64(0)});
+        }
     }
     if (instances.empty()) return std::int64_t{0};
 
@@ -103,10 +133,12 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
     std::int64_t added = 0;
     for (const auto& [key, byRank] : instances) {
         if (byRank.size() < 2) continue;
-        // The i-th instance on each rank, chained in rank order.
-        for (auto a = byRank.begin(), b = std::next(a); b != byRank.end(); ++a, ++b)
+        // The i-th instance on each rank (in time order), chained in rank order.
+        std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> sorted = byRank;
+        for (auto& [rank, v] : sorted) std::sort(v.begin(), v.end());
+        for (auto a = sorted.begin(), b = std::next(a); b != sorted.end(); ++a, ++b)
             for (std::size_t i = 0; i < std::min(a->second.size(), b->second.size()); ++i) {
-                if (ins.execRow(a->second[i], b->second[i], kind) != SQLITE_DONE)
+                if (ins.execRow(a->second[i].second, b->second[i].second, kind) != SQLITE_DONE)
                     return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
                 ++added;
             }
