@@ -185,7 +185,9 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
         ranksSeen.insert(rank);
         if (options.alignRanksAtStepStart) alignRank(*builder, rank, files[k], alignment, diagnostics);
         TraceEmitOptions emit;
-        emit.devicePrefix = "rank" + std::to_string(rank) + " ";
+        // On several hosts the node leads the name, so a node's ranks list together.
+        const int node = kinetoNodeOfRank(*builder, rank);
+        emit.devicePrefix = (node >= 0 ? "node " + std::to_string(node) + " · " : std::string()) + "rank" + std::to_string(rank) + " ";
         emit.steps = k == 0;  // STEP has no rank column: the first rank's steps stand for the run
         const double from = kParseShare + (1 - kParseShare) * double(k) / double(files.size());
         const double to = kParseShare + (1 - kParseShare) * double(k + 1) / double(files.size());

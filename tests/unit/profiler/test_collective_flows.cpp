@@ -12,7 +12,11 @@
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QTemporaryDir>
+#include <fstream>
+#include <set>
 #include <QtTest>
 
 using namespace npu;
@@ -36,6 +40,23 @@ std::vector<std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, st
                                    "WHERE s.value = 'collective' AND na.value = nb.value");
     while (q.valid() && q.step() == SQLITE_ROW) out.emplace_back(q.text(0), q.int64(1), q.int64(2), q.int64(3), q.int64(4));
     return out;
+}
+
+// Rank r of four on two hosts of 2 GPUs: a default-group all-reduce, then one of its
+// host's group ("1" or "2").
+nlohmann::json fourRankTrace(int r) {
+    auto allReduce = [](int ts, int elems, int groupSize, const std::string& group) {
+        return nlohmann::json{{"ph", "X"}, {"cat", "kernel"}, {"name", "ncclKernel_AllReduce_RING_LL_Sum_float"}, {"pid", 0}, {"tid", 20},
+                              {"ts", ts}, {"dur", 40},
+                              {"args", {{"Collective name", "allreduce"}, {"In msg nelems", elems}, {"Out msg nelems", elems}, {"dtype", "Float"},
+                                        {"Group size", groupSize}, {"Process Group Name", group}}}};
+    };
+    return {{"deviceProperties", {{{"id", 0}, {"name", "H100"}}, {{"id", 1}, {"name", "H100"}}}},
+            {"distributedInfo", {{"backend", "nccl"}, {"rank", r}, {"world_size", 4}}},
+            {"traceEvents",
+             {{{"ph", "M"}, {"name", "process_labels"}, {"pid", 0}, {"tid", 0}, {"args", {{"labels", "GPU 0"}}}},
+              {{"ph", "X"}, {"cat", "user_annotation"}, {"name", "ProfilerStep#1"}, {"pid", 9}, {"tid", 9}, {"ts", 100}, {"dur", 500}},
+              allReduce(120 + r, 1024, 4, "0"), allReduce(300, 64, 2, r < 2 ? "1" : "2")}}};
 }
 
 std::int64_t collectiveFlowCount(const ProfileDb& db) {
@@ -88,6 +109,36 @@ private slots:
         }
         QCOMPARE(int(pairs.size()), 4);  // 0->1, 2->3 (TP); 0->2, 1->3 (DP)
         QCOMPARE(collectiveFlowCount(*db), std::int64_t(collectiveFlows(*db).size()));
+    }
+
+    void kinetoRanksByNodeAndProcessGroup() {
+        // Four ranks on two hosts of 2 GPUs (deviceProperties lists 2, world_size 4):
+        // nodes 0, 0, 1, 1. One all-reduce of the default group ("0") on every rank, one
+        // of group "1" on ranks 0, 1 and one of group "2" on ranks 2, 3 (same kernel name):
+        // 0->1->2->3 for the first, 0->1 and 2->3 for the others.
+        QTemporaryDir dir;
+        const auto folder = std::filesystem::path(dir.path().toStdString()) / "ranks";
+        std::filesystem::create_directories(folder);
+        for (int r = 0; r < 4; ++r) {
+            std::ofstream(folder / ("rank-" + std::to_string(r) + ".json")) << fourRankTrace(r).dump();
+        }
+        const auto out = std::filesystem::path(dir.path().toStdString()) / "four.npudb";
+        auto imported = importProfile(folder, out);
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.message().c_str());
+        const auto db = openOrDie(out);
+        std::map<std::int64_t, std::int64_t> rankOf;  // device -> rank
+        std::vector<std::string> gpus;
+        for (const auto& d : db->devices()) {
+            const auto at = d.name.find("rank");
+            QVERIFY2(at != std::string::npos, d.name.c_str());
+            rankOf[d.id] = std::stoll(d.name.substr(at + 4));
+            if (d.name.find("GPU") != std::string::npos) gpus.push_back(d.name);
+        }
+        QCOMPARE(gpus, (std::vector<std::string>{"node 0 · rank0 GPU 0", "node 0 · rank1 GPU 0", "node 1 · rank2 GPU 0", "node 1 · rank3 GPU 0"}));
+        std::multiset<std::pair<std::int64_t, std::int64_t>> links;
+        for (const auto& [name, from, to, fromStart, toStart] : collectiveFlows(*db)) links.insert({rankOf[from], rankOf[to]});
+        const std::multiset<std::pair<std::int64_t, std::int64_t>> expected{{0, 1}, {1, 2}, {2, 3}, {0, 1}, {2, 3}};
+        QCOMPARE(links, expected);
     }
 
     void kinetoRanksLinkedByCall() {
