@@ -165,7 +165,8 @@ void fillKernelCollectives(CommunicationOverview& o, const ProfileDb& db) {
         double bytes = 0, busFactor = 1;
         std::string group;
     };
-    std::map<std::string, std::map<std::int64_t, std::vector<Call>>> calls;  // name -> rank -> calls
+    // (name, NCCL process group) -> rank -> calls: calls of different groups are not matched.
+    std::map<std::pair<std::string, std::string>, std::map<std::int64_t, std::vector<Call>>> calls;
     bool sized = false;
     for (const auto& d : db.devices()) {
         std::map<std::int64_t, NcclCommArgs> args;
@@ -180,13 +181,15 @@ void fillKernelCollectives(CommunicationOverview& o, const ProfileDb& db) {
                 c.group = it->second.group;
                 sized = sized || c.bytes > 0;
             }
-            calls[db.string(k.nameId)][rankOfDevice(d)].push_back(std::move(c));
+            const std::string group = c.group;
+            calls[{db.string(k.nameId), group}][rankOfDevice(d)].push_back(std::move(c));
         }
     }
-    for (const auto& [name, byRank] : calls)
+    for (const auto& [key, byRank] : calls)
         for (const auto& [rank, mine] : byRank) {
             CollectiveRow row;
-            row.name = name;
+            row.name = key.first;
+            row.group = key.second;
             row.rank = rank;
             row.count = static_cast<std::int64_t>(mine.size());
             double bytes = 0, busBytes = 0, sizedTransitMs = 0;
@@ -202,7 +205,6 @@ void fillKernelCollectives(CommunicationOverview& o, const ProfileDb& db) {
                     bytes += mine[i].bytes;
                     busBytes += mine[i].bytes * mine[i].busFactor;
                     sizedTransitMs += ms(mine[i].end - arrive);
-                    if (row.group.empty()) row.group = mine[i].group;
                 }
             }
             row.wait_ratio = waitRatio(row.wait_ms, row.transit_ms);

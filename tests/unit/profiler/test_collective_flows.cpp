@@ -4,9 +4,12 @@
 // rank 0 -> 1 and 2 -> 3 for every TP collective, 0 -> 2 and 1 -> 3 for every gradient
 // bucket (flows = 2 x TP count + 2 x DP count of one rank). HTA's two sampled Kineto ranks
 // run ncclKernel_SendRecv 10 times each (counted in the JSON with Python; no process
-// group args): 10 flows rank 0 -> rank 1, the i-th call to the i-th.
+// group args): 10 flows rank 0 -> rank 1, the i-th call to the i-th. Four synthetic
+// Kineto ranks on two hosts: node-grouped names, flows and the Communication view's
+// waits, sizes and bandwidths per NCCL process group.
 
 #include "engine/project/project.h"
+#include "profiler/analysis/communication_overview.h"
 #include "profiler/importers/profile_import.h"
 #include "profiler/runs/simulation_run.h"
 #include "profiler/store/profile_db.h"
@@ -15,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QTemporaryDir>
+#include <cmath>
 #include <fstream>
 #include <set>
 #include <QtTest>
@@ -139,6 +143,26 @@ private slots:
         for (const auto& [name, from, to, fromStart, toStart] : collectiveFlows(*db)) links.insert({rankOf[from], rankOf[to]});
         const std::multiset<std::pair<std::int64_t, std::int64_t>> expected{{0, 1}, {1, 2}, {2, 3}, {0, 1}, {2, 3}};
         QCOMPARE(links, expected);
+
+        // The Communication view matches calls per process group: rank r reaches the
+        // default group's all-reduce at 120 + r us and waits for rank 3 (3 - r us); the
+        // hosts' groups start together. 1024 floats = 4096 B; over 4 ranks busbw = 2(n-1)/n
+        // = 1.5 x algbw, over 2 ranks 1 x.
+        const CommunicationOverview o = communicationOverview(*db);
+        int rows = 0;
+        for (const auto& c : o.collectives) {
+            ++rows;
+            const double transitUs = c.group == "0" ? 40 - (3 - c.rank) : 40;
+            QVERIFY2(std::abs(c.wait_ms - (c.group == "0" ? (3 - c.rank) / 1e3 : 0.0)) < 1e-9, qPrintable(QStringLiteral("rank %1 group %2 wait %3").arg(c.rank).arg(QString::fromStdString(c.group)).arg(c.wait_ms)));
+            QVERIFY(std::abs(c.transit_ms - transitUs / 1e3) < 1e-9);
+            const double bytes = c.group == "0" ? 4096 : 256;
+            QVERIFY(std::abs(c.size_mb - bytes / 1e6) < 1e-12);
+            double algbw = 0, busbw = 0;
+            for (const auto& [kind, v] : c.bandwidth_gbps) (kind == "algbw" ? algbw : busbw) = v;
+            QVERIFY(std::abs(algbw - bytes / (transitUs * 1e3)) < 1e-9);  // B / ns = GB/s
+            QVERIFY(std::abs(busbw - algbw * (c.group == "0" ? 1.5 : 1.0)) < 1e-9);
+        }
+        QCOMPARE(rows, 8);  // 4 ranks x (default group, their host's group)
     }
 
     void kinetoRanksLinkedByCall() {
