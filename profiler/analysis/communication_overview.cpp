@@ -161,7 +161,7 @@ void fillAscendCollectives(CommunicationOverview& o, const ProfileDb& db) {
 // algorithm and bus bandwidths over the transit time.
 void fillKernelCollectives(CommunicationOverview& o, const ProfileDb& db) {
     struct Call {
-        std::int64_t start, end;
+        std::int64_t start = 0, end = 0;
         double bytes = 0, busFactor = 1;
         std::string group;
     };
@@ -174,7 +174,9 @@ void fillKernelCollectives(CommunicationOverview& o, const ProfileDb& db) {
         for (const auto& k : loadDeviceKernels(db, d.id)) {
             if (k.cls != KernelClass::communication) continue;
             if (!loaded) args = ncclKernelArgs(db, d.id), loaded = true;
-            Call c{k.start, k.end};
+            Call c;
+            c.start = k.start;
+            c.end = k.end;
             if (auto it = args.find(k.start); it != args.end()) {
                 c.bytes = it->second.bytes();
                 c.busFactor = it->second.busFactor();
