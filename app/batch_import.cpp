@@ -88,7 +88,9 @@ int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         return kExitBadInput;
     }
     const fs::path db = cmd.out.isEmpty() ? defaultImportDb(trace) : fs::path(cmd.out.toStdString());
-    auto summary = profiler::importTrace(trace, db);
+    profiler::ImportOptions options;
+    options.alignRanksAtStepStart = cmd.alignRanks;
+    auto summary = profiler::importTrace(trace, db, options);
     if (!summary) {
         err << "npustudio: " << summary.message() << "\n";
         if (cmd.out.isEmpty()) err << "npustudio: (no --out: the run was to be " << db.string() << "; pass --out RUN.npudb)\n";

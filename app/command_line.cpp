@@ -9,6 +9,7 @@ void addOptions(QCommandLineParser& parser) {
         "Batch: npustudio --batch PROJECT.json [--out DIR] [--report REPORT.json]\n"
         "                 [--against TRACE|RUN.npudb [--fit OVERLAY.json]]\n"
         "       npustudio --batch --import TRACE|FOLDER [--out RUN.npudb] [--report REPORT.json] [--hta-compat]\n"
+        "                 [--align-ranks]\n"
         "       npustudio --batch --compare A.npudb B.npudb [--report DIFF.json]\n"
         "       npustudio --batch --export-chrome RUN.npudb OUT.json\n"
         "       npustudio --batch --export-csv RUN.npudb OUT.csv [--group-by name|type|category]\n"
@@ -36,6 +37,9 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("hta-compat"),
          QStringLiteral("With --import: device metrics as HTA prints them (drops the last profiler step's and "
                         "uncorrelated kernels).")},
+        {QStringLiteral("align-ranks"),
+         QStringLiteral("With --import of a folder of ranks whose clocks differ: shift each rank so its first "
+                        "ProfilerStep starts with the first rank's (the shifts are listed in the diagnostics).")},
         {QStringLiteral("compare"), QStringLiteral("Compare two runs given as A.npudb B.npudb.")},
         {QStringLiteral("export-chrome"),
          QStringLiteral("Export RUN.npudb as a Chrome trace (Perfetto, chrome://tracing) to OUT.json.")},
@@ -86,6 +90,7 @@ QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
     out.report = parser.value(QStringLiteral("report"));
     out.importPath = parser.value(QStringLiteral("import"));
     out.htaCompat = parser.isSet(QStringLiteral("hta-compat"));
+    out.alignRanks = parser.isSet(QStringLiteral("align-ranks"));
     out.compare = parser.isSet(QStringLiteral("compare"));
     out.exportChrome = parser.isSet(QStringLiteral("export-chrome"));
     out.exportCsv = parser.isSet(QStringLiteral("export-csv"));

@@ -15,6 +15,7 @@ struct CommandLine {
     int steps = 0;        // --steps: training steps to simulate; 0: the project's training.steps
     QString importPath;   // --import TRACE|FOLDER
     bool htaCompat = false;     // --hta-compat: device metrics over the kernels HTA's parser keeps
+    bool alignRanks = false;    // --align-ranks: multi-rank imports shifted to a common first ProfilerStep
     bool compare = false;       // --compare A.npudb B.npudb
     bool exportChrome = false;  // --export-chrome RUN.npudb OUT.json
     bool exportCsv = false;     // --export-csv RUN.npudb OUT.csv

@@ -162,8 +162,10 @@ bool MainWindow::importTrace(const QString& trace) {
     m_jobRunName = QFileInfo(target).completeBaseName();
     addRecent(QFileInfo(trace).absoluteFilePath());
     const fs::path in = toPath(trace), out = toPath(target);
+    profiler::ImportOptions options;
+    options.alignRanksAtStepStart = QSettings().value(QStringLiteral("import/align_ranks"), false).toBool();  // File > Align Ranks
     return m_jobs->start(QStringLiteral("Importing %1").arg(QFileInfo(trace).fileName()),
-                         [in, out](const Progress& p) { return importToDatabase(in, out, p); });
+                         [in, out, options](const Progress& p) { return importToDatabase(in, out, p, options); });
 }
 
 bool MainWindow::simulate() {

@@ -37,6 +37,13 @@ void MainWindow::buildMenus() {
         ->setToolTip(QStringLiteral("A .npudb run, or a Chrome/Kineto/Ascend trace (.json, .json.gz) to import"));
     file->addAction(QStringLiteral("Open &Folder…"), this, &MainWindow::openFolderDialog)
         ->setToolTip(QStringLiteral("A folder of traces (one per rank, or a profiler's output folder) to import"));
+    // Kept across sessions (QSettings import/align_ranks); read by importTrace.
+    QAction* align = file->addAction(QStringLiteral("&Align Ranks at Step Start"));
+    align->setCheckable(true);
+    align->setChecked(QSettings().value(QStringLiteral("import/align_ranks"), false).toBool());
+    align->setToolTip(QStringLiteral("Folder imports of several ranks whose clocks differ: shift each rank so its first "
+                                     "ProfilerStep starts with the first rank's (the shifts are listed under Diagnostics)"));
+    connect(align, &QAction::toggled, this, [](bool on) { QSettings().setValue(QStringLiteral("import/align_ranks"), on); });
     m_recentMenu = file->addMenu(QStringLiteral("Open &Recent"));
     file->addAction(QStringLiteral("&Convert Model…"), this, &MainWindow::convertModelDialog);
     file->addSeparator();

@@ -30,8 +30,8 @@ JobResult simulateToDatabase(const engine::Project& project, const std::filesyst
 }
 
 JobResult importToDatabase(const std::filesystem::path& trace, const std::filesystem::path& dbPath,
-                           const Progress& progress) {
-    auto summary = profiler::importTrace(trace, dbPath, {}, progress);
+                           const Progress& progress, const profiler::ImportOptions& options) {
+    auto summary = profiler::importTrace(trace, dbPath, options, progress);
     if (progress.cancelled()) return {JobResult::Outcome::cancelled, QStringLiteral("import cancelled"), {}, {}};
     if (!summary) return {JobResult::Outcome::failed, qs(summary.message()), {}, {}};
     JobResult out;

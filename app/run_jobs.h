@@ -4,6 +4,7 @@
 
 #include "app/job_runner.h"
 #include "engine/project/project.h"
+#include "profiler/importers/trace_importer.h"
 
 #include <filesystem>
 
@@ -16,6 +17,6 @@ JobResult simulateToDatabase(const engine::Project& project, const std::filesyst
 
 // Imports a trace file or folder of per-rank traces into dbPath.
 JobResult importToDatabase(const std::filesystem::path& trace, const std::filesystem::path& dbPath,
-                           const Progress& progress);
+                           const Progress& progress, const profiler::ImportOptions& options = {});
 
 }  // namespace npu::app

@@ -1,6 +1,7 @@
 #include "engine/cluster/cluster_simulator.h"
 
 #include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/comm_matrix.h"
 #include "engine/cluster/rank_layout.h"
 #include "engine/cluster/rank_time_split.h"
 #include "engine/cluster/rank_timeline.h"
@@ -133,7 +134,11 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     for (LaidOutRanks& g : layout->groups) {
         RankTimeline& rt = g.timeline;
         const int s = g.stage;
-        const RankTimeSplit groupSplit = splitRankTime(rt, iteration, P > 1);
+        RankTimeSplit groupSplit = splitRankTime(rt, iteration, P > 1);
+        for (const auto& [key, c] : rt.collectives) {
+            groupSplit.collectives.push_back(c);
+            if (c.group == "dp" && c.algorithm.empty()) groupSplit.collectives.back().algorithm = std::string(collectiveAlgorithmName(par.comm.gradientAllreduce));
+        }
         for (std::size_t c = 0; c < g.ranks.size(); ++c) {
             const int rank = g.ranks[c];
             RankTimeSplit split = groupSplit;
@@ -144,7 +149,10 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
             cs.ranks.push_back(split);
             DeviceResult dev = c + 1 == g.ranks.size() ? std::move(rt.device) : rt.device;
             dev.id = rank;
-            dev.name = "rank " + std::to_string(rank) + (g.represents == 1 ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(g.represents) + " ranks)");
+            // On several nodes the node leads the name: the timeline lists a node's ranks
+            // together under it (ranks are numbered node by node).
+            dev.name = (setup.cluster.nodes > 1 ? "node " + std::to_string(setup.nodeOf(rank)) + " · " : std::string()) + "rank " +
+                       std::to_string(rank) + (g.represents == 1 ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(g.represents) + " ranks)");
             dev.capacity_bytes = first.run.summary.capacity_bytes;
             dev.peak_bytes = profiles.at(representativeStage(s, P)).run.summary.peak_bytes;
             result.devices.push_back(std::move(dev));
@@ -164,6 +172,7 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     }
     std::sort(result.devices.begin(), result.devices.end(), [](const DeviceResult& a, const DeviceResult& b) { return a.id < b.id; });
     std::sort(cs.ranks.begin(), cs.ranks.end(), [](const RankTimeSplit& a, const RankTimeSplit& b) { return a.rank < b.rank; });
+    cs.links = communicationMatrix(setup, cs.ranks);
 
     // Whole-model figures: the unpartitioned model's FLOPs and parameters.
     SimSummary& sum = result.summary;

@@ -13,6 +13,26 @@
 
 namespace npu::engine {
 
+struct CollectiveSummary {
+    std::string kind;            // all_reduce | reduce_scatter | all_gather | send_recv
+    std::string group;           // tp | dp | pp
+    std::string algorithm;       // ring | halving_doubling | tree | hierarchical
+    std::string link;            // intra | inter | intra+inter
+    std::int64_t count = 0;      // on one rank of the group, per iteration
+    double bytes = 0;            // payload per rank, summed
+    // Ascend's definitions (communication.json): elapse = wait + transit. A collective
+    // starts on a rank when the rank reaches it and moves data once the group's last rank
+    // does; the wait before the first byte moves is also its synchronization time (the
+    // model has no waits between transfers).
+    double time_ms = 0;          // elapsed, summed over the collectives
+    double transit_ms = 0;       // moving data
+    double wait_ms = 0;          // for the group's slowest rank to arrive
+    double synchronization_ms = 0;
+    double wait_ratio = 0;       // wait / (wait + transit)
+    double achieved_GBps = 0;    // algorithm bandwidth: bytes / transit time
+    double bus_GBps = 0;         // nccl-tests bus bandwidth
+};
+
 struct RankTimeSplit {
     int rank = 0;
     int node = 0;
@@ -25,18 +45,16 @@ struct RankTimeSplit {
     double free_ms = 0;          // neither, outside the pipeline bubble
     double bubble_ms = 0;        // idle while the pipeline fills and drains
     double comm_ratio = 0;       // communication_ms / computing_ms
+    std::vector<CollectiveSummary> collectives;  // this rank's, per group and kind (waits differ by rank)
 };
 
-struct CollectiveSummary {
-    std::string kind;            // all_reduce | reduce_scatter | all_gather | send_recv
-    std::string group;           // tp | dp | pp
-    std::string algorithm;       // ring | halving_doubling | tree | hierarchical
-    std::string link;            // intra | inter | intra+inter
-    std::int64_t count = 0;      // on one rank of the group, per iteration
-    double bytes = 0;            // payload per rank, summed
-    double time_ms = 0;          // summed over the collectives
-    double achieved_GBps = 0;    // algorithm bandwidth: bytes / time
-    double bus_GBps = 0;         // nccl-tests bus bandwidth
+// One src -> dst entry of the simulated rank x rank matrix (engine/cluster/comm_matrix):
+// what src sent dst over the iteration, by the algorithm its collectives ran.
+struct CommLink {
+    int src = 0, dst = 0;
+    std::string link;            // intra | inter
+    double bytes = 0;
+    double time_ms = 0;          // src's transit time apportioned to this peer
 };
 
 // One step of the communication playbook (engine/cluster/communication_advice), with what
@@ -64,6 +82,7 @@ struct ClusterSummary {
     double bubble_fraction = 0;          // mean pipeline bubble / iteration over stages
     std::vector<RankTimeSplit> ranks;    // ranks simulated (one per distinct stage when symmetric)
     std::vector<CollectiveSummary> collectives;
+    std::vector<CommLink> links;         // between the ranks listed in `ranks`
     std::vector<std::string> notes;      // estimates and simplifications the figures rest on
     std::vector<CommunicationAdvice> advice;  // best first; empty below the playbook's threshold
 };

@@ -31,18 +31,37 @@ void addClusterReport(nlohmann::json& r, const ClusterSummary& c) {
                          {"comm_ratio", k.comm_ratio}});
     r["ranks"] = std::move(ranks);
     r["bubble_fraction"] = c.bubble_fraction;
+    auto collective = [](const CollectiveSummary& k) {
+        return nlohmann::json{{"kind", k.kind},
+                              {"group", k.group},
+                              {"algorithm", k.algorithm},
+                              {"link", k.link},
+                              {"count", k.count},
+                              {"bytes", k.bytes},
+                              {"time_ms", k.time_ms},
+                              {"transit_ms", k.transit_ms},
+                              {"wait_ms", k.wait_ms},
+                              {"synchronization_ms", k.synchronization_ms},
+                              {"wait_ratio", k.wait_ratio},
+                              {"achieved_GBps", k.achieved_GBps},
+                              {"bus_GBps", k.bus_GBps}};
+    };
     nlohmann::json collectives = nlohmann::json::array();
-    for (const auto& k : c.collectives)
-        collectives.push_back({{"kind", k.kind},
-                               {"group", k.group},
-                               {"algorithm", k.algorithm},
-                               {"link", k.link},
-                               {"count", k.count},
-                               {"bytes", k.bytes},
-                               {"time_ms", k.time_ms},
-                               {"achieved_GBps", k.achieved_GBps},
-                               {"bus_GBps", k.bus_GBps}});
+    for (const auto& k : c.collectives) collectives.push_back(collective(k));
     r["collectives"] = std::move(collectives);
+    // Per rank (as Ascend's communication.json): the waits differ between ranks.
+    nlohmann::json perRank = nlohmann::json::array();
+    for (const auto& rank : c.ranks)
+        for (const auto& k : rank.collectives) {
+            perRank.push_back(collective(k));
+            perRank.back()["rank"] = rank.rank;
+        }
+    r["rank_collectives"] = std::move(perRank);
+    nlohmann::json matrix = nlohmann::json::array();
+    for (const auto& l : c.links)
+        matrix.push_back({{"src", l.src}, {"dst", l.dst}, {"link", l.link}, {"bytes", l.bytes}, {"time_ms", l.time_ms},
+                          {"bandwidth_GBps", l.time_ms > 0 ? l.bytes / 1e6 / l.time_ms : 0.0}});
+    r["comm_matrix"] = std::move(matrix);
     // The communication playbook's re-simulated changes, best first (empty below 30 %).
     nlohmann::json advice = nlohmann::json::array();
     for (const auto& a : c.advice)

@@ -14,9 +14,11 @@ std::int64_t scaled(std::int64_t v, double f) { return static_cast<std::int64_t>
 
 // The stage's segments on a slow device: the forward and backward passes advance at the
 // TP group's pace (its slowest rank: every block ends with a collective that waits for
-// it) while this rank's own kernels take `own` times as long, so a faster rank idles
-// before each collective; the optimizer (no TP collective) runs at its own pace. The run
-// keeps only its streams, which is all layOutRank reads of it.
+// it) while this rank's own kernels take `own` times as long: a faster rank runs each
+// block's kernels back to back from the block's start, reaches the block's collective
+// early and waits in it (groupArrival, read by engine/cluster/rank_timeline); the
+// optimizer (no TP collective) runs at its own pace. The run keeps only its streams,
+// which is all layOutRank reads of it.
 StageProfile slowedStage(const StageProfile& st, double pace, double own) {
     StageProfile out;
     out.stage = st.stage;
@@ -28,12 +30,23 @@ StageProfile slowedStage(const StageProfile& st, double pace, double own) {
         out.run.devices.emplace_back();
         out.run.devices.back().streams = st.run.devices.front().streams;
     }
+    own = std::min(own, pace);
     for (auto [from, to, f] : {std::tuple{&st.forward, &out.forward, pace}, {&st.backward, &out.backward, pace}, {&st.optimizer, &out.optimizer, own}}) {
         *to = *from;
         to->durNs = scaled(from->durNs, f);
-        for (SimTask& t : to->tasks) {
-            t.start_ns = scaled(t.start_ns, f);
-            t.dur_ns = scaled(t.dur_ns, std::min(own, f));
+        to->groupArrival.clear();
+        auto point = from->collectiveAfter.begin();
+        std::int64_t blockStart = from->tasks.empty() ? 0 : from->tasks.front().start_ns;
+        for (std::size_t i = 0; i < from->tasks.size(); ++i) {
+            const SimTask& orig = from->tasks[i];
+            SimTask& t = to->tasks[i];
+            t.start_ns = scaled(blockStart, f) + scaled(orig.start_ns - blockStart, own);
+            t.dur_ns = scaled(orig.dur_ns, own);
+            if (point != from->collectiveAfter.end() && *point == i) {
+                ++point;
+                to->groupArrival.push_back(scaled(orig.start_ns + orig.dur_ns, f));
+                if (i + 1 < from->tasks.size()) blockStart = from->tasks[i + 1].start_ns;
+            }
         }
     }
     return out;
@@ -173,7 +186,7 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
     }
     for (const auto& [rank, f] : cl.slowCompute)
         out.notes.push_back("what-if: rank " + std::to_string(rank) + " computes at " + std::to_string(f).substr(0, 4) + "x the time" +
-                            (T > 1 ? "; the ranks tensor-parallel with it wait for it before every TP collective (idle, counted as free or bubble)" : ""));
+                            (T > 1 ? "; the ranks tensor-parallel with it reach every TP collective first and wait in it for it (the collectives' wait time)" : ""));
     for (const auto& [rank, f] : cl.slowLink)
         out.notes.push_back("what-if: rank " + std::to_string(rank) + "'s links at " + std::to_string(f).substr(0, 4) +
                             "x bandwidth: its TP group's collectives, its replica's pipeline sends and its DP group's buckets run at that pace");

@@ -3,9 +3,10 @@
 // (every rank of a stage does the same work: one timeline per stage) or, with the
 // slow-rank / slow-link what-ifs (cluster.slow_ranks, cluster.slow_links), one per
 // distinct rank group: each data-parallel replica runs its own pipeline at the pace of
-// its slowest rank per stage (a faster tensor-parallel rank idles before every TP
-// collective until the slow one arrives), and each gradient bucket starts when the whole
-// data-parallel group has it ready, at the group's slowest link.
+// its slowest rank per stage (a faster tensor-parallel rank reaches every TP collective
+// first and waits in it until the slow one arrives), and each gradient bucket moves data
+// when the whole data-parallel group has it ready (earlier ranks wait in it), at the
+// group's slowest link.
 
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/rank_timeline.h"

@@ -40,10 +40,13 @@ public:
         m_out.device.tasks.push_back(std::move(copy));
     }
 
-    // A communication task; returns its end.
+    // A communication task from `start`, when this rank reaches it: it waits `waitNs` for
+    // the group's last rank, then moves data for durNs (default: the cost's time); returns
+    // its end. The wait is part of the task, as Ascend's traces show it.
     std::int64_t comm(int stream, const std::string& group, CollectiveKind kind, const CollectiveCost& cost, double bytes,
-                      std::int64_t start, const std::string& name, std::int64_t durNs = -1) {
-        const std::int64_t dur = durNs >= 0 ? durNs : ns(cost.timeNs);
+                      std::int64_t start, const std::string& name, std::int64_t durNs = -1, std::int64_t waitNs = 0) {
+        const std::int64_t transit = durNs >= 0 ? durNs : ns(cost.timeNs);
+        const std::int64_t dur = waitNs + transit;
         m_out.comm.push_back({start, start + dur});
         auto& c = m_out.collectives[group + " " + std::string(collectiveKindName(kind))];
         c.kind = collectiveKindName(kind);
@@ -52,6 +55,9 @@ public:
         c.count += 1;
         c.bytes += bytes;
         c.time_ms += dur / 1e6;
+        c.transit_ms += transit / 1e6;
+        c.wait_ms += waitNs / 1e6;
+        c.synchronization_ms += waitNs / 1e6;
         c.bus_GBps += cost.busBytes;  // summed bus bytes until finish()
         if (m_materialise) {
             SimTask t;
@@ -68,14 +74,35 @@ public:
         return start + dur;
     }
 
+    // A pipeline receive, in the statistics only (Ascend's definition: the receive waits
+    // from when the stage is free until the neighbour's data arrives, the pipeline
+    // bubble). Its interval is not added to the communication stream: the bars keep that
+    // idle time as Bubble.
+    void receive(const CollectiveCost& cost, double bytes, std::int64_t waitNs) {
+        auto& c = m_out.collectives["pp recv"];
+        c.kind = "recv";
+        c.group = "pp";
+        c.algorithm = "direct";
+        c.link = cost.link;
+        c.count += 1;
+        c.bytes += bytes;
+        const std::int64_t transit = ns(cost.timeNs);
+        c.time_ms += (waitNs + transit) / 1e6;
+        c.transit_ms += transit / 1e6;
+        c.wait_ms += waitNs / 1e6;
+        c.synchronization_ms += waitNs / 1e6;
+        c.bus_GBps += cost.busBytes;
+    }
+
     void setAlgorithm(const std::string& group, CollectiveKind kind, CollectiveAlgorithm a) {
         m_out.collectives[group + " " + std::string(collectiveKindName(kind))].algorithm = collectiveAlgorithmName(a);
     }
 
     RankTimeline finish() {
         for (auto& [key, c] : m_out.collectives) {
-            const double seconds = c.time_ms / 1e3;
+            const double seconds = c.transit_ms / 1e3;
             const double busBytes = c.bus_GBps;
+            c.wait_ratio = c.wait_ms + c.transit_ms > 0 ? c.wait_ms / (c.wait_ms + c.transit_ms) : 0;
             c.achieved_GBps = seconds > 0 ? c.bytes / seconds / 1e9 : 0;
             c.bus_GBps = seconds > 0 ? busBytes / seconds / 1e9 : 0;
             if (c.algorithm.empty()) c.algorithm = c.kind == "send_recv" ? "direct" : "ring";
@@ -143,8 +170,16 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     std::vector<Interval> tpBusy;
     const PipelinePass* lastBackward = nullptr;
 
+    std::int64_t passFree = 0;  // end of this rank's previous pass
     for (const PipelinePass& pass : passes) {
         const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
+        // Activations come from the previous virtual stage, gradients from the next one;
+        // they arrive p2p's time before the pass starts (the schedule adds it).
+        const int receiver = pass.chunk * par.pipelineStages + stage.stage;
+        const bool receives = pass.backward ? receiver < par.pipelineStages * v - 1 : receiver > 0;
+        if (receives && par.pipelineStages > 1)
+            b.receive(plan.p2p, plan.p2pBytes, std::max<std::int64_t>(0, ns(pass.startNs - plan.p2p.timeNs) - passFree));
+        passFree = std::max(passFree, ns(pass.endNs));
         const std::size_t n = seg.tasks.size();
         // Chunk c of an interleaved stage holds layer group c; backward walks them in reverse.
         const std::size_t group = static_cast<std::size_t>(pass.backward ? v - 1 - pass.chunk : pass.chunk);
@@ -156,11 +191,17 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
             const SimTask& t = seg.tasks[i];
             b.task(t, t.start_ns + shift);
             if (point != seg.collectiveAfter.end() && *point == i) {
+                // This rank reaches the collective when its kernel ends, the group's
+                // slowest rank at groupArrival (slow-rank what-ifs).
+                const auto j = static_cast<std::size_t>(point - seg.collectiveAfter.begin());
                 ++point;
                 std::int64_t at = t.start_ns + t.dur_ns + shift;
+                const std::int64_t arrival = j < seg.groupArrival.size() ? seg.groupArrival[j] + shift : at;
                 const std::int64_t begin = at;
-                for (const auto& [kind, cost] : plan.tpPoint)
-                    at = b.comm(b.tpStream(), "tp", kind, cost, plan.tpBytes, at, std::string("TP ") + std::string(collectiveKindName(kind)));
+                for (const auto& [kind, cost] : plan.tpPoint) {
+                    at = b.comm(b.tpStream(), "tp", kind, cost, plan.tpBytes, at, std::string("TP ") + std::string(collectiveKindName(kind)),
+                                -1, std::max<std::int64_t>(0, arrival - at));
+                }
                 tpBusy.push_back({begin, at});
                 shift += tpNs;
             }
@@ -189,7 +230,10 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const CommunicationSettings& comm = par.comm;
         const double gradBytes = stage.trainableParams * setup.gradientBytes;
         const double bucket = std::max(comm.bucketMb * 1e6, 1.0);
-        const std::vector<std::int64_t> ready = sync.bucketReady.empty() ? dpBucketReady(stage, passes, setup) : sync.bucketReady;
+        // This rank reaches bucket k when it has it; the transfer starts when the whole
+        // group has (sync): the difference is the collective's wait.
+        const std::vector<std::int64_t> own = dpBucketReady(stage, passes, setup);
+        const std::vector<std::int64_t> ready = sync.bucketReady.empty() ? own : sync.bucketReady;
         const int buckets = static_cast<int>(ready.size());
         const CollectiveKind kind = par.zeroStage >= 1 ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce;
         const bool sharesLink = setup.dpGroup().nodes <= 1 && par.tensorParallel > 1;
@@ -198,7 +242,9 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         for (int k = 0; k < buckets; ++k) {
             const double raw = std::min(bucket, gradBytes - bucket * k);
             const double sent = raw / comm.compression;
-            std::int64_t at = std::max(free, ready[static_cast<std::size_t>(k)]);
+            const std::size_t K = static_cast<std::size_t>(k);
+            std::int64_t at = std::max(free, K < own.size() ? std::min(own[K], ready[K]) : ready[K]);
+            std::int64_t groupAt = std::max(free, ready[K]);  // the group's last rank reaches it
             if (comm.compression > 1 && plan.hbmBandwidth > 0) {
                 // Compressing reads the bucket and writes the smaller copy: an
                 // elementwise kernel at HBM bandwidth (estimate), on the comm stream's side.
@@ -213,12 +259,14 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
                 t.bytes = raw + sent;
                 b.task(t, at);
                 at += dur;
+                groupAt += dur;  // every rank compresses its bucket first
             }
             const CollectiveCost cost =
                 withBandwidthFactor(collectiveCost(kind, plan.dpAlgorithm, sent, setup.dpGroup(), setup.cluster), sync.linkFactor);
             std::int64_t dur = ns(cost.timeNs);
-            if (sharesLink) dur += sharedTime(tpBusy, at, at + dur) / 2;
-            free = b.comm(b.dpStream(), "dp", kind, cost, sent, at, "DP " + std::string(collectiveKindName(kind)) + " bucket " + std::to_string(k), dur);
+            if (sharesLink) dur += sharedTime(tpBusy, std::max(at, groupAt), std::max(at, groupAt) + dur) / 2;
+            free = b.comm(b.dpStream(), "dp", kind, cost, sent, at, "DP " + std::string(collectiveKindName(kind)) + " bucket " + std::to_string(k), dur,
+                          std::max<std::int64_t>(0, groupAt - at));
         }
         dpEnd = std::max(dpEnd, free);
     }

@@ -23,6 +23,10 @@ struct StageSegment {
     std::int64_t durNs = 0;          // compute time, without collectives
     // A tensor-parallel collective follows tasks[i] for each i listed (ascending).
     std::vector<std::size_t> collectiveAfter;
+    // Slow-rank what-ifs (engine/cluster/rank_layout): when the TP group's slowest rank
+    // reaches each of those collectives (offset as tasks'); empty: when tasks[i] ends.
+    // A faster rank reaches it earlier and waits in it.
+    std::vector<std::int64_t> groupArrival;
 };
 
 struct StageProfile {

@@ -1,8 +1,10 @@
 #include "profiler/analysis/communication_overview.h"
 
 #include "profiler/analysis/kernel_classification.h"
+#include "profiler/analysis/nccl_comm_args.h"
 #include "profiler/analysis/step_breakdown.h"
 #include "profiler/store/profile_db.h"
+#include "profiler/store/rank_device_name.h"
 #include "profiler/store/sqlite_statement.h"
 
 #include <nlohmann/json.hpp>
@@ -10,7 +12,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <set>
 #include <tuple>
 
 namespace npu::profiler {
@@ -24,33 +25,33 @@ double ms(std::int64_t ns) { return double(ns) / 1e6; }
 
 double waitRatio(double wait, double transit) { return wait + transit > 0 ? wait / (wait + transit) : 0; }
 
-// Cluster imports name devices "rank1 GPU 0", simulations "rank 3 (stage ...)": the rank
-// is the number after "rank"; other devices are their own id.
+// A cluster run's device: its rank (profiler/store/rank_device_name); others their own id.
 std::int64_t rankOfDevice(const DeviceRow& d) {
-    if (d.name.rfind("rank", 0) != 0) return d.id;
-    std::size_t i = 4;
-    while (i < d.name.size() && d.name[i] == ' ') ++i;
-    std::int64_t v = 0;
-    bool digits = false;
-    for (; i < d.name.size() && std::isdigit(static_cast<unsigned char>(d.name[i])); ++i, digits = true) v = v * 10 + (d.name[i] - '0');
-    return digits ? v : d.id;
+    const std::int64_t rank = rankInDeviceName(d.name);
+    return rank >= 0 ? rank : d.id;
 }
 
 // --- simulated cluster runs (META cluster_report = the report's keys) ---------------
 
-void addSimulatedLink(std::map<std::pair<std::int64_t, std::int64_t>, CommLinkSummary>& links, std::int64_t src,
-                      std::int64_t dst, int perNode, double sizeMb, double timeMs) {
-    auto& l = links[{src, dst}];
-    l.src = src;
-    l.dst = dst;
-    l.transport = src / perNode == dst / perNode ? "intra-node" : "inter-node";
-    l.size_mb += sizeMb;
-    l.time_ns += static_cast<std::int64_t>(timeMs * 1e6);
+CollectiveRow simulatedCollective(const nlohmann::json& k) {
+    CollectiveRow row;
+    row.name = k.value("kind", "");
+    row.group = k.value("group", "");
+    row.rank = k.value("rank", std::int64_t{-1});
+    row.count = k.value("count", std::int64_t{0});
+    row.elapse_ms = k.value("time_ms", 0.0);
+    // Reports written before transit/wait were split: all of it transit.
+    row.transit_ms = k.value("transit_ms", row.elapse_ms);
+    row.wait_ms = k.value("wait_ms", 0.0);
+    row.synchronization_ms = k.value("synchronization_ms", 0.0);
+    row.wait_ratio = waitRatio(row.wait_ms, row.transit_ms);
+    row.size_mb = k.value("bytes", 0.0) / 1e6;
+    row.bandwidth_gbps.push_back({k.value("link", ""), k.value("achieved_GBps", 0.0)});
+    return row;
 }
 
 void fillSimulated(CommunicationOverview& o, const nlohmann::json& r) {
     o.source = "simulated";
-    std::set<std::int64_t> stored;
     for (const auto& k : r.value("ranks", nlohmann::json::array())) {
         RankBreakdown b;
         b.rank = k.value("rank", 0);
@@ -66,54 +67,27 @@ void fillSimulated(CommunicationOverview& o, const nlohmann::json& r) {
         b.free_ms = k.value("free_ms", 0.0);
         b.bubble_ms = k.value("bubble_ms", 0.0);
         b.comm_ratio = k.value("comm_ratio", 0.0);
-        stored.insert(b.rank);
         o.ranks.push_back(std::move(b));
     }
-    const auto c = r.value("cluster", nlohmann::json::object());
-    // At least 1 each: a damaged report must not divide by zero.
-    const std::int64_t dp = std::max(1, c.value("data_parallel", 1)), tp = std::max(1, c.value("tensor_parallel", 1));
-    const std::int64_t pp = std::max(1, c.value("pipeline_stages", 1));
-    const int perNode = std::max(1, c.value("devices_per_node", 1));
-    std::map<std::pair<std::int64_t, std::int64_t>, CommLinkSummary> links;
-    for (const auto& k : r.value("collectives", nlohmann::json::array())) {
-        CollectiveRow row;
-        row.name = k.value("kind", "");
-        row.group = k.value("group", "");
-        row.count = k.value("count", std::int64_t{0});
-        row.elapse_ms = row.transit_ms = k.value("time_ms", 0.0);
-        row.size_mb = k.value("bytes", 0.0) / 1e6;
-        row.bandwidth_gbps.push_back({k.value("link", ""), k.value("achieved_GBps", 0.0)});
-        o.collectives.push_back(row);
-        // The ring of the group: rank = (stage * dp + dpRank) * tp + tpRank. Only the
-        // ranks the run stored (all of a small cluster, one per stage of a large one).
-        const double size = k.value("bus_GBps", 0.0) * row.elapse_ms;  // GB/s x ms = MB
-        for (const std::int64_t rank : stored) {
-            const std::int64_t s = rank / (dp * tp), d = (rank / tp) % dp, t = rank % tp;
-            std::int64_t peer = -1;
-            if (row.group == "tp" && tp > 1) peer = (s * dp + d) * tp + (t + 1) % tp;
-            if (row.group == "dp" && dp > 1) peer = (s * dp + (d + 1) % dp) * tp + t;
-            if (peer >= 0 && stored.count(peer) && peer != rank) addSimulatedLink(links, rank, peer, perNode, size, row.elapse_ms);
-            // Pipeline sends go both ways between neighbour stages (activations, gradients).
-            const std::int64_t next = rank + dp * tp;
-            if (row.group == "pp" && s + 1 < pp && stored.count(next)) {
-                addSimulatedLink(links, rank, next, perNode, size / 2, row.elapse_ms / 2);
-                addSimulatedLink(links, next, rank, perNode, size / 2, row.elapse_ms / 2);
-            }
-        }
-    }
-    for (auto& [key, l] : links) {
+    // Per rank and kind when the report has them (their waits differ), else per kind.
+    const auto perRank = r.value("rank_collectives", nlohmann::json::array());
+    for (const auto& k : perRank.empty() ? r.value("collectives", nlohmann::json::array()) : perRank)
+        o.collectives.push_back(simulatedCollective(k));
+    // The matrix the simulator derived from each collective's algorithm (engine/cluster/comm_matrix).
+    for (const auto& k : r.value("comm_matrix", nlohmann::json::array())) {
+        CommLinkSummary l;
+        l.src = k.value("src", std::int64_t{0});
+        l.dst = k.value("dst", std::int64_t{0});
+        l.transport = k.value("link", "") == "inter" ? "inter-node" : "intra-node";
+        l.size_mb = k.value("bytes", 0.0) / 1e6;
+        l.time_ns = static_cast<std::int64_t>(k.value("time_ms", 0.0) * 1e6);
         l.bandwidth_gbps = l.time_ns > 0 ? l.size_mb / ms(l.time_ns) : 0;
         o.links.push_back(l);
     }
-    // With a slow-rank / slow-link what-if a group's faster ranks wait for the slowest: the
-    // simulator lays the wait out as idle time before the collective, not inside it.
-    bool whatIf = false;
-    for (const auto& n : c.value("notes", nlohmann::json::array())) whatIf = whatIf || (n.is_string() && n.get<std::string>().rfind("what-if", 0) == 0);
-    o.notes.push_back(whatIf ? "simulated what-if: a collective starts when the slowest rank of its group arrives; the others' wait shows as "
-                               "Free time in the per-rank bars (cluster notes: who waits how long), not as collective wait time"
-                             : "simulated: collectives start together on every rank of their group, so they have no wait time");
-    o.notes.push_back("simulated links: each collective on the ring of its group, at its bus bandwidth (estimate for "
-                      "non-ring algorithms); pipeline sends split evenly between the two directions");
+    o.notes.push_back("simulated: a collective starts on a rank when the rank reaches it and waits there for its group's last "
+                      "rank (wait = synchronization time; zero when the ranks do identical work)");
+    o.notes.push_back("simulated links: the peers and bytes of each collective's algorithm (ring, halving-doubling, double "
+                      "binary tree, hierarchical), its transit time shared by bytes over link bandwidth");
 }
 
 // --- imports: the step breakdown's rank rows ------------------------------------------
@@ -182,21 +156,45 @@ void fillAscendCollectives(CommunicationOverview& o, const ProfileDb& db) {
     }
 }
 
-// Kineto and other traces: communication kernels matched across ranks by name and order.
+// Kineto and other traces: communication kernels matched across ranks by name and order;
+// with PyTorch's NCCL args (profiler/analysis/nccl_comm_args) their sizes and nccl-tests'
+// algorithm and bus bandwidths over the transit time.
 void fillKernelCollectives(CommunicationOverview& o, const ProfileDb& db) {
     struct Call {
-        std::int64_t start, end;
+        std::int64_t start = 0, end = 0;
+        double bytes = 0, busFactor = 1;
+        std::string group;
     };
-    std::map<std::string, std::map<std::int64_t, std::vector<Call>>> calls;  // name -> rank -> calls
-    for (const auto& d : db.devices())
-        for (const auto& k : loadDeviceKernels(db, d.id))
-            if (k.cls == KernelClass::communication) calls[db.string(k.nameId)][rankOfDevice(d)].push_back({k.start, k.end});
-    for (const auto& [name, byRank] : calls)
+    // (name, NCCL process group) -> rank -> calls: calls of different groups are not matched.
+    std::map<std::pair<std::string, std::string>, std::map<std::int64_t, std::vector<Call>>> calls;
+    bool sized = false;
+    for (const auto& d : db.devices()) {
+        std::map<std::int64_t, NcclCommArgs> args;
+        bool loaded = false;
+        for (const auto& k : loadDeviceKernels(db, d.id)) {
+            if (k.cls != KernelClass::communication) continue;
+            if (!loaded) args = ncclKernelArgs(db, d.id), loaded = true;
+            Call c;
+            c.start = k.start;
+            c.end = k.end;
+            if (auto it = args.find(k.start); it != args.end()) {
+                c.bytes = it->second.bytes();
+                c.busFactor = it->second.busFactor();
+                c.group = it->second.group;
+                sized = sized || c.bytes > 0;
+            }
+            const std::string group = c.group;
+            calls[{db.string(k.nameId), group}][rankOfDevice(d)].push_back(std::move(c));
+        }
+    }
+    for (const auto& [key, byRank] : calls)
         for (const auto& [rank, mine] : byRank) {
             CollectiveRow row;
-            row.name = name;
+            row.name = key.first;
+            row.group = key.second;
             row.rank = rank;
             row.count = static_cast<std::int64_t>(mine.size());
+            double bytes = 0, busBytes = 0, sizedTransitMs = 0;
             for (std::size_t i = 0; i < mine.size(); ++i) {
                 std::int64_t latest = mine[i].start;
                 for (const auto& [other, theirs] : byRank)
@@ -205,13 +203,25 @@ void fillKernelCollectives(CommunicationOverview& o, const ProfileDb& db) {
                 row.elapse_ms += ms(mine[i].end - mine[i].start);
                 row.wait_ms += ms(arrive - mine[i].start);
                 row.transit_ms += ms(mine[i].end - arrive);
+                if (mine[i].bytes > 0) {
+                    bytes += mine[i].bytes;
+                    busBytes += mine[i].bytes * mine[i].busFactor;
+                    sizedTransitMs += ms(mine[i].end - arrive);
+                }
             }
             row.wait_ratio = waitRatio(row.wait_ms, row.transit_ms);
+            row.size_mb = bytes / 1e6;
+            if (sizedTransitMs > 0) {  // B / ms / 1e6 = GB/s
+                row.bandwidth_gbps.push_back({"algbw", bytes / sizedTransitMs / 1e6});
+                row.bandwidth_gbps.push_back({"busbw", busBytes / sizedTransitMs / 1e6});
+            }
             o.collectives.push_back(std::move(row));
         }
     if (!calls.empty())
-        o.notes.push_back("trace: the i-th call of a communication kernel is matched across ranks; wait = until the "
-                          "latest rank starts it (clocks taken as aligned); no peers or sizes, so no matrix");
+        o.notes.push_back(std::string("trace: the i-th call of a communication kernel is matched across ranks; wait = until the "
+                                      "latest rank starts it (clocks taken as aligned); no peers, so no matrix") +
+                          (sized ? "; sizes from the NCCL args (In/Out msg nelems x dtype), algbw = size / transit, busbw as nccl-tests"
+                                 : "; no NCCL args, so no sizes"));
 }
 
 // The step number of "step50" / "ProfilerStep#50" (Ascend's communication files and the
@@ -224,10 +234,14 @@ std::string stepNumber(const std::string& step) {
 
 // Each rank's wait in its collectives: all of them for every step summed, else those of
 // the shown step (rows without steps, Kineto's matched kernels, are then left out).
+// A simulated pipeline receive's wait is the bubble, which the bars keep apart from the
+// communication: it is not part of the rank's busy time, so it is not taken off it.
 void addWaits(CommunicationOverview& o, const std::string& step) {
     std::map<std::int64_t, double> wait;
-    for (const auto& c : o.collectives)
+    for (const auto& c : o.collectives) {
+        if (o.source == "simulated" && c.name == "recv") continue;
         if (step.empty() || (!c.step.empty() && stepNumber(c.step) == stepNumber(step))) wait[c.rank] += c.wait_ms;
+    }
     for (auto& r : o.ranks) r.wait_ms = std::min(wait[r.rank], r.computing_ms + r.comm_not_overlapped_ms);
 }
 
@@ -267,7 +281,7 @@ CommunicationOverview communicationOverview(const ProfileDb& db, const std::stri
                                                                 : "ascend";
         if (o.collectives.empty()) fillKernelCollectives(o, db);
     }
-    if (!simulated) addWaits(o, step);
+    addWaits(o, simulated ? std::string() : step);
     double busiest = -1, idlest = -1;
     for (std::size_t i = 0; i < o.ranks.size(); ++i) {
         const double busy = o.ranks[i].ownWorkMs();

@@ -7,14 +7,13 @@
 //                otherwise the step breakdown's rank rows (profiler/analysis/step_breakdown,
 //                the report's step_breakdown), one step or summed over the steps
 //   links        Ascend captures: communicationMatrix (the report's communication.matrix);
-//                simulated runs: each collective of the report's `collectives` on the ring
-//                of its group (Megatron rank order), size = bus bandwidth x time, so a
-//                link's bandwidth is the collective's bus bandwidth (an estimate for
-//                tree/halving-doubling/hierarchical, whose peers are not ring neighbours);
-//                Kineto traces name no peers: none
+//                simulated runs: the report's comm_matrix (engine/cluster/comm_matrix: the
+//                peers and bytes of each collective's algorithm); Kineto traces name no
+//                peers: none
 //   collectives  Ascend: COMM_OP rows with COMM_BANDWIDTH's achieved bandwidth per link
-//                type; simulated: the report's `collectives` (no skew between ranks, so no
-//                wait); Kineto: communication kernels matched across ranks by name and
+//                type; simulated: the report's rank_collectives (per rank and kind, with
+//                the wait for the group's last rank; older reports: `collectives`);
+//                Kineto: communication kernels matched across ranks by name and
 //                order, wait = latest rank's start - this rank's start, transit = end -
 //                latest start (clocks of the ranks taken as aligned)
 //   slowest rank the one the others wait on: the largest own work = computing +
@@ -43,7 +42,7 @@ struct RankBreakdown {
     double computing_ms = 0, communication_ms = 0, overlapped_ms = 0, comm_not_overlapped_ms = 0;
     double free_ms = 0, bubble_ms = 0;
     double comm_ratio = 0;    // communication / computing
-    double wait_ms = 0;       // its collectives waiting for other ranks (imports; 0 simulated)
+    double wait_ms = 0;       // its collectives waiting for other ranks
     double ownWorkMs() const { return computing_ms + comm_not_overlapped_ms - wait_ms; }
 };
 

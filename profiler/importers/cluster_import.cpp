@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -42,6 +43,35 @@ bool naturalLess(const std::string& a, const std::string& b) {
         ++j;
     }
     return a.size() - i < b.size() - j;
+}
+
+// The first rank with a ProfilerStep sets the time the others' first step starts at;
+// the shifts are listed in one diagnostic.
+struct RankAlignment {
+    std::int64_t referenceNs = -1;
+    int referenceRank = -1;
+    std::int64_t shifted = 0;
+    std::string shifts;
+};
+
+void alignRank(TraceBuilder& builder, int rank, const std::filesystem::path& file, RankAlignment& a, ImportDiagnostics& diagnostics) {
+    const std::int64_t first = builder.firstStepStartNs();
+    if (first < 0) {
+        diagnostics.add(DiagnosticKind::rank_not_aligned, 1, file.filename().string() + " (rank " + std::to_string(rank) + ") has no ProfilerStep; not shifted");
+        return;
+    }
+    if (a.referenceNs < 0) {
+        a.referenceNs = first;
+        a.referenceRank = rank;
+        return;
+    }
+    const std::int64_t shift = a.referenceNs - first;
+    builder.shiftTime(shift);
+    char ms[48];
+    std::snprintf(ms, sizeof ms, "%+.6f ms", static_cast<double>(shift) / 1e6);
+    ++a.shifted;
+    if (a.shifted <= 32) a.shifts += std::string(a.shifts.empty() ? "" : ", ") + "rank " + std::to_string(rank) + " " + ms;
+    else if (a.shifted == 33) a.shifts += ", ...";
 }
 
 }  // namespace
@@ -125,6 +155,7 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
     std::vector<TraceRankFile> rankFiles;
     std::vector<std::unique_ptr<TraceBuilder>> builders;
     std::set<int> ranksSeen;
+    RankAlignment alignment;
     for (size_t k = 0; k < files.size(); ++k) {
         std::unique_lock lock(mutex);
         while (!results[k]) {
@@ -152,8 +183,11 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
             while (ranksSeen.count(rank)) ++rank;
         }
         ranksSeen.insert(rank);
+        if (options.alignRanksAtStepStart) alignRank(*builder, rank, files[k], alignment, diagnostics);
         TraceEmitOptions emit;
-        emit.devicePrefix = "rank" + std::to_string(rank) + " ";
+        // On several hosts the node leads the name, so a node's ranks list together.
+        const int node = kinetoNodeOfRank(*builder, rank);
+        emit.devicePrefix = (node >= 0 ? "node " + std::to_string(node) + " · " : std::string()) + "rank" + std::to_string(rank) + " ";
         emit.steps = k == 0;  // STEP has no rank column: the first rank's steps stand for the run
         const double from = kParseShare + (1 - kParseShare) * double(k) / double(files.size());
         const double to = kParseShare + (1 - kParseShare) * double(k + 1) / double(files.size());
@@ -174,6 +208,9 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
         rankFiles.push_back(TraceRankFile{files[k], rank});
         builders.push_back(std::move(builder));
     }
+    if (alignment.shifted > 0)
+        diagnostics.add(DiagnosticKind::ranks_aligned, alignment.shifted,
+                        "first ProfilerStep aligned with rank " + std::to_string(alignment.referenceRank) + "'s: " + alignment.shifts);
     std::vector<const TraceBuilder*> views;
     for (const auto& b : builders) views.push_back(b.get());
     writeClusterMeta(views, rankFiles, sink);

@@ -47,6 +47,9 @@ namespace npu::profiler {
     /* Folders of ranks */                                                                                           \
     X(duplicate_rank, warning, "Two files of a folder claim the same rank; the later one is numbered by file "      \
                                "order.")                                                                             \
+    X(ranks_aligned, info, "Align ranks at step start: a rank's timestamps were shifted so its first ProfilerStep "  \
+                           "starts with the first rank's (the example gives each shift).")                         \
+    X(rank_not_aligned, warning, "Align ranks at step start: a rank has no ProfilerStep, so it kept its own clock.") \
     /* SQLite profiler databases (torch_npu, msprof, Nsight Systems) and Ascend csv/json */                         \
     X(unknown_enum_value, warning, "A row refers to an enum id that the database's ENUM_* table does not list; "    \
                                    "stored with the raw number.")                                                    \

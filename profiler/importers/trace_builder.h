@@ -123,6 +123,11 @@ public:
     std::string source() const;     // kineto | ascend | chrome
     int rankFromMetadata() const;   // distributedInfo.rank, -1 when absent
 
+    // Aligning ranks (trace_builder_shift.cpp): the start of the earliest "ProfilerStep#"
+    // slice, -1 without one; every timestamp moved by ns (slices, counters, memory, flows).
+    std::int64_t firstStepStartNs() const;
+    void shiftTime(std::int64_t ns);
+
     // Writes devices, tracks, slices, counters, flows and steps (not meta, not diagnostics).
     Expected<TraceEmitStats> writeTo(TraceSink& sink, const TraceEmitOptions& options, const Progress& progress,
                              double progressFrom, double progressTo);

@@ -28,6 +28,9 @@ struct ImportSummary {
 
 struct ImportOptions {
     int threads = 0;   // folder imports: files parsed in parallel; 0 = hardware concurrency
+    // Folders of Kineto ranks whose clocks differ: shift each rank so that its first
+    // ProfilerStep starts with the first rank's (each shift is a diagnostic).
+    bool alignRanksAtStepStart = false;
 };
 
 // Any format importProfile detects (profile_import.h): traces, Ascend profiler databases

@@ -23,6 +23,19 @@ std::string deviceNameFrom(const TraceBuilder& b) {
 
 }  // namespace
 
+int kinetoNodeOfRank(const TraceBuilder& b, int rank) {
+    const std::string* props = topLevelValue(b, "deviceProperties");
+    const std::string* info = topLevelValue(b, "distributedInfo");
+    if (!props || !info || rank < 0) return -1;
+    const auto devices = nlohmann::json::parse(*props, nullptr, false);
+    const auto dist = nlohmann::json::parse(*info, nullptr, false);
+    if (!devices.is_array() || devices.empty() || !dist.is_object()) return -1;
+    const auto world = dist.find("world_size");
+    if (world == dist.end() || !world->is_number_integer()) return -1;
+    const auto perHost = static_cast<std::int64_t>(devices.size());
+    return world->get<std::int64_t>() > perHost ? static_cast<int>(rank / perHost) : -1;
+}
+
 void writeSingleTraceMeta(const TraceBuilder& b, const std::filesystem::path& file, TraceSink& sink) {
     sink.setMeta("source", b.source());
     sink.setMeta("trace_file", file.filename().string());

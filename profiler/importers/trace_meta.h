@@ -13,6 +13,12 @@ namespace npu::profiler {
 
 void writeSingleTraceMeta(const TraceBuilder& builder, const std::filesystem::path& file, TraceSink& sink);
 
+// The node a Kineto rank ran on, as torchrun numbers ranks (node by node): rank /
+// the GPUs its host lists in deviceProperties, when distributedInfo.world_size says the
+// job spans more than one host; -1 otherwise (single host, or no deviceProperties).
+// A guess: CUDA_VISIBLE_DEVICES or a custom rank order would break it.
+int kinetoNodeOfRank(const TraceBuilder& builder, int rank);
+
 struct TraceRankFile {
     std::filesystem::path file;
     int rank = 0;

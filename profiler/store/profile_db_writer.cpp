@@ -2,6 +2,7 @@
 // writes what is buffered, the summaries and indexes, and renames it into place. The
 // TraceSink calls that fill it are in profile_db_writer_emit.cpp.
 #include "profiler/store/profile_db_writer_impl.h"
+#include "profiler/store/collective_flows.h"
 
 #include "engine/core/atomic_file.h"
 #include "profiler/store/comm_store.h"
@@ -115,6 +116,7 @@ Status ProfileDbWriter::commit() {
     if (!d.taskIndexLive)
         if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + d.target.string()); !s) return s;
     if (auto s = execSql(d.db, npudbIndexesSql(), "indexing " + d.target.string()); !s) return s;
+    if (auto linked = linkCollectivesAcrossRanks(d.db); !linked) return makeError(d.target.string() + ": " + linked.message());
     if (auto s = writeTrackSummaries(d.db, d.minTime <= d.maxTime ? d.minTime : 0, d.minTime <= d.maxTime ? d.maxTime : 0); !s)
         return makeError("summarising tracks of " + d.target.string() + ": " + s.message());
     if (auto s = execSql(d.db, "COMMIT", "committing " + d.target.string()); !s) return s;

@@ -43,6 +43,20 @@ const RankTimeSplit& rank(const SimulationResult& r, int id) {
     qFatal("rank %d not in the result", id);
 }
 
+const CollectiveSummary& collective(const SimulationResult& r, int id, const std::string& group) {
+    for (const auto& c : rank(r, id).collectives)
+        if (c.group == group && (c.kind == "all_reduce" || c.kind == "reduce_scatter")) return c;
+    qFatal("rank %d has no %s collective", id, group.c_str());
+}
+
+// The rank's wait in its group's collectives (ms), 0 without any.
+double wait(const SimulationResult& r, int id, const std::string& group) {
+    double w = 0;
+    for (const auto& c : rank(r, id).collectives)
+        if (c.group == group) w += c.wait_ms;
+    return w;
+}
+
 std::string errorOf(const nlohmann::json& doc) {
     auto p = parseProject(doc, "p.json");
     return p.ok() ? std::string() : p.message();
@@ -68,12 +82,27 @@ private slots:
                  qPrintable(QStringLiteral("step %1 ms, expected %2 ms (base %3, computing %4)")
                                 .arg(slow.summary.step_time_ms).arg(expected).arg(base.summary.step_time_ms).arg(computing)));
         QVERIFY(std::abs(rank(slow, 3).computing_ms - f * computing) < 1e-4 * computing);
-        // The others wait for it: their free time grows by the same (f - 1) x computing.
+        // The others wait for it, (f - 1) x computing in all: (f - 1)(F + B) inside the
+        // first gradient all-reduce (they reach it early: its wait, Ascend's definition,
+        // counted as communication), (f - 1) O idle after their optimizer (free).
+        QCOMPARE(wait(base, 0, "dp"), 0.0);
+        QCOMPARE(wait(slow, 3, "dp"), 0.0);  // the slow rank arrives last
         for (int other : {0, 1, 2}) {
-            const double grew = rank(slow, other).free_ms - rank(base, other).free_ms;
-            QVERIFY2(std::abs(grew - (f - 1) * computing) < 1e-4 * computing + 1e-6,
-                     qPrintable(QStringLiteral("rank %1 free grew %2 ms, expected %3").arg(other).arg(grew).arg((f - 1) * computing)));
+            const double freeGrew = rank(slow, other).free_ms - rank(base, other).free_ms;
+            const double commGrew = rank(slow, other).communication_not_overlapped_ms - rank(base, other).communication_not_overlapped_ms;
+            const double w = wait(slow, other, "dp");
+            QVERIFY2(std::abs(freeGrew + w - (f - 1) * computing) < 1e-4 * computing + 1e-6,
+                     qPrintable(QStringLiteral("rank %1 free grew %2 ms, waited %3 ms, expected %4 together").arg(other).arg(freeGrew).arg(w).arg((f - 1) * computing)));
+            const double optimizer = base.summary.time_by_phase_ms.at("optimizer");  // rank 0's O
+            QVERIFY2(std::abs(w - (f - 1) * (computing - optimizer)) < 1e-4 * computing, qPrintable(QString::number(w)));
+            QVERIFY(std::abs(commGrew - w) < 1e-6 + 1e-6 * w);
             QCOMPARE(rank(slow, other).computing_ms, rank(base, other).computing_ms);
+            // wait ratio = wait / (wait + transit); the transfer itself is unchanged.
+            const CollectiveSummary& ar = collective(slow, other, "dp");
+            QVERIFY(std::abs(ar.transit_ms - collective(base, other, "dp").transit_ms) < 1e-6);
+            QVERIFY(std::abs(ar.wait_ratio - w / (w + ar.transit_ms)) < 1e-9);
+            QCOMPARE(ar.synchronization_ms, ar.wait_ms);
+            QVERIFY(std::abs(ar.time_ms - (ar.wait_ms + ar.transit_ms)) < 1e-9);
         }
         QCOMPARE(int(slow.summary.cluster.ranks.size()), 4);
         bool named = false;
@@ -100,8 +129,46 @@ private slots:
         QVERIFY(near(rank(slow, 1).computing_ms, f * computing));
         for (int other : {0, 2, 3}) {
             QVERIFY2(near(rank(slow, other).computing_ms, rank(base, other).computing_ms), qPrintable(QString::number(other)));
-            QVERIFY2(near(rank(slow, other).free_ms - rank(base, other).free_ms, (f - 1) * computing),
-                     qPrintable(QStringLiteral("rank %1 free %2 -> %3").arg(other).arg(rank(base, other).free_ms).arg(rank(slow, other).free_ms)));
+            const double waited = wait(slow, other, "tp") + wait(slow, other, "dp");
+            QVERIFY2(near(rank(slow, other).free_ms - rank(base, other).free_ms + waited, (f - 1) * computing),
+                     qPrintable(QStringLiteral("rank %1 free %2 -> %3, waited %4").arg(other).arg(rank(base, other).free_ms).arg(rank(slow, other).free_ms).arg(waited)));
+        }
+        // Rank 0 waits for rank 1 at every TP collective (it reaches each block's end
+        // first), not at the buckets (its replica is the slow one); replica 1 the opposite.
+        // Replica 1 waits for the whole of rank 1's extra forward + backward (F + B:
+        // computing less the optimizer) at its first bucket; rank 0 most of it at the TP
+        // collectives (the rest after each pass's last one: the loss, the embedding).
+        const double passes = computing - base.summary.time_by_phase_ms.at("optimizer");
+        QVERIFY2(wait(slow, 0, "tp") > 0.5 * (f - 1) * passes, qPrintable(QString::number(wait(slow, 0, "tp"))));
+        QVERIFY(wait(slow, 0, "tp") < (f - 1) * passes);
+        QCOMPARE(wait(slow, 0, "dp"), 0.0);
+        QCOMPARE(wait(slow, 1, "tp"), 0.0);
+        for (int r : {2, 3}) {
+            QCOMPARE(wait(slow, r, "tp"), 0.0);
+            QVERIFY2(near(wait(slow, r, "dp"), (f - 1) * passes), qPrintable(QString::number(wait(slow, r, "dp"))));
+        }
+    }
+
+    void pipelineReceivesWaitForTheBubble() {
+        // Two stages, 4 micro-batches, 1F1B: a stage's receive waits from when the stage
+        // is free until its neighbour's data arrives (Ascend counts the bubble so). The
+        // last stage only receives activations; stage 0 only gradients.
+        nlohmann::json doc = dpToy();
+        doc["parallel"] = {{"pipeline_stages", 2}, {"micro_batches", 4}};
+        doc["cluster"]["devices_per_node"] = 2;
+        const SimulationResult r = simulated(project(doc));
+        for (int id : {0, 1}) {
+            const CollectiveSummary* recv = nullptr;
+            for (const auto& c : rank(r, id).collectives)
+                if (c.kind == "recv") recv = &c;
+            QVERIFY2(recv, qPrintable(QString::number(id)));
+            QCOMPARE(recv->count, std::int64_t(4));  // one per micro-batch
+            // The waits are the bubble, up to the data's own transfer (p2p) in each gap,
+            // which the bars count as communication when the stage's sends fill it.
+            const double bubble = rank(r, id).bubble_ms;
+            QVERIFY2(bubble > 0 && std::abs(recv->wait_ms - bubble) <= recv->transit_ms + 1e-6,
+                     qPrintable(QStringLiteral("rank %1: recv wait %2 ms, bubble %3 ms, transit %4 ms").arg(id).arg(recv->wait_ms).arg(bubble).arg(recv->transit_ms)));
+            QVERIFY(std::abs(recv->wait_ratio - recv->wait_ms / (recv->wait_ms + recv->transit_ms)) < 1e-12);
         }
     }
 

@@ -1,0 +1,149 @@
+#include "profiler/store/collective_flows.h"
+
+#include "profiler/store/rank_device_name.h"
+#include "profiler/store/sqlite_statement.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace npu::profiler {
+
+namespace {
+
+struct Degrees {
+    std::int64_t dp = 1, tp = 1;
+    bool simulated = false;
+};
+
+Degrees degreesOf(sqlite3* db) {
+    Degrees d;
+    SqliteStatement q(db, "SELECT value FROM META_DATA WHERE name = 'cluster_report'");
+    if (!q.valid() || q.step() != SQLITE_ROW) return d;
+    const auto r = nlohmann::json::parse(q.text(0), nullptr, false);
+    if (!r.is_object() || !r.contains("cluster") || !r["cluster"].is_object()) return d;
+    const auto& c = r["cluster"];
+    const auto degree = [&](const char* key) {
+        const auto it = c.find(key);
+        return it != c.end() && it->is_number_integer() ? std::max<std::int64_t>(1, it->get<std::int64_t>()) : std::int64_t{1};
+    };
+    d.dp = degree("data_parallel");
+    d.tp = degree("tensor_parallel");
+    d.simulated = true;
+    return d;
+}
+
+// The group a simulated collective belongs to on `rank`, by its stream; "" for none.
+std::string simulatedGroup(const std::string& track, std::int64_t rank, const Degrees& d) {
+    if (track == "TP collectives") return "tp " + std::to_string(rank / d.tp);
+    if (track == "DP gradients") return "dp " + std::to_string(rank / (d.dp * d.tp)) + "." + std::to_string(rank % d.tp);
+    return {};
+}
+
+std::string processGroup(const std::string& args) {
+    if (args.find("Process Group Name") == std::string::npos) return {};
+    const auto a = nlohmann::json::parse(args, nullptr, false);
+    if (!a.is_object()) return {};
+    const auto it = a.find("Process Group Name");
+    return it == a.end() ? std::string() : it->is_string() ? it->get<std::string>() : it->dump();
+}
+
+}  // namespace
+
+Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
+    // Ranks of the run's devices; fewer than two: nothing to link.
+    std::map<std::int64_t, std::int64_t> rankOfDevice;
+    {
+        SqliteStatement q(db, "SELECT d.id, s.value FROM DEVICE d JOIN STRING_IDS s ON s.id = d.name_id");
+        while (q.valid() && q.step() == SQLITE_ROW)
+            if (const auto r = rankInDeviceName(q.text(1)); r >= 0) rankOfDevice[q.int64(0)] = r;
+    }
+    std::vector<std::int64_t> ranks;
+    for (const auto& [device, rank] : rankOfDevice) ranks.push_back(rank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    if (ranks.size() < 2) return std::int64_t{0};
+    const Degrees degrees = degreesOf(db);
+
+    // The communication names and categories (few strings), then each rank device's
+    // compute/comm tracks through the (track, start) covering index: no scan of TASK.
+    std::set<std::int64_t> commNames;
+    std::int64_t commCategory = -1, annotation = -1;
+    {
+        SqliteStatement q(db, "SELECT id, value FROM STRING_IDS WHERE value LIKE 'nccl%' OR value LIKE 'hccl%' OR value LIKE 'hcom%' "
+                              "OR value IN ('comm', 'gpu_user_annotation')");
+        while (q.valid() && q.step() == SQLITE_ROW) {
+            const std::string v = q.text(1);
+            if (v == "comm") commCategory = q.int64(0);
+            else if (v == "gpu_user_annotation") annotation = q.int64(0);
+            else commNames.insert(q.int64(0));
+        }
+    }
+    SqliteStatement stringQ(db, "SELECT value FROM STRING_IDS WHERE id = ?");
+    std::map<std::int64_t, std::string> texts;
+    const auto textOf = [&](std::int64_t id) -> const std::string& {
+        auto it = texts.find(id);
+        if (it != texts.end()) return it->second;
+        stringQ.reset();
+        stringQ.bind(1, id);
+        return texts[id] = stringQ.step() == SQLITE_ROW ? stringQ.text(0) : std::string();
+    };
+    // (group, name) -> rank -> (start, slice id).
+    std::map<std::pair<std::string, std::string>, std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>>> instances;
+    SqliteStatement tracks(db, "SELECT id, device_id, name_id FROM TRACK WHERE kind IN ('compute', 'comm')");
+    // Index columns only (the rowid is in the index): the table is read for matches alone.
+    SqliteStatement slices(db, "SELECT id, start_ns, name_id, category_id FROM TASK WHERE track_id = ?");
+    SqliteStatement args(db, "SELECT a.json FROM TASK t JOIN ARGS a ON a.id = t.args_id WHERE t.id = ?");
+    if (!tracks.valid() || !slices.valid() || !args.valid() || !stringQ.valid())
+        return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+    while (tracks.step() == SQLITE_ROW) {
+        const auto it = rankOfDevice.find(tracks.int64(1));
+        if (it == rankOfDevice.end()) continue;
+        std::string simGroup;
+        if (degrees.simulated && (simGroup = simulatedGroup(textOf(tracks.int64(2)), it->second, degrees)).empty()) continue;
+        slices.reset();
+        slices.bind(1, tracks.int64(0));
+        while (slices.step() == SQLITE_ROW) {
+            const std::int64_t name = slices.int64(2), category = slices.int64(3);
+            if (category == annotation || (category != commCategory && !commNames.count(name))) continue;
+            std::string group = simGroup;
+            if (!degrees.simulated) {
+                args.reset();
+                args.bind(1, slices.int64(0));
+                if (args.step() == SQLITE_ROW) group = processGroup(args.text(0));
+            }
+            instances[{group, textOf(name)}][it->second].push_back({slices.int64(1), slices.int64(0)});
+        }
+    }
+    if (instances.empty()) return std::int64_t{0};
+
+    if (auto s = SqliteStatement(db, "INSERT OR IGNORE INTO STRING_IDS(id, value) SELECT COALESCE(MAX(id), -1) + 1, 'collective' FROM STRING_IDS").exec();
+        s != SQLITE_DONE)
+        return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+    SqliteStatement kindQ(db, "SELECT id FROM STRING_IDS WHERE value = 'collective'");
+    if (!kindQ.valid() || kindQ.step() != SQLITE_ROW) return makeError("linking collectives: no string id for 'collective'");
+    const std::int64_t kind = kindQ.int64(0);
+    SqliteStatement ins(db, "INSERT INTO FLOW(from_task, to_task, kind_id) VALUES(?,?,?)");
+    if (!ins.valid()) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+    std::int64_t added = 0;
+    for (const auto& [key, byRank] : instances) {
+        if (byRank.size() < 2) continue;
+        // The i-th instance on each rank (in time order), chained in rank order.
+        std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> sorted = byRank;
+        for (auto& [rank, v] : sorted) std::sort(v.begin(), v.end());
+        for (auto a = sorted.begin(), b = std::next(a); b != sorted.end(); ++a, ++b)
+            for (std::size_t i = 0; i < std::min(a->second.size(), b->second.size()); ++i) {
+                if (ins.execRow(a->second[i].second, b->second[i].second, kind) != SQLITE_DONE)
+                    return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+                ++added;
+            }
+    }
+    return added;
+}
+
+}  // namespace npu::profiler
