@@ -1,5 +1,7 @@
 #include "engine/cluster/cluster_setup.h"
 
+#include "engine/pipeline/simulation_pipeline.h"  // defaultDevicesDir
+
 #include <algorithm>
 
 namespace npu::engine {
@@ -43,6 +45,19 @@ Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceP
     s.gradientBytes = pureHalf ? 2 : 4;
     s.weightBytes = fp32 ? 4 : 2;
     return s;
+}
+
+std::string withProjectFile(const Project& project, const std::string& message) {
+    const std::string file = fileOf(project);
+    return message.rfind(file, 0) == 0 ? message : file + ": " + message;
+}
+
+Expected<ResolvedCluster> resolveCluster(const Project& project, const std::filesystem::path& devicesDir) {
+    auto device = loadDeviceProfile(project.device, devicesDir.empty() ? defaultDevicesDir() : devicesDir);
+    if (!device) return makeError(withProjectFile(project, device.message()));
+    auto setup = resolveClusterSetup(project, *device);
+    if (!setup) return setup.error();
+    return ResolvedCluster{std::move(*device), std::move(*setup)};
 }
 
 }  // namespace npu::engine

@@ -12,6 +12,8 @@
 #include "engine/project/project.h"
 
 #include <cstdint>
+#include <filesystem>
+#include <string>
 
 namespace npu::engine {
 
@@ -39,5 +41,16 @@ nlohmann::json clusterDocument(const Project& project, const ParallelConfig& par
 
 // Errors list every violation of the project (one per line), naming file and key.
 Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceProfile& device);
+
+// A cluster run's device profile (from devicesDir, the default folder when empty) and its
+// setup: what every cluster simulation (engine/cluster, PPO's) starts from.
+struct ResolvedCluster {
+    DeviceProfile device;
+    ClusterSetup setup;
+};
+Expected<ResolvedCluster> resolveCluster(const Project& project, const std::filesystem::path& devicesDir);
+
+// `message` led by the project's file (or name) unless it already is.
+std::string withProjectFile(const Project& project, const std::string& message);
 
 }  // namespace npu::engine

@@ -18,11 +18,6 @@ namespace npu::engine {
 
 namespace {
 
-std::string prefixed(const Project& project, const std::string& message) {
-    const std::string file = project.file.empty() ? project.name : project.file.string();
-    return message.rfind(file, 0) == 0 ? message : file + ": " + message;
-}
-
 CommPlan planCommunication(const ClusterSetup& s, const Project& project, const DeviceProfile& device) {
     CommPlan plan;
     const ParallelConfig& par = s.parallel;
@@ -52,12 +47,11 @@ CommPlan planCommunication(const ClusterSetup& s, const Project& project, const 
 }  // namespace
 
 Expected<SimulationResult> simulateCluster(const Project& project, const SimulationOptions& options, const Progress& progress) {
-    auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
-    auto device = loadDeviceProfile(project.device, options.devicesDir.empty() ? defaultDevicesDir() : options.devicesDir);
-    if (!device) return fail(device.message());
-    auto setupOr = resolveClusterSetup(project, *device);
-    if (!setupOr) return setupOr.error();
-    const ClusterSetup& setup = *setupOr;
+    auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
+    auto resolved = resolveCluster(project, options.devicesDir);
+    if (!resolved) return resolved.error();
+    const DeviceProfile* device = &resolved->device;
+    const ClusterSetup& setup = resolved->setup;
     const ParallelConfig& par = setup.parallel;
     const int P = par.pipelineStages;
 

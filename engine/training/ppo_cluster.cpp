@@ -14,22 +14,12 @@
 
 namespace npu::engine {
 
-namespace {
-
-std::string prefixed(const Project& project, const std::string& message) {
-    const std::string file = project.file.empty() ? project.name : project.file.string();
-    return message.rfind(file, 0) == 0 ? message : file + ": " + message;
-}
-
-}  // namespace
-
 Expected<SimulationResult> simulatePpoCluster(const Project& project, const SimulationOptions& options, const Progress& progress) {
-    auto fail = [&](const std::string& message) { return makeError(prefixed(project, message)); };
-    auto device = loadDeviceProfile(project.device, options.devicesDir.empty() ? defaultDevicesDir() : options.devicesDir);
-    if (!device) return fail(device.message());
-    auto setupOr = resolveClusterSetup(project, *device);
-    if (!setupOr) return setupOr.error();
-    const ClusterSetup& setup = *setupOr;
+    auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
+    auto resolved = resolveCluster(project, options.devicesDir);
+    if (!resolved) return resolved.error();
+    const DeviceProfile* device = &resolved->device;
+    const ClusterSetup& setup = resolved->setup;
     const ParallelConfig& par = setup.parallel;
     if (par.pipelineStages > 1)
         return fail("parallel.pipeline_stages: training.mode \"ppo\" runs without pipeline parallelism (DeepSpeed-Chat and TRL "

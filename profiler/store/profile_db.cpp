@@ -117,6 +117,19 @@ std::vector<TrackRow> ProfileDb::tracks() const {
     return out;
 }
 
+void TrackSlices::appendRows(SqliteStatement& q) {
+    while (q.step() == SQLITE_ROW) {
+        id.push_back(q.int64(0));
+        start_ns.push_back(q.int64(1));
+        dur_ns.push_back(q.int64(2));
+        const auto d = static_cast<std::int32_t>(q.int64(3));
+        depth.push_back(d);
+        maxDepth = std::max(maxDepth, static_cast<int>(d));
+        nameId.push_back(static_cast<std::int32_t>(q.int64(4)));
+        categoryId.push_back(static_cast<std::int32_t>(q.int64(5)));
+    }
+}
+
 TrackSlices ProfileDb::trackSlices(std::int64_t track) const {
     TrackSlices s;
     SqliteStatement n(m_db, "SELECT count(*) FROM TASK WHERE track_id = ?");
@@ -129,16 +142,7 @@ TrackSlices ProfileDb::trackSlices(std::int64_t track) const {
     SqliteStatement q(m_db, "SELECT id, start_ns, dur_ns, depth, name_id, category_id FROM TASK "
                             "WHERE track_id = ? ORDER BY start_ns, depth");
     q.bind(1, track);
-    while (q.step() == SQLITE_ROW) {
-        s.id.push_back(q.int64(0));
-        s.start_ns.push_back(q.int64(1));
-        s.dur_ns.push_back(q.int64(2));
-        const auto depth = static_cast<std::int32_t>(q.int64(3));
-        s.depth.push_back(depth);
-        s.maxDepth = std::max(s.maxDepth, static_cast<int>(depth));
-        s.nameId.push_back(static_cast<std::int32_t>(q.int64(4)));
-        s.categoryId.push_back(static_cast<std::int32_t>(q.int64(5)));
-    }
+    s.appendRows(q);
     return s;
 }
 

@@ -18,6 +18,8 @@ struct sqlite3;
 
 namespace npu::profiler {
 
+class SqliteStatement;
+
 // 2: PASS_STATS, RUN_GRAPH (graph passes and the graph a simulated run ran);
 // 3: communication tables COMM_OP, COMM_BANDWIDTH, COMM_PACKET, COMM_MATRIX; OP_MEMORY_ALLOC;
 // 4: MEMORY_BLOCK, MEMORY_SEGMENT; 5: CLUSTER_STEP, COMM_GROUP (cluster analysis);
@@ -84,6 +86,9 @@ struct TrackSlices {
     std::vector<std::int32_t> categoryId;  // into STRING_IDS
     int maxDepth = 0;
     size_t size() const { return start_ns.size(); }
+    // Appends the rows of a bound statement selecting id, start_ns, dur_ns, depth,
+    // name_id, category_id (a whole track or a window of it).
+    void appendRows(SqliteStatement& q);
 };
 
 struct CounterSeries {

@@ -31,26 +31,6 @@ std::int64_t estimateWindowSlices(const TrackSummary& summary, const DensityGrid
     return n;
 }
 
-namespace {
-
-// Appends the rows of `q` (already bound) to the columns.
-void appendRows(SqliteStatement& q, TrackSlices& s)
-{
-    while (q.step() == SQLITE_ROW) {
-        s.id.push_back(q.int64(0));
-        s.start_ns.push_back(q.int64(1));
-        s.dur_ns.push_back(q.int64(2));
-        const auto depth = static_cast<std::int32_t>(q.int64(3));
-        s.depth.push_back(depth);
-        s.maxDepth = std::max(s.maxDepth, static_cast<int>(depth));
-        s.nameId.push_back(static_cast<std::int32_t>(q.int64(4)));
-        s.categoryId.push_back(static_cast<std::int32_t>(q.int64(5)));
-    }
-    q.reset();
-}
-
-}  // namespace
-
 TrackSlices trackSlicesInWindow(const ProfileDb& db, const TrackSummary& summary, const DensityGrid& grid,
                                 std::int64_t t0, std::int64_t t1)
 {
@@ -74,7 +54,8 @@ TrackSlices trackSlicesInWindow(const ProfileDb& db, const TrackSummary& summary
         q.bind(2, lo);
         q.bind(3, hi);
         q.bind(4, t0);
-        appendRows(q, s);
+        s.appendRows(q);
+        q.reset();
     };
     for (int b = 0; b < first;) {
         if (!reaches[static_cast<std::size_t>(b)]) {
