@@ -1,6 +1,7 @@
 #include "app/main_window.h"
 
 #include "profiler/analysis/run_report.h"
+#include "views/common/large_run.h"
 #include "profiler/store/profile_db.h"
 #include "views/charts/memory_chart.h"
 #include "views/communication/communication_tab.h"
@@ -17,6 +18,8 @@
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
 
+#include <QtConcurrent/QtConcurrentRun>
+#include <QFutureWatcher>
 #include <QCloseEvent>
 #include <algorithm>
 #include <QDockWidget>
@@ -225,13 +228,31 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
+void MainWindow::showRunReport() {
+    if (m_db->sliceCount() <= views::kLargeRunSlices) {
+        m_summary->setReport(profiler::runReport(*m_db, 0));
+        return;
+    }
+    // A large run's report reads every kernel: in a worker, so the window opens at once.
+    const std::filesystem::path path = m_db->path();
+    auto* watcher = new QFutureWatcher<nlohmann::json>(this);
+    connect(watcher, &QFutureWatcher<nlohmann::json>::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        if (m_db && m_db->path() == path) m_summary->setReport(watcher->result());  // still the open run
+    });
+    watcher->setFuture(QtConcurrent::run(views::analysisThreadPool(), [path] {
+        auto db = profiler::ProfileDb::open(path);
+        return db ? profiler::runReport(**db, 0) : nlohmann::json();
+    }));
+}
+
 void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_db = std::move(db);
     m_timelineView->setDatabase(m_db);
     m_operators->setDatabase(m_db);
     m_memory->setDatabase(m_db);
     m_summary->setDatabase(m_db);
-    if (m_db) m_summary->setReport(profiler::runReport(*m_db, 0));
+    if (m_db) showRunReport();
     m_diagnostics->setDatabase(m_db);
     const int diagIndex = m_tabs->indexOf(m_diagnostics);
     const bool imported = m_db && m_db->meta("source") != "simulated";

@@ -132,6 +132,7 @@ private:
     void buildGraphTab();
     void showProjectGraph();
     void convertModelDialog();
+    void showRunReport();  // the Summary's report: in a worker for large runs (views/common/large_run.h)
     void showRunGraphs();  // the open run's graphs before/after passes and its Passes panel
     // main_window_what_if.cpp: predicted figures for an edited graph_level
     void buildWhatIf();

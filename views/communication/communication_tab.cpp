@@ -5,10 +5,12 @@
 #include "views/communication/comm_matrix_chart.h"
 #include "views/communication/rank_breakdown_chart.h"
 #include "profiler/analysis/communication_summary.h"
+#include "views/common/large_run.h"
 #include "views/common/units.h"
 #include "views/tables/record_table_model.h"
 
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -18,6 +20,7 @@
 #include <QStackedWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -100,13 +103,18 @@ CommunicationTab::CommunicationTab(QWidget* parent) : QWidget(parent) {
 
 void CommunicationTab::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_db = std::move(db);
+    m_stepsListed = false;
     show({});
+}
+
+void CommunicationTab::listSteps() {
     const QSignalBlocker block(m_step);
     m_step->clear();
     m_step->addItem(QStringLiteral("All steps"), QString());
     for (const auto& s : m_overview.steps)
         if (!s.empty()) m_step->addItem(QString::fromStdString(s), QString::fromStdString(s));
     m_step->setEnabled(m_step->count() > 1);
+    m_stepsListed = true;
 }
 
 void CommunicationTab::setStep(const QString& step) {
@@ -117,7 +125,29 @@ void CommunicationTab::setStep(const QString& step) {
 }
 
 void CommunicationTab::show(const std::string& step) {
-    m_overview = m_db ? profiler::communicationOverview(*m_db, step) : profiler::CommunicationOverview{};
+    const quint64 generation = ++m_generation;
+    if (!m_db || m_db->sliceCount() <= kLargeRunSlices) {
+        apply(m_db ? profiler::communicationOverview(*m_db, step) : profiler::CommunicationOverview{});
+        return;
+    }
+    // A large run: its step breakdown reads every kernel (seconds at 10M slices). Off the
+    // GUI thread, on a connection of its own, so the window opens and stays live.
+    m_empty->setText(QStringLiteral("Computing the per-rank communication of %L1 slices…").arg(m_db->sliceCount()));
+    m_stack->setCurrentWidget(m_empty);
+    auto* watcher = new QFutureWatcher<profiler::CommunicationOverview>(this);
+    connect(watcher, &QFutureWatcher<profiler::CommunicationOverview>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation == m_generation) apply(watcher->result());  // else another run or step was asked for
+    });
+    watcher->setFuture(QtConcurrent::run(analysisThreadPool(), [path = m_db->path(), step] {
+        auto db = profiler::ProfileDb::open(path);
+        return db ? profiler::communicationOverview(**db, step) : profiler::CommunicationOverview{};
+    }));
+}
+
+void CommunicationTab::apply(profiler::CommunicationOverview overview) {
+    m_overview = std::move(overview);
+    if (!m_stepsListed) listSteps();
     m_ranks->setOverview(m_overview);
     m_matrix->setOverview(m_overview);
     m_collectives->setRows(m_overview.collectives);

@@ -11,6 +11,7 @@
 
 #include <QWidget>
 
+#include <cstdint>
 #include <memory>
 
 class QComboBox;
@@ -49,9 +50,13 @@ public:
 
 private:
     void show(const std::string& step);
+    void apply(profiler::CommunicationOverview overview);
+    void listSteps();
 
     std::shared_ptr<const profiler::ProfileDb> m_db;
     profiler::CommunicationOverview m_overview;
+    quint64 m_generation = 0;  // the latest request; older results are dropped
+    bool m_stepsListed = false;
     QComboBox* m_step;
     QLabel* m_info;
     QLabel* m_empty;

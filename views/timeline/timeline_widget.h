@@ -10,6 +10,7 @@
 // selects the slice under the cursor (in a folded block, the one nearest the cursor),
 // a double-click on a folded block zooms to it.
 
+#include "views/common/large_run.h"
 #include "views/timeline/timeline_palette.h"
 #include "views/timeline/track_arrangement.h"
 
@@ -47,7 +48,7 @@ public:
     // windowed (up to it, loading whole costs at most ~50 MB): only the slices overlapping the view (plus a view's width each side) are
     // read, by range query, at most kWindowBudgetSlices over all tracks; a view holding
     // more is painted from the summaries. Memory then follows the view, not the file.
-    static constexpr qint64 kWindowedSlices = 1'000'000;
+    static constexpr qint64 kWindowedSlices = kLargeRunSlices;
     static constexpr qint64 kWindowBudgetSlices = 600'000;
     // Other thresholds (tests): applies from the next setDatabase().
     void setWindowing(qint64 fromSlices, qint64 budgetSlices);
