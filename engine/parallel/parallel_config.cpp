@@ -57,7 +57,10 @@ Status translateParallelStrategy(const nlohmann::json& doc, const std::string& f
             bool ok = slicing.is_array();
             for (const auto& entry : ok ? slicing : nlohmann::json::array()) {
                 if (!entry.is_object() || entry.size() != 1) { ok = false; break; }
-                const auto& [dim, value] = *entry.items().begin();
+                // Not a structured binding over entry.items(): its proxy is a temporary
+                // that dies with the statement (ASan: stack-use-after-scope).
+                const std::string& dim = entry.begin().key();
+                const nlohmann::json& value = entry.begin().value();
                 if ((dim != "hidden_size" && dim != "attention_heads") || !value.is_number_integer() || value.get<std::int64_t>() < 1) {
                     ok = false;
                     break;
