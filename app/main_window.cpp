@@ -240,10 +240,7 @@ void MainWindow::showRunReport() {
         watcher->deleteLater();
         if (m_db && m_db->path() == path) m_summary->setReport(watcher->result());  // still the open run
     });
-    watcher->setFuture(QtConcurrent::run(views::analysisThreadPool(), [path] {
-        auto db = profiler::ProfileDb::open(path);
-        return db ? profiler::runReport(**db, 0) : nlohmann::json();
-    }));
+    watcher->setFuture(views::runOnOwnConnection(path, [](const profiler::ProfileDb& db) { return profiler::runReport(db, 0); }));
 }
 
 void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {

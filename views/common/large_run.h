@@ -3,7 +3,13 @@
 // report, the per-rank communication overview: seconds at 10M slices) off the GUI thread
 // on a database connection of their own, and the timeline loads slices by window.
 
+#include "profiler/store/profile_db.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
 #include <cstdint>
+#include <filesystem>
+#include <utility>
 
 class QThreadPool;
 
@@ -15,5 +21,15 @@ constexpr std::int64_t kLargeRunSlices = 1'000'000;
 // hands parts of a paint to the global pool and waits for them, so analyses of many
 // seconds holding its threads (2 on a 2-core machine) froze the window's first paint.
 QThreadPool* analysisThreadPool();
+
+// Runs analysis(db) on that pool over a connection of its own to the run at `path` (the
+// view's connection stays on the GUI thread); a default result when the file will not open.
+template <typename Analysis>
+auto runOnOwnConnection(std::filesystem::path path, Analysis analysis) {
+    return QtConcurrent::run(analysisThreadPool(), [path = std::move(path), analysis = std::move(analysis)] {
+        auto db = profiler::ProfileDb::open(path);
+        return db ? analysis(**db) : decltype(analysis(**db)){};
+    });
+}
 
 }  // namespace npu::views

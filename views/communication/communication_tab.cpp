@@ -139,9 +139,8 @@ void CommunicationTab::show(const std::string& step) {
         watcher->deleteLater();
         if (generation == m_generation) apply(watcher->result());  // else another run or step was asked for
     });
-    watcher->setFuture(QtConcurrent::run(analysisThreadPool(), [path = m_db->path(), step] {
-        auto db = profiler::ProfileDb::open(path);
-        return db ? profiler::communicationOverview(**db, step) : profiler::CommunicationOverview{};
+    watcher->setFuture(runOnOwnConnection(m_db->path(), [step](const profiler::ProfileDb& db) {
+        return profiler::communicationOverview(db, step);
     }));
 }
 
