@@ -121,6 +121,20 @@ for d, key in (("bf16", "gemm8192_bf16_TFLOPs"), ("fp32", "gemm8192_fp32_TFLOPs"
     if not (KERNEL_TIME and d == "bf16"):
         gemm[d].append((2.0 * 8192 ** 3, mb["ceilings"][key] * 1e12 / PEAK[d]))
 
+# TF32: no shape sweep was measured, only the 8192^3 ceiling. The curve takes the bf16
+# rows' shape in the microbench's own timing (less the host part of a call, as fp32's
+# rows) relative to the bf16 ceiling, times the tf32 ceiling, so it passes through the
+# one tf32 measurement. The trace slope is not applied: it maps bf16 microbench calls
+# to the bf16 kernels of the bf16 trace, and no tf32 kernel was traced (with it, the
+# curve sat ~20% above the measured tf32 ceiling at large shapes).
+TF32_SCALE = (mb["ceilings"]["gemm8192_tf32_TFLOPs"] / PEAK["tf32"]) / (mb["ceilings"]["gemm8192_bf16_TFLOPs"] / PEAK["bf16"])
+gemm["tf32"] = []
+for r in mb["gemm"]:
+    if r["dtype"] == "bf16" and r["ms"] >= 0.045:
+        flops = 2.0 * r["M"] * r["N"] * r["K"]
+        gemm["tf32"].append((flops, eff_kernel(flops, kernel_ms(r["ms"], slope=False), PEAK["bf16"]) * TF32_SCALE))
+gemm["tf32"].append((2.0 * 8192 ** 3, mb["ceilings"]["gemm8192_tf32_TFLOPs"] * 1e12 / PEAK["tf32"]))
+
 conv = {"bf16": [], "fp32": []}
 conv_bwd = {"bf16": [], "fp32": []}
 for r in ops["conv"]:
@@ -268,7 +282,7 @@ profile = {
         "matmul.bf16": curve("flops", gemm["bf16"], (MB + " gemm rows (bf16) as kernel time: (per-call us - %.1f) / %.3f, the line through the per-call and kernel times of the 4 shapes " + LLAMA_TRACE + " shares (fit_per_call_map); rows under 45 us excluded: host-dispatch bound") % (HOST_US, SLOPE) if KERNEL_TIME else MB + " gemm rows (bf16) and ceilings.gemm8192_bf16_TFLOPs / peak bf16; rows under 45 us (512^3, 2048x512x512, 128x4096x4096) excluded: host-dispatch bound"),
         "matmul.fp16": curve("flops", [(x, e * mb["ceilings"]["gemm8192_fp16_TFLOPs"] / mb["ceilings"]["gemm8192_bf16_TFLOPs"]) for x, e in gemm["bf16"]], MB + " bf16 gemm curve scaled by ceilings.gemm8192_fp16_TFLOPs / gemm8192_bf16_TFLOPs"),
         "matmul.fp32": curve("flops", gemm["fp32"], MB + " gemm rows (fp32, TF32 off)" + (" less the %.1f us host part of a call (estimate: the bf16 fit's; no fp32 kernel in the traces)" % HOST_US if KERNEL_TIME else "") + " and ceilings.gemm8192_fp32_TFLOPs / peak fp32"),
-        "matmul.tf32": curve("flops", [(x, e * (mb["ceilings"]["gemm8192_tf32_TFLOPs"] * 1e12 / PEAK["tf32"]) / (mb["ceilings"]["gemm8192_bf16_TFLOPs"] * 1e12 / PEAK["bf16"])) for x, e in gemm["bf16"]], MB + " bf16 gemm curve shape scaled to ceilings.gemm8192_tf32_TFLOPs / peak tf32 (no tf32 sweep measured)"),
+        "matmul.tf32": curve("flops", gemm["tf32"], MB + " gemm rows (bf16)" + (" less the %.1f us host part of a call, no trace slope" % HOST_US if KERNEL_TIME else "") + ", their shape relative to ceilings.gemm8192_bf16_TFLOPs scaled to ceilings.gemm8192_tf32_TFLOPs / peak tf32 (no tf32 sweep measured; estimate)"),
         "conv.bf16": curve("flops", conv["bf16"], RESNET_TRACE + " forward conv kernels by shape (torchvision resnet50 call order, batch 64, stem excluded)" if KERNEL_TIME else OPS + " conv rows (bf16, groups 1) fwd_ms", 1.10),
         "conv.fp32": curve("flops", conv["fp32"], OPS + " conv rows (fp32, groups 1) fwd_ms", 1.10),
         "conv_backward.bf16": curve("flops", conv_bwd["bf16"], RESNET_TRACE + " convolution_backward kernels by shape per gradient op (stem excluded)" if KERNEL_TIME else OPS + " conv rows (bf16, groups 1) (fwd_bwd_ms - fwd_ms) / 2 per gradient op", 1.10),
