@@ -150,11 +150,12 @@ const PipelinePass* lastBackwardPass(const std::vector<PipelinePass>& passes) {
 
 }  // namespace
 
-std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup) {
+std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
+                                        std::int64_t ownEndNs) {
     const PipelinePass* last = lastBackwardPass(passes);
     if (setup.parallel.dataParallel <= 1 || !last) return {};
     const int buckets = bucketCount(stage, setup);
-    const std::int64_t passStart = ns(last->startNs), passEnd = ns(last->endNs);
+    const std::int64_t passStart = ns(last->startNs), passEnd = ownEndNs >= 0 ? ownEndNs : ns(last->endNs);
     std::vector<std::int64_t> ready;
     for (int k = 0; k < buckets; ++k)
         ready.push_back(setup.parallel.comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / buckets : passEnd);
@@ -171,7 +172,13 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     const PipelinePass* lastBackward = nullptr;
 
     std::int64_t passFree = 0;  // end of this rank's previous pass
+    // This rank's own work in its previous pass ends at prevOwnEnd, the pass's slot at
+    // prevSlotEnd: they differ in lock-step (DpSync), when the group's slowest rank
+    // decides the slot; -1 before the first pass. lastBackwardOwnEnd: the same for the
+    // last backward pass (its buckets).
+    std::int64_t prevOwnEnd = -1, prevSlotEnd = 0, lastBackwardOwnEnd = -1;
     for (const PipelinePass& pass : passes) {
+        std::int64_t ownEnd = ns(pass.startNs);
         const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
         // Activations come from the previous virtual stage, gradients from the next one;
         // they arrive p2p's time before the pass starts (the schedule adds it).
@@ -190,6 +197,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         for (std::size_t i = from; i < to; ++i) {
             const SimTask& t = seg.tasks[i];
             b.task(t, t.start_ns + shift);
+            ownEnd = std::max(ownEnd, t.start_ns + t.dur_ns + shift);
             if (point != seg.collectiveAfter.end() && *point == i) {
                 // This rank reaches the collective when its kernel ends, the group's
                 // slowest rank at groupArrival (slow-rank what-ifs).
@@ -203,6 +211,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
                                 -1, std::max<std::int64_t>(0, arrival - at));
                 }
                 tpBusy.push_back({begin, at});
+                ownEnd = std::max(ownEnd, at);
                 shift += tpNs;
             }
         }
@@ -214,12 +223,20 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
                    std::string(pass.backward ? "send gradients mb " : "send activations mb ") + std::to_string(pass.microBatch));
         if (par.zeroStage == 3 && par.dataParallel > 1) {
             // ZeRO-3 gathers the stage's weights before each pass (prefetched: overlapped).
+            // In lock-step this rank reaches it when done with its previous pass, and the
+            // group's slowest rank at the slot's end.
             const double bytes = stage.trainableParams * setup.weightBytes / v;
             const CollectiveCost ag = withBandwidthFactor(
                 collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
-            b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, ns(pass.startNs), "ZeRO-3 gather weights");
+            const std::int64_t waitNs = sync.lockStep && prevOwnEnd >= 0 ? std::max<std::int64_t>(0, prevSlotEnd - prevOwnEnd) : 0;
+            b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, ns(pass.startNs) - waitNs, "ZeRO-3 gather weights", -1, waitNs);
         }
-        if (pass.backward && (!lastBackward || pass.endNs > lastBackward->endNs)) lastBackward = &pass;
+        prevOwnEnd = ownEnd;
+        prevSlotEnd = ns(pass.endNs);
+        if (pass.backward && (!lastBackward || pass.endNs > lastBackward->endNs)) {
+            lastBackward = &pass;
+            lastBackwardOwnEnd = ownEnd;
+        }
         b.out().pipelineEndNs = std::max(b.out().pipelineEndNs, ns(pass.endNs));
     }
 
@@ -232,7 +249,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const double bucket = std::max(comm.bucketMb * 1e6, 1.0);
         // This rank reaches bucket k when it has it; the transfer starts when the whole
         // group has (sync): the difference is the collective's wait.
-        const std::vector<std::int64_t> own = dpBucketReady(stage, passes, setup);
+        const std::vector<std::int64_t> own = dpBucketReady(stage, passes, setup, sync.lockStep ? lastBackwardOwnEnd : -1);
         const std::vector<std::int64_t> ready = sync.bucketReady.empty() ? own : sync.bucketReady;
         const int buckets = static_cast<int>(ready.size());
         const CollectiveKind kind = par.zeroStage >= 1 ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce;
@@ -286,7 +303,11 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const double bytes = stage.trainableParams * setup.weightBytes;
         const CollectiveCost ag = withBandwidthFactor(
                 collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
-        end = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, end, "ZeRO gather updated weights");
+        // Every rank starts its shard's update at dpEnd (the buckets are the group's); the
+        // gather moves data when the slowest shard is done.
+        const std::int64_t groupEnd = dpEnd + ns(static_cast<double>(end - dpEnd) * sync.optimizerSlowdown);
+        end = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, end, "ZeRO gather updated weights", -1,
+                     std::max<std::int64_t>(0, groupEnd - end));
     }
     if (par.zeroStage >= 1 && par.dataParallel > 1) b.setAlgorithm("dp", CollectiveKind::all_gather, plan.dpAlgorithm);
     b.out().endNs = end;
