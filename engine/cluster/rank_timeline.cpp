@@ -17,14 +17,15 @@ std::int64_t ns(double v) { return static_cast<std::int64_t>(std::llround(v)); }
 
 class RankBuilder {
 public:
-    RankBuilder(const StageProfile& stage, bool materialise) : m_materialise(materialise) {
+    RankBuilder(const StageProfile& stage, bool materialise, bool pipeline) : m_materialise(materialise) {
         if (!stage.run.devices.empty()) m_out.device.streams = stage.run.devices.front().streams;
         if (m_out.device.streams.empty()) m_out.device.streams.push_back({0, "Compute", StreamKind::compute});
         for (const auto& s : m_out.device.streams) m_commStream[s.id] = s.kind == StreamKind::comm;
         const int next = static_cast<int>(m_out.device.streams.size());
         m_tp = addStream(next, "TP collectives");
-        m_pp = addStream(next + 1, "PP send/recv");
+        m_pp = addStream(next + 1, "PP send");
         m_dp = addStream(next + 2, "DP gradients");
+        if (pipeline) m_ppRecv = addStream(next + 3, "PP recv");
     }
 
     int tpStream() const { return m_tp; }
@@ -74,11 +75,12 @@ public:
         return start + dur;
     }
 
-    // A pipeline receive, in the statistics only (Ascend's definition: the receive waits
-    // from when the stage is free until the neighbour's data arrives, the pipeline
-    // bubble). Its interval is not added to the communication stream: the bars keep that
-    // idle time as Bubble.
-    void receive(const CollectiveCost& cost, double bytes, std::int64_t waitNs) {
+    // A pipeline receive ending at `end`, when its pass starts (Ascend's definition: the
+    // receive waits from when the stage is free until the neighbour's data arrives, the
+    // pipeline bubble). Its slice shows on the "PP recv" stream (the writer links each
+    // send to it: profiler/store/pipeline_flows), but its interval is not added to the
+    // communication stream: the bars keep that idle time as Bubble.
+    void receive(const CollectiveCost& cost, double bytes, std::int64_t waitNs, std::int64_t end, const std::string& name) {
         auto& c = m_out.collectives["pp recv"];
         c.kind = "recv";
         c.group = "pp";
@@ -92,6 +94,17 @@ public:
         c.wait_ms += waitNs / 1e6;
         c.synchronization_ms += waitNs / 1e6;
         c.bus_GBps += cost.busBytes;
+        if (!m_materialise || m_ppRecv < 0) return;
+        SimTask t;
+        t.start_ns = end - waitNs - transit;
+        t.dur_ns = waitNs + transit;
+        t.stream = m_ppRecv;
+        t.name = name;
+        t.op_type = "recv";
+        t.category = OpCategory::comm;
+        t.phase = Phase::communication;
+        t.bytes = bytes;
+        m_out.device.tasks.push_back(std::move(t));
     }
 
     void setAlgorithm(const std::string& group, CollectiveKind kind, CollectiveAlgorithm a) {
@@ -125,7 +138,7 @@ private:
     bool m_materialise;
     RankTimeline m_out;
     std::map<int, bool> m_commStream;
-    int m_tp = 0, m_pp = 0, m_dp = 0;
+    int m_tp = 0, m_pp = 0, m_dp = 0, m_ppRecv = -1;
 };
 
 // Time the TP intervals overlap [start, end): a DP collective on the same link gets half
@@ -162,9 +175,20 @@ std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::ve
     return ready;
 }
 
+void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices) {
+    sum.time_by_category_ms.clear();
+    sum.time_by_phase_ms.clear();
+    if (devices.empty()) return;
+    for (const SimTask& t : devices.front().tasks) {
+        if (t.op_type == "recv") continue;
+        sum.time_by_category_ms[std::string(opCategoryName(t.category))] += t.dur_ns / 1e6;
+        sum.time_by_phase_ms[std::string(phaseName(t.phase))] += t.dur_ns / 1e6;
+    }
+}
+
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
                         const CommPlan& plan, bool materialise, const DpSync& sync) {
-    RankBuilder b(stage, materialise);
+    RankBuilder b(stage, materialise, setup.parallel.pipelineStages > 1);
     const ParallelConfig& par = setup.parallel;
     const int v = par.schedule == PipelineSchedule::interleaved ? par.virtualStages : 1;
     const std::int64_t tpNs = ns(plan.tpPointNs());
@@ -185,7 +209,8 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const int receiver = pass.chunk * par.pipelineStages + stage.stage;
         const bool receives = pass.backward ? receiver < par.pipelineStages * v - 1 : receiver > 0;
         if (receives && par.pipelineStages > 1)
-            b.receive(plan.p2p, plan.p2pBytes, std::max<std::int64_t>(0, ns(pass.startNs - plan.p2p.timeNs) - passFree));
+            b.receive(plan.p2p, plan.p2pBytes, std::max<std::int64_t>(0, ns(pass.startNs - plan.p2p.timeNs) - passFree), ns(pass.startNs),
+                      std::string(pass.backward ? "recv gradients mb " : "recv activations mb ") + std::to_string(pass.microBatch));
         passFree = std::max(passFree, ns(pass.endNs));
         const std::size_t n = seg.tasks.size();
         // Chunk c of an interleaved stage holds layer group c; backward walks them in reverse.

@@ -64,6 +64,11 @@ struct DpSync {
 std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
                                         std::int64_t ownEndNs = -1);
 
+// The summary's time by category and phase: rank 0's iteration (the first device's
+// tasks), without its pipeline receives: their time is the bubble they wait in (the
+// report's bubble_ms), not work.
+void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices);
+
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
                         const CommPlan& plan, bool materialise, const DpSync& sync = {});
 
