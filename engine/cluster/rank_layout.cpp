@@ -205,6 +205,10 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
                                         plans.at(d)[static_cast<std::size_t>(s)], everyRank || out.groups.size() < std::size_t(kMaxStoredRanks), sync);
                 g.represents = everyRank ? 1 : static_cast<int>(ranks.size());
                 g.ranks = everyRank ? ranks : std::vector<int>{ranks.front()};
+                if (const auto ag = g.timeline.collectives.find("dp all_gather"); ag != g.timeline.collectives.end() && ag->second.wait_ms >= 1e-3)
+                    out.notes.push_back("stage " + std::to_string(s) + ", rank " + std::to_string(ranks.front()) +
+                                        (ranks.size() > 1 ? " (and " + std::to_string(ranks.size() - 1) + " ranks like it)" : "") + " waits " +
+                                        ms(ag->second.wait_ms * 1e6) + " in ZeRO's parameter all-gathers for its data-parallel group's slowest rank");
                 out.iterationNs = std::max(out.iterationNs, g.timeline.endNs);
                 out.groups.push_back(std::move(g));
             }

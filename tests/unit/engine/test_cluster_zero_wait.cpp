@@ -82,8 +82,13 @@ private slots:
         }
         QVERIFY(near(rank(slow, 3).computing_ms, f * rank(base, 3).computing_ms, 1e-4 * rank(base, 3).computing_ms));
         bool named = false;
-        for (const auto& n : slow.summary.cluster.notes) named = named || n.find("ZeRO-3") != std::string::npos;
+        int waiters = 0;
+        for (const auto& n : slow.summary.cluster.notes) {
+            named = named || n.find("ZeRO-3") != std::string::npos;
+            waiters += n.find("in ZeRO's parameter all-gathers") != std::string::npos;
+        }
         QVERIFY(named);
+        QCOMPARE(waiters, 1);  // ranks 0, 1, 2 alike: one note
     }
 
     void zero3PipelinePeersWaitForTheSlowStageRank() {
