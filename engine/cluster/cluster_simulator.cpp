@@ -183,14 +183,7 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
         const double peak = device->peak(lowDType(*parsePrecision(project.training.precision)));
         sum.mfu = peak > 0 ? sum.flops_per_step / (sum.step_time_ms / 1e3) / (peak * devices) : 0;
     }
-    // Time by category and phase: rank 0's iteration.
-    sum.time_by_category_ms.clear();
-    sum.time_by_phase_ms.clear();
-    if (!result.devices.empty())
-        for (const SimTask& t : result.devices.front().tasks) {
-            sum.time_by_category_ms[std::string(opCategoryName(t.category))] += t.dur_ns / 1e6;
-            sum.time_by_phase_ms[std::string(phaseName(t.phase))] += t.dur_ns / 1e6;
-        }
+    addRankTaskTimes(sum, result.devices);  // engine/cluster/rank_timeline
     cs.notes = {"one iteration simulated (training.steps and --steps do not repeat it); ranks of a pipeline stage do identical "
                 "work and are simulated once, a stage's layers from its first two",
                 "memory figures are one micro-batch of the first stage: 1F1B's in-flight activations of earlier micro-batches are not added",

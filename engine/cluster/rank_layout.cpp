@@ -129,9 +129,10 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
         if (slowedReplica[static_cast<std::size_t>(d)] || d == plain) replicas.push_back(d);
     std::map<int, PipelineTimeline> timelines;
     std::map<int, std::vector<CommPlan>> plans;
+    std::map<int, PipelineSetup> setups;
     ClusterLayout out;
     for (int d : replicas) {
-        PipelineSetup pd = pipe;
+        PipelineSetup& pd = setups.emplace(d, pipe).first->second;
         for (int s = 0; s < P; ++s) {
             const StageProfile& st = stageOf(s, d);
             plans[d].push_back(slowedPlan(plan, tpLink[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)], p2pLink[static_cast<std::size_t>(d)]));
@@ -140,6 +141,24 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
             pd.backwardNs[static_cast<std::size_t>(s)] = static_cast<double>(st.backward.durNs) + tpNs * static_cast<double>(st.backward.collectiveAfter.size());
         }
         pd.p2pNs = plans[d].front().p2p.timeNs;
+    }
+    // ZeRO-3 gathers a pass's weights from the whole data-parallel group before the pass:
+    // no replica runs ahead of the slowest, every replica's passes take the slowest's time.
+    const bool lockStep = par.zeroStage == 3 && D > 1;
+    if (lockStep) {
+        PipelineSetup slowest = setups.begin()->second;
+        for (const auto& [d, pd] : setups) {
+            for (std::size_t s = 0; s < slowest.forwardNs.size(); ++s) {
+                slowest.forwardNs[s] = std::max(slowest.forwardNs[s], pd.forwardNs[s]);
+                slowest.backwardNs[s] = std::max(slowest.backwardNs[s], pd.backwardNs[s]);
+            }
+            slowest.p2pNs = std::max(slowest.p2pNs, pd.p2pNs);
+        }
+        for (auto& [d, pd] : setups) pd = slowest;
+        out.notes.push_back("ZeRO-3: each pass's parameter all-gather waits for the data-parallel group's slowest rank, so the replicas run "
+                            "their passes in lock-step; a rank done early with a pass waits in the next pass's gather");
+    }
+    for (const auto& [d, pd] : setups) {
         auto tl = simulatePipeline(pd);
         if (!tl) return tl.error();
         out.bubbleFraction = std::max(out.bubbleFraction, tl->bubbleFraction());
@@ -148,6 +167,7 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
     for (int s = 0; s < P; ++s) {
         // The data-parallel group's buckets: each starts when its slowest rank has it.
         DpSync sync;
+        sync.lockStep = lockStep;
         std::map<int, std::vector<std::int64_t>> own;
         for (int d : replicas) {
             own[d] = dpBucketReady(stageOf(s, d), timelines.at(d).stages[static_cast<std::size_t>(s)], setup);
@@ -160,25 +180,35 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
                 out.notes.push_back("stage " + std::to_string(s) + ", replica " + std::to_string(d) + " (rank " + std::to_string(setup.rankOf(s, d, 0)) +
                                     (d == plain ? " and every replica without a what-if" : "") + ") waits " +
                                     ms(double(sync.bucketReady.back() - own[d].back())) + " for its data-parallel group's last gradient bucket");
-            // TP ranks of a replica differ in their own device speed and in their DP
-            // group's slowest link.
-            std::map<std::pair<double, double>, std::vector<int>> byKind;  // (own compute factor, DP link) -> ranks
+            // TP ranks of a replica differ in their own device speed, in their DP group's
+            // slowest link and, with ZeRO-1/2, its slowest device (whose optimizer shard
+            // the gather of the updated weights waits for).
+            std::map<std::tuple<double, double, double>, std::vector<int>> byKind;  // (own compute factor, DP link, DP slowest) -> ranks
             for (int t = 0; t < T; ++t) {
-                double link = 1;
-                for (int e = 0; e < D; ++e) link = std::min(link, factor(cl.slowLink, setup.rankOf(s, e, t)));
+                double link = 1, slowest = 1;
+                for (int e = 0; e < D; ++e) {
+                    link = std::min(link, factor(cl.slowLink, setup.rankOf(s, e, t)));
+                    if (par.zeroStage == 1 || par.zeroStage == 2) slowest = std::max(slowest, factor(cl.slowCompute, setup.rankOf(s, e, t)));
+                }
                 for (int e = 0; e < D; ++e)
                     if (e == d || (d == plain && !slowedReplica[static_cast<std::size_t>(e)]))
-                        byKind[{factor(cl.slowCompute, setup.rankOf(s, e, t)), link}].push_back(setup.rankOf(s, e, t));
+                        byKind[{factor(cl.slowCompute, setup.rankOf(s, e, t)), link, slowest}].push_back(setup.rankOf(s, e, t));
             }
             for (auto& [kind, ranks] : byKind) {
-                sync.linkFactor = kind.second;
+                const auto [ownFactor, link, slowest] = kind;
+                sync.linkFactor = link;
+                sync.optimizerSlowdown = slowest / ownFactor;
                 std::sort(ranks.begin(), ranks.end());
                 LaidOutRanks g;
                 g.stage = s;
-                g.timeline = layOutRank(stageOf(s, d, kind.first), timelines.at(d).stages[static_cast<std::size_t>(s)], setup,
+                g.timeline = layOutRank(stageOf(s, d, ownFactor), timelines.at(d).stages[static_cast<std::size_t>(s)], setup,
                                         plans.at(d)[static_cast<std::size_t>(s)], everyRank || out.groups.size() < std::size_t(kMaxStoredRanks), sync);
                 g.represents = everyRank ? 1 : static_cast<int>(ranks.size());
                 g.ranks = everyRank ? ranks : std::vector<int>{ranks.front()};
+                if (const auto ag = g.timeline.collectives.find("dp all_gather"); ag != g.timeline.collectives.end() && ag->second.wait_ms >= 1e-3)
+                    out.notes.push_back("stage " + std::to_string(s) + ", rank " + std::to_string(ranks.front()) +
+                                        (ranks.size() > 1 ? " (and " + std::to_string(ranks.size() - 1) + " ranks like it)" : "") + " waits " +
+                                        ms(ag->second.wait_ms * 1e6) + " in ZeRO's parameter all-gathers for its data-parallel group's slowest rank");
                 out.iterationNs = std::max(out.iterationNs, g.timeline.endNs);
                 out.groups.push_back(std::move(g));
             }

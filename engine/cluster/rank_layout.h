@@ -6,7 +6,10 @@
 // its slowest rank per stage (a faster tensor-parallel rank reaches every TP collective
 // first and waits in it until the slow one arrives), and each gradient bucket moves data
 // when the whole data-parallel group has it ready (earlier ranks wait in it), at the
-// group's slowest link.
+// group's slowest link. ZeRO-3's parameter all-gathers before every pass tie the
+// replicas together: their passes run in lock-step at the slowest replica's pace, and a
+// rank done early waits in the next gather; ZeRO-1/2's gather of the updated weights
+// waits for the group's slowest optimizer shard.
 
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/rank_timeline.h"

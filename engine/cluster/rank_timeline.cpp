@@ -17,14 +17,15 @@ std::int64_t ns(double v) { return static_cast<std::int64_t>(std::llround(v)); }
 
 class RankBuilder {
 public:
-    RankBuilder(const StageProfile& stage, bool materialise) : m_materialise(materialise) {
+    RankBuilder(const StageProfile& stage, bool materialise, bool pipeline) : m_materialise(materialise) {
         if (!stage.run.devices.empty()) m_out.device.streams = stage.run.devices.front().streams;
         if (m_out.device.streams.empty()) m_out.device.streams.push_back({0, "Compute", StreamKind::compute});
         for (const auto& s : m_out.device.streams) m_commStream[s.id] = s.kind == StreamKind::comm;
         const int next = static_cast<int>(m_out.device.streams.size());
         m_tp = addStream(next, "TP collectives");
-        m_pp = addStream(next + 1, "PP send/recv");
+        m_pp = addStream(next + 1, "PP send");
         m_dp = addStream(next + 2, "DP gradients");
+        if (pipeline) m_ppRecv = addStream(next + 3, "PP recv");
     }
 
     int tpStream() const { return m_tp; }
@@ -74,11 +75,12 @@ public:
         return start + dur;
     }
 
-    // A pipeline receive, in the statistics only (Ascend's definition: the receive waits
-    // from when the stage is free until the neighbour's data arrives, the pipeline
-    // bubble). Its interval is not added to the communication stream: the bars keep that
-    // idle time as Bubble.
-    void receive(const CollectiveCost& cost, double bytes, std::int64_t waitNs) {
+    // A pipeline receive ending at `end`, when its pass starts (Ascend's definition: the
+    // receive waits from when the stage is free until the neighbour's data arrives, the
+    // pipeline bubble). Its slice shows on the "PP recv" stream (the writer links each
+    // send to it: profiler/store/pipeline_flows), but its interval is not added to the
+    // communication stream: the bars keep that idle time as Bubble.
+    void receive(const CollectiveCost& cost, double bytes, std::int64_t waitNs, std::int64_t end, const std::string& name) {
         auto& c = m_out.collectives["pp recv"];
         c.kind = "recv";
         c.group = "pp";
@@ -92,6 +94,17 @@ public:
         c.wait_ms += waitNs / 1e6;
         c.synchronization_ms += waitNs / 1e6;
         c.bus_GBps += cost.busBytes;
+        if (!m_materialise || m_ppRecv < 0) return;
+        SimTask t;
+        t.start_ns = end - waitNs - transit;
+        t.dur_ns = waitNs + transit;
+        t.stream = m_ppRecv;
+        t.name = name;
+        t.op_type = "recv";
+        t.category = OpCategory::comm;
+        t.phase = Phase::communication;
+        t.bytes = bytes;
+        m_out.device.tasks.push_back(std::move(t));
     }
 
     void setAlgorithm(const std::string& group, CollectiveKind kind, CollectiveAlgorithm a) {
@@ -125,7 +138,7 @@ private:
     bool m_materialise;
     RankTimeline m_out;
     std::map<int, bool> m_commStream;
-    int m_tp = 0, m_pp = 0, m_dp = 0;
+    int m_tp = 0, m_pp = 0, m_dp = 0, m_ppRecv = -1;
 };
 
 // Time the TP intervals overlap [start, end): a DP collective on the same link gets half
@@ -150,20 +163,32 @@ const PipelinePass* lastBackwardPass(const std::vector<PipelinePass>& passes) {
 
 }  // namespace
 
-std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup) {
+std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
+                                        std::int64_t ownEndNs) {
     const PipelinePass* last = lastBackwardPass(passes);
     if (setup.parallel.dataParallel <= 1 || !last) return {};
     const int buckets = bucketCount(stage, setup);
-    const std::int64_t passStart = ns(last->startNs), passEnd = ns(last->endNs);
+    const std::int64_t passStart = ns(last->startNs), passEnd = ownEndNs >= 0 ? ownEndNs : ns(last->endNs);
     std::vector<std::int64_t> ready;
     for (int k = 0; k < buckets; ++k)
         ready.push_back(setup.parallel.comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / buckets : passEnd);
     return ready;
 }
 
+void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices) {
+    sum.time_by_category_ms.clear();
+    sum.time_by_phase_ms.clear();
+    if (devices.empty()) return;
+    for (const SimTask& t : devices.front().tasks) {
+        if (t.op_type == "recv") continue;
+        sum.time_by_category_ms[std::string(opCategoryName(t.category))] += t.dur_ns / 1e6;
+        sum.time_by_phase_ms[std::string(phaseName(t.phase))] += t.dur_ns / 1e6;
+    }
+}
+
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
                         const CommPlan& plan, bool materialise, const DpSync& sync) {
-    RankBuilder b(stage, materialise);
+    RankBuilder b(stage, materialise, setup.parallel.pipelineStages > 1);
     const ParallelConfig& par = setup.parallel;
     const int v = par.schedule == PipelineSchedule::interleaved ? par.virtualStages : 1;
     const std::int64_t tpNs = ns(plan.tpPointNs());
@@ -171,14 +196,21 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     const PipelinePass* lastBackward = nullptr;
 
     std::int64_t passFree = 0;  // end of this rank's previous pass
+    // This rank's own work in its previous pass ends at prevOwnEnd, the pass's slot at
+    // prevSlotEnd: they differ in lock-step (DpSync), when the group's slowest rank
+    // decides the slot; -1 before the first pass. lastBackwardOwnEnd: the same for the
+    // last backward pass (its buckets).
+    std::int64_t prevOwnEnd = -1, prevSlotEnd = 0, lastBackwardOwnEnd = -1;
     for (const PipelinePass& pass : passes) {
+        std::int64_t ownEnd = ns(pass.startNs);
         const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
         // Activations come from the previous virtual stage, gradients from the next one;
         // they arrive p2p's time before the pass starts (the schedule adds it).
         const int receiver = pass.chunk * par.pipelineStages + stage.stage;
         const bool receives = pass.backward ? receiver < par.pipelineStages * v - 1 : receiver > 0;
         if (receives && par.pipelineStages > 1)
-            b.receive(plan.p2p, plan.p2pBytes, std::max<std::int64_t>(0, ns(pass.startNs - plan.p2p.timeNs) - passFree));
+            b.receive(plan.p2p, plan.p2pBytes, std::max<std::int64_t>(0, ns(pass.startNs - plan.p2p.timeNs) - passFree), ns(pass.startNs),
+                      std::string(pass.backward ? "recv gradients mb " : "recv activations mb ") + std::to_string(pass.microBatch));
         passFree = std::max(passFree, ns(pass.endNs));
         const std::size_t n = seg.tasks.size();
         // Chunk c of an interleaved stage holds layer group c; backward walks them in reverse.
@@ -190,6 +222,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         for (std::size_t i = from; i < to; ++i) {
             const SimTask& t = seg.tasks[i];
             b.task(t, t.start_ns + shift);
+            ownEnd = std::max(ownEnd, t.start_ns + t.dur_ns + shift);
             if (point != seg.collectiveAfter.end() && *point == i) {
                 // This rank reaches the collective when its kernel ends, the group's
                 // slowest rank at groupArrival (slow-rank what-ifs).
@@ -203,6 +236,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
                                 -1, std::max<std::int64_t>(0, arrival - at));
                 }
                 tpBusy.push_back({begin, at});
+                ownEnd = std::max(ownEnd, at);
                 shift += tpNs;
             }
         }
@@ -214,12 +248,20 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
                    std::string(pass.backward ? "send gradients mb " : "send activations mb ") + std::to_string(pass.microBatch));
         if (par.zeroStage == 3 && par.dataParallel > 1) {
             // ZeRO-3 gathers the stage's weights before each pass (prefetched: overlapped).
+            // In lock-step this rank reaches it when done with its previous pass, and the
+            // group's slowest rank at the slot's end.
             const double bytes = stage.trainableParams * setup.weightBytes / v;
             const CollectiveCost ag = withBandwidthFactor(
                 collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
-            b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, ns(pass.startNs), "ZeRO-3 gather weights");
+            const std::int64_t waitNs = sync.lockStep && prevOwnEnd >= 0 ? std::max<std::int64_t>(0, prevSlotEnd - prevOwnEnd) : 0;
+            b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, ns(pass.startNs) - waitNs, "ZeRO-3 gather weights", -1, waitNs);
         }
-        if (pass.backward && (!lastBackward || pass.endNs > lastBackward->endNs)) lastBackward = &pass;
+        prevOwnEnd = ownEnd;
+        prevSlotEnd = ns(pass.endNs);
+        if (pass.backward && (!lastBackward || pass.endNs > lastBackward->endNs)) {
+            lastBackward = &pass;
+            lastBackwardOwnEnd = ownEnd;
+        }
         b.out().pipelineEndNs = std::max(b.out().pipelineEndNs, ns(pass.endNs));
     }
 
@@ -232,7 +274,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const double bucket = std::max(comm.bucketMb * 1e6, 1.0);
         // This rank reaches bucket k when it has it; the transfer starts when the whole
         // group has (sync): the difference is the collective's wait.
-        const std::vector<std::int64_t> own = dpBucketReady(stage, passes, setup);
+        const std::vector<std::int64_t> own = dpBucketReady(stage, passes, setup, sync.lockStep ? lastBackwardOwnEnd : -1);
         const std::vector<std::int64_t> ready = sync.bucketReady.empty() ? own : sync.bucketReady;
         const int buckets = static_cast<int>(ready.size());
         const CollectiveKind kind = par.zeroStage >= 1 ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce;
@@ -286,7 +328,11 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const double bytes = stage.trainableParams * setup.weightBytes;
         const CollectiveCost ag = withBandwidthFactor(
                 collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
-        end = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, end, "ZeRO gather updated weights");
+        // Every rank starts its shard's update at dpEnd (the buckets are the group's); the
+        // gather moves data when the slowest shard is done.
+        const std::int64_t groupEnd = dpEnd + ns(static_cast<double>(end - dpEnd) * sync.optimizerSlowdown);
+        end = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, end, "ZeRO gather updated weights", -1,
+                     std::max<std::int64_t>(0, groupEnd - end));
     }
     if (par.zeroStage >= 1 && par.dataParallel > 1) b.setAlgorithm("dp", CollectiveKind::all_gather, plan.dpAlgorithm);
     b.out().endNs = end;

@@ -46,14 +46,28 @@ struct RankTimeline {
 // What a rank's data-parallel group imposes on it when its ranks differ (slow-rank and
 // slow-link what-ifs): bucket k starts when every rank of the group has it ready (the
 // collective waits for the slowest), at the group's slowest link. Empty: the rank's own.
+// ZeRO's parameter all-gathers wait the same way: ZeRO-3's before every pass (lockStep:
+// the passes are the group's, run at its slowest rank's pace; this rank, done early with
+// a pass, reaches the next pass's gather then and waits in it), ZeRO-1/2's after the
+// optimizer (each rank updates its shard at its own pace; the slowest shard decides).
 struct DpSync {
     std::vector<std::int64_t> bucketReady;  // per bucket, the latest over the group
     double linkFactor = 1;                  // bandwidth factor of the group's slowest link
+    bool lockStep = false;                  // ZeRO-3 under what-ifs (see above)
+    double optimizerSlowdown = 1;           // the group's slowest optimizer step / this rank's
 };
 
 // When each data-parallel gradient bucket of this rank is ready: during its last backward
 // pass with communication.overlap, else at its end (DDP bucketing). Empty without DP.
-std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup);
+// ownEndNs >= 0: the rank's own work of that pass ends then, before the pass's slot
+// (lock-step), and its buckets are ready in proportion.
+std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
+                                        std::int64_t ownEndNs = -1);
+
+// The summary's time by category and phase: rank 0's iteration (the first device's
+// tasks), without its pipeline receives: their time is the bubble they wait in (the
+// report's bubble_ms), not work.
+void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices);
 
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
                         const CommPlan& plan, bool materialise, const DpSync& sync = {});

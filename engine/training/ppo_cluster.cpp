@@ -112,13 +112,7 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
         const double peak = device->peak(lowDType(*precision));
         sum.mfu = peak > 0 ? rankFlops / (sum.step_time_ms / 1e3) / peak : 0;
     }
-    sum.time_by_category_ms.clear();
-    sum.time_by_phase_ms.clear();
-    if (!result.devices.empty())
-        for (const SimTask& t : result.devices.front().tasks) {
-            sum.time_by_category_ms[std::string(opCategoryName(t.category))] += t.dur_ns / 1e6;
-            sum.time_by_phase_ms[std::string(phaseName(t.phase))] += t.dur_ns / 1e6;
-        }
+    addRankTaskTimes(sum, result.devices);
     for (const auto& [phase, ms] : laid.phaseMs) sum.time_by_phase_ms[phase] = ms;
     std::string wall;
     for (const char* phase : kPpoPhases) wall += std::string(wall.empty() ? "" : ", ") + phase + " " + std::to_string(std::llround(laid.phaseWallMs[phase])) + " ms";

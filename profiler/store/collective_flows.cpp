@@ -17,7 +17,7 @@ namespace npu::profiler {
 namespace {
 
 struct Degrees {
-    std::int64_t dp = 1, tp = 1;
+    std::int64_t dp = 1, tp = 1, pp = 1;
     bool simulated = false;
 };
 
@@ -34,6 +34,7 @@ Degrees degreesOf(sqlite3* db) {
     };
     d.dp = degree("data_parallel");
     d.tp = degree("tensor_parallel");
+    d.pp = degree("pipeline_stages");
     d.simulated = true;
     return d;
 }
@@ -43,6 +44,24 @@ std::string simulatedGroup(const std::string& track, std::int64_t rank, const De
     if (track == "TP collectives") return "tp " + std::to_string(rank / d.tp);
     if (track == "DP gradients") return "dp " + std::to_string(rank / (d.dp * d.tp)) + "." + std::to_string(rank % d.tp);
     return {};
+}
+
+// A simulated pipeline transfer's slice, "send activations mb 3" on the "PP send" stream
+// or "recv activations mb 3" on "PP recv": (is a send, "activations mb 3"); "" for others.
+std::pair<bool, std::string> pipelineTransfer(const std::string& track, const std::string& name) {
+    if (track == "PP send" && name.rfind("send ", 0) == 0) return {true, name.substr(5)};
+    if (track == "PP recv" && name.rfind("recv ", 0) == 0) return {false, name.substr(5)};
+    return {false, {}};
+}
+
+// The rank a simulated send of `what` goes to: the same data- and tensor-parallel
+// coordinates on the next stage (activations) or the previous one (gradients); the
+// interleaved schedule's last stage sends its activations to the first (its next chunk),
+// the first its gradients to the last.
+std::int64_t pipelinePeer(std::int64_t rank, const std::string& what, const Degrees& d) {
+    const std::int64_t inStage = d.dp * d.tp, stage = rank / inStage;
+    const std::int64_t next = (stage + (what.rfind("gradients", 0) == 0 ? d.pp - 1 : 1)) % d.pp;
+    return next * inStage + rank % inStage;
 }
 
 std::string processGroup(const std::string& args) {
@@ -94,7 +113,9 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
         return texts[id] = stringQ.step() == SQLITE_ROW ? stringQ.text(0) : std::string();
     };
     // (group, name) -> rank -> (start, slice id).
-    std::map<std::pair<std::string, std::string>, std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>>> instances;
+    using ByRank = std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>>;
+    std::map<std::pair<std::string, std::string>, ByRank> instances;
+    std::map<std::string, ByRank> sends, receives;  // simulated pipeline transfers by "activations mb 3"
     SqliteStatement tracks(db, "SELECT id, device_id, name_id FROM TRACK WHERE kind IN ('compute', 'comm')");
     // Index columns only (the rowid is in the index): the table is read for matches alone.
     SqliteStatement slices(db, "SELECT id, start_ns, name_id, category_id FROM TASK WHERE track_id = ?");
@@ -105,12 +126,19 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
         const auto it = rankOfDevice.find(tracks.int64(1));
         if (it == rankOfDevice.end()) continue;
         std::string simGroup;
-        if (degrees.simulated && (simGroup = simulatedGroup(textOf(tracks.int64(2)), it->second, degrees)).empty()) continue;
+        const std::string& track = textOf(tracks.int64(2));
+        const bool pipeline = degrees.simulated && (track == "PP send" || track == "PP recv");
+        if (degrees.simulated && !pipeline && (simGroup = simulatedGroup(track, it->second, degrees)).empty()) continue;
         slices.reset();
         slices.bind(1, tracks.int64(0));
         while (slices.step() == SQLITE_ROW) {
             const std::int64_t name = slices.int64(2), category = slices.int64(3);
             if (category == annotation || (category != commCategory && !commNames.count(name))) continue;
+            if (pipeline) {
+                const auto [send, what] = pipelineTransfer(track, textOf(name));
+                if (!what.empty()) (send ? sends : receives)[what][it->second].push_back({slices.int64(1), slices.int64(0)});
+                continue;
+            }
             std::string group = simGroup;
             if (!degrees.simulated) {
                 args.reset();
@@ -120,28 +148,55 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
             instances[{group, textOf(name)}][it->second].push_back({slices.int64(1), slices.int64(0)});
         }
     }
-    if (instances.empty()) return std::int64_t{0};
+    if (instances.empty() && sends.empty()) return std::int64_t{0};
 
-    if (auto s = SqliteStatement(db, "INSERT OR IGNORE INTO STRING_IDS(id, value) SELECT COALESCE(MAX(id), -1) + 1, 'collective' FROM STRING_IDS").exec();
-        s != SQLITE_DONE)
-        return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
-    SqliteStatement kindQ(db, "SELECT id FROM STRING_IDS WHERE value = 'collective'");
-    if (!kindQ.valid() || kindQ.step() != SQLITE_ROW) return makeError("linking collectives: no string id for 'collective'");
-    const std::int64_t kind = kindQ.int64(0);
+    const auto kindId = [&](const char* kind) -> Expected<std::int64_t> {
+        const std::string k = kind;
+        if (SqliteStatement(db, "INSERT OR IGNORE INTO STRING_IDS(id, value) SELECT COALESCE(MAX(id), -1) + 1, '" + k +
+                                    "' FROM STRING_IDS WHERE NOT EXISTS (SELECT 1 FROM STRING_IDS WHERE value = '" + k + "')")
+                .exec() != SQLITE_DONE)
+            return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+        SqliteStatement q(db, "SELECT id FROM STRING_IDS WHERE value = '" + k + "'");
+        if (!q.valid() || q.step() != SQLITE_ROW) return makeError("linking collectives: no string id for '" + k + "'");
+        return q.int64(0);
+    };
     SqliteStatement ins(db, "INSERT INTO FLOW(from_task, to_task, kind_id) VALUES(?,?,?)");
     if (!ins.valid()) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
     std::int64_t added = 0;
+    const auto link = [&](std::int64_t from, std::int64_t to, std::int64_t kind) -> Expected<std::int64_t> {
+        if (ins.execRow(from, to, kind) != SQLITE_DONE) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+        return ++added;
+    };
+    // Each pipeline send to its receive: the i-th send of a micro-batch's activations (or
+    // gradients) on a rank, in time order, is the i-th receive of it on its peer (the
+    // interleaved schedule sends a micro-batch once per model chunk, in chunk order).
+    if (!sends.empty()) {
+        const auto p2p = kindId("p2p");
+        if (!p2p) return p2p.error();
+        for (auto& [what, byRank] : sends)
+            for (auto& [rank, out] : byRank) {
+                const auto to = receives.find(what);
+                if (to == receives.end()) continue;
+                const auto peer = to->second.find(pipelinePeer(rank, what, degrees));
+                if (peer == to->second.end()) continue;  // the peer's rank is not stored (symmetry)
+                std::sort(out.begin(), out.end());
+                std::sort(peer->second.begin(), peer->second.end());
+                for (std::size_t i = 0; i < std::min(out.size(), peer->second.size()); ++i)
+                    if (auto ok = link(out[i].second, peer->second[i].second, *p2p); !ok) return ok.error();
+            }
+    }
+    if (instances.empty()) return added;
+    const auto collective = kindId("collective");
+    if (!collective) return collective.error();
+    const std::int64_t kind = *collective;
     for (const auto& [key, byRank] : instances) {
         if (byRank.size() < 2) continue;
         // The i-th instance on each rank (in time order), chained in rank order.
         std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> sorted = byRank;
         for (auto& [rank, v] : sorted) std::sort(v.begin(), v.end());
         for (auto a = sorted.begin(), b = std::next(a); b != sorted.end(); ++a, ++b)
-            for (std::size_t i = 0; i < std::min(a->second.size(), b->second.size()); ++i) {
-                if (ins.execRow(a->second[i].second, b->second[i].second, kind) != SQLITE_DONE)
-                    return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
-                ++added;
-            }
+            for (std::size_t i = 0; i < std::min(a->second.size(), b->second.size()); ++i)
+                if (auto ok = link(a->second[i].second, b->second[i].second, kind); !ok) return ok.error();
     }
     return added;
 }

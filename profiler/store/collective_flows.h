@@ -8,7 +8,10 @@
 //                         nccl* / hccl* / hcom* (Kineto, Ascend)
 //   groups                simulated runs (META cluster_report): a TP collective's tensor-
 //                         parallel group, a DP one's data-parallel group (Megatron rank
-//                         order); pipeline sends differ per rank and are not linked.
+//                         order). Pipeline sends ("PP send" stream) are linked to their
+//                         receives ("PP recv") on the neighbour stage's rank of the same
+//                         data/tensor-parallel coordinates instead (FLOW kind "p2p"):
+//                         activations forward, gradients backward.
 //                         Imports: the NCCL "Process Group Name" of the slice's args, else
 //                         every rank running that kernel name
 //   ranks                 from the device names (rank_device_name.h); a rank's devices

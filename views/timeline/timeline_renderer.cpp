@@ -352,9 +352,15 @@ void TimelineRenderer::paintFlows(QPainter& p, const TimelineFrame& f)
         const int yb = sliceTop(f, to.track, b.slices.depth[to.index]);
         if (ya < 0 || yb < 0)
             continue;
-        const QPointF pa(f.gutterWidth + (a.slices.start_ns[from.index] + a.slices.dur_ns[from.index] - f.t0) * pxPerNs,
-                         ya + f.metrics.rowHeight / 2.0);
-        const QPointF pb(f.gutterWidth + (b.slices.start_ns[to.index] - f.t0) * pxPerNs, yb + f.metrics.rowHeight / 2.0);
+        // From the source's end into the target: at its start, or where the source ends
+        // when the target is still running then (a pipeline receive waiting for its
+        // send, a collective that began earlier on this rank), so the arrow does not run
+        // back in time.
+        const std::int64_t sourceEnd = a.slices.start_ns[from.index] + a.slices.dur_ns[from.index];
+        const std::int64_t targetStart = b.slices.start_ns[to.index], targetEnd = targetStart + b.slices.dur_ns[to.index];
+        const QPointF pa(f.gutterWidth + (sourceEnd - f.t0) * pxPerNs, ya + f.metrics.rowHeight / 2.0);
+        const QPointF pb(f.gutterWidth + (std::clamp(sourceEnd, targetStart, std::max(targetStart, targetEnd)) - f.t0) * pxPerNs,
+                         yb + f.metrics.rowHeight / 2.0);
         QPainterPath path(pa);
         const double dx = std::max(30.0, std::abs(pb.x() - pa.x()) / 2);
         path.cubicTo(pa + QPointF(dx, 0), pb - QPointF(dx, 0), pb);

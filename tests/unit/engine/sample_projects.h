@@ -41,6 +41,21 @@ inline Project parsedProject(const nlohmann::json& doc, const std::string& sourc
     return *p;
 }
 
+// GPT, 2 layers, on one node of 4 devices, data parallel only, buckets reduced after
+// the backward pass (no overlap), so the schedule is forward, backward, all-reduce,
+// optimizer on every rank.
+inline nlohmann::json dpToyDoc() {
+    return {{"format", "npustudio-project"},
+            {"version", 1},
+            {"name", "dp-toy"},
+            {"device", "a100-80gb"},
+            {"model", {{"zoo", "gpt"}, {"config", {{"hidden", 512}, {"layers", 2}, {"heads", 8}, {"vocab", 8192}, {"max_seq", 512}}}}},
+            {"training", {{"batch", 8}, {"seq", 256}, {"precision", "bf16-amp"}}},
+            {"parallel", {{"data_parallel", 4}}},
+            {"communication", {{"overlap", false}}},
+            {"cluster", {{"nodes", 1}, {"devices_per_node", 4}, {"intra_node", {{"bandwidth_GBps", 300}, {"latency_us", 2}}}}}};
+}
+
 // A small LLaMA on 8 devices of 1 node, data parallel, as project.json holds it: the
 // strategy search ranks its strategies in well under a second.
 inline nlohmann::json smallClusterDoc() {

@@ -158,10 +158,11 @@ private slots:
             dp = dp || (k.group == "dp" && k.kind == "all_reduce" && k.count >= 1);
         }
         QVERIFY(pp && dp);
-        // Every rank shows its compute and communication streams.
+        // Every rank shows its compute and communication streams: TP, PP send, DP, and
+        // with pipeline stages PP recv (its receives, linked to their sends).
         int comm = 0;
         for (const auto& s : r.devices.front().streams) comm += s.kind == StreamKind::comm;
-        QCOMPARE(comm, 3);
+        QCOMPARE(comm, 4);
     }
 
     void ringAllReduceOfTensorParallelMatchesItsFormula() {
