@@ -42,6 +42,8 @@ namespace npu::profiler {
                                          "dropped.")                                                                 \
     X(flow_start_without_end, info, "A flow start never finished; dropped.")                                        \
     X(flow_end_without_start, info, "A flow step or end has no start; dropped.")                                    \
+    X(nccl_args_from_launch, info, "A NCCL kernel has no NCCL args (older PyTorch); it took those of the "        \
+                                   "record_param_comms op that launched it (same correlation id).")                  \
     X(unterminated_event_array, info, "The array of events has no closing ']' (allowed by the Trace Event "         \
                                       "Format).")                                                                    \
     /* Folders of ranks */                                                                                           \
