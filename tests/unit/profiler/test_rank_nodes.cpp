@@ -1,0 +1,142 @@
+// Ranks of imported multi-rank runs placed on nodes (profiler/importers/rank_nodes.h):
+// the rules on handmade evidence, then real files: the two-rank Ascend text set (its
+// communication_matrix.json links ranks 0 and 1 over HCCS: one node), the same set with
+// its rank folders renamed as torch_npu names them on two hosts (a copy; the files are
+// unchanged), the host a torch_npu database and a Kineto trace record, and HTA's two
+// sampled ranks, which record no host at all (assumed one node, said by a diagnostic).
+
+#include "profiler/importers/profile_import.h"
+#include "profiler/importers/rank_nodes.h"
+#include "profiler/store/profile_db.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+
+using namespace npu::profiler;
+
+namespace {
+
+const std::filesystem::path kData = std::filesystem::path(NPU_SHARED_DATA_DIR) / "third_party";
+
+struct Imported {
+    nlohmann::json nodes;
+    std::set<std::string> devices;
+    std::int64_t assumed = 0;
+};
+
+Imported importAndRead(const std::filesystem::path& input, const std::filesystem::path& outDir) {
+    Imported r;
+    const auto out = outDir / "run.npudb";
+    auto imported = importProfile(input, out);
+    if (!imported) {
+        qWarning("%s", imported.message().c_str());
+        return r;
+    }
+    auto db = ProfileDb::open(out);
+    if (!db) return r;
+    r.nodes = nlohmann::json::parse((*db)->meta("nodes"), nullptr, false);
+    for (const auto& d : (*db)->devices()) r.devices.insert(d.name);
+    for (const auto& d : (*db)->diagnostics())
+        if (d.kind == "nodes_assumed") r.assumed = d.count;
+    return r;
+}
+
+}  // namespace
+
+class TestRankNodes : public QObject {
+    Q_OBJECT
+private slots:
+    void hostNamesNumberNodesInRankOrder() {
+        const auto p = placeRanksOnNodes({{2, "b", 0}, {0, "a", 0}, {3, "b", 0}, {1, "a", 0}}, {});
+        QCOMPARE(p.nodes, 2);
+        QCOMPARE(p.nodeOfRank.at(1), 0);
+        QCOMPARE(p.nodeOfRank.at(2), 1);
+        QCOMPARE(p.basis, std::string("host names"));  // before the rank-order rule, which says one node here
+        QCOMPARE(p.devicePrefix(3), std::string("node 1 · rank3 "));
+        const auto one = placeRanksOnNodes({{0, "h", -1}, {1, "h", -1}}, {});
+        QCOMPARE(one.nodes, 1);
+        QCOMPARE(one.devicePrefix(1), std::string("rank1 "));  // one node: plain names, as simulated runs
+    }
+
+    void rankOrderThenLinksThenAssumed() {
+        const auto byOrder = placeRanksOnNodes({{0, "", 0}, {8, "", 1}}, {});
+        QCOMPARE(byOrder.nodes, 2);
+        QCOMPARE(byOrder.devicePrefix(8), std::string("node 1 · rank8 "));
+        // HCCS joins 0-1 and 2-3; RDMA between 1 and 2 separates the pairs.
+        const std::vector<RankLink> links{{0, 1, true}, {2, 3, true}, {1, 2, false}};
+        const auto linked = placeRanksOnNodes({{0, "", -1}, {1, "", -1}, {2, "", -1}, {3, "", -1}}, links);
+        QCOMPARE(linked.nodes, 2);
+        QCOMPARE(linked.nodeOfRank.at(1), 0);
+        QCOMPARE(linked.nodeOfRank.at(2), 1);
+        // Rank 4 is in no link: the links do not place every rank, so nothing is claimed.
+        const auto partial = placeRanksOnNodes({{0, "", -1}, {1, "", -1}, {4, "", -1}}, links);
+        QCOMPARE(partial.nodes, 1);
+        QVERIFY(partial.basis.starts_with("assumed"));
+    }
+
+    void hostFromTorchNpuFolderName() {
+        QCOMPARE(hostFromAscendFolder("/r/node-a_3096504_20250109075840123_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"),
+                 std::string("node-a"));
+        QCOMPARE(hostFromAscendFolder("/r/my_host_12_34_ascend_pt/ASCEND_PROFILER_OUTPUT/x.db"), std::string("my_host"));
+        QCOMPARE(hostFromAscendFolder("/r/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json"), std::string());
+        QCOMPARE(hostFromAscendFolder("/r/trace_view.json"), std::string());
+    }
+
+    void ascendTextSetIsOneNodeByItsLinks() {
+        const auto set = kData / "msinsight/pt_text_level1";
+        if (!std::filesystem::exists(set)) QSKIP("shared data third_party/msinsight/pt_text_level1 not present");
+        QTemporaryDir dir;
+        const Imported r = importAndRead(set, dir.path().toStdString());
+        QCOMPARE(r.nodes.value("count", 0), 1);
+        QVERIFY2(r.nodes.value("basis", "").starts_with("communication_matrix.json"), r.nodes.dump().c_str());
+        QCOMPARE(r.assumed, std::int64_t{0});
+        QVERIFY(r.devices.count("rank1 NPU 0"));
+    }
+
+    void ascendTextSetOnTwoHosts() {
+        const auto set = kData / "msinsight/pt_text_level1";
+        if (!std::filesystem::exists(set)) QSKIP("shared data third_party/msinsight/pt_text_level1 not present");
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        const auto copy = root / "two_hosts";
+        std::filesystem::create_directories(copy);
+        for (const auto& [from, to] : {std::pair{"rank0_ascend_pt", "hostA_3096504_20250109075840123_ascend_pt"},
+                                       std::pair{"rank1_ascend_pt", "hostB_3096506_20250109075840456_ascend_pt"}})
+            std::filesystem::copy(set / from, copy / to, std::filesystem::copy_options::recursive);
+        const Imported r = importAndRead(copy, root);
+        QCOMPARE(r.nodes.value("basis", ""), std::string("host names"));
+        QCOMPARE(r.nodes.value("count", 0), 2);
+        // The trace's devices and memory_record.csv's counters land on the same named devices.
+        QCOMPARE(r.devices, (std::set<std::string>{"node 0 · rank0 CPU", "node 0 · rank0 NPU 0", "node 1 · rank1 CPU",
+                                                   "node 1 · rank1 NPU 0"}));
+    }
+
+    void hostsRecordedByTorchNpuDbAndKineto() {
+        const auto db = kData / "msinsight/pt_db_level2/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db";
+        const auto kineto = kData / "hta_tests/ns_resolution_trace";
+        if (!std::filesystem::exists(db) || !std::filesystem::exists(kineto)) QSKIP("shared data third_party/msinsight or hta_tests not present");
+        QCOMPARE(hostOfAscendDb(db), std::string("uid 3538958389648580163 (ubuntu)"));  // its HOST_INFO row
+        QTemporaryDir dir;
+        const Imported r = importAndRead(kineto, dir.path().toStdString());  // a folder of one rank with "host_name"
+        QCOMPARE(r.nodes.value("basis", ""), std::string("host names"));
+        QCOMPARE(r.nodes.value("count", 0), 1);
+    }
+
+    void htaSampledRanksRecordNoHost() {
+        const auto folder = kData / "hta_tests/trace_filter";
+        if (!std::filesystem::exists(folder)) QSKIP("shared data third_party/hta_tests not present");
+        QTemporaryDir dir;
+        const Imported r = importAndRead(folder, dir.path().toStdString());
+        // world_size 128 but no deviceProperties, host_name or matrix: one node, and the diagnostic says so.
+        QCOMPARE(r.nodes.value("count", 0), 1);
+        QCOMPARE(r.assumed, std::int64_t{2});
+        QVERIFY(r.devices.count("rank1 GPU 1"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRankNodes)
+#include "test_rank_nodes.moc"
