@@ -71,7 +71,7 @@ NodePlacement placeRanksOnNodes(const std::vector<RankNodeEvidence>& input, cons
     }
     if (!links.empty() && std::all_of(ranks.begin(), ranks.end(), [&](const auto& r) { return linked.count(r.rank) > 0; }))
         return numberByKey(ranks, [&](const RankNodeEvidence& r) { return find(r.rank); },
-                           "communication_matrix.json transport types (HCCS/PCIE/SIO within a node, RDMA across)");
+                           "communication matrix transport types (HCCS/PCIE/SIO within a node, RDMA across)");
 
     return numberByKey(ranks, [](const RankNodeEvidence&) { return 0; }, "assumed: one host");
 }
@@ -104,22 +104,26 @@ std::string hostOfAscendDb(const std::filesystem::path& db) {
     return uid.empty() && name.empty() ? std::string() : "uid " + uid + " (" + name + ")";
 }
 
-std::vector<RankLink> linksBesideCapture(const std::filesystem::path& capture) {
+std::vector<RankLink> linksOfMatrix(const std::vector<CommMatrixRecord>& matrix) {
     std::vector<RankLink> out;
-    std::error_code ec;
-    const auto file = capture.parent_path() / "communication_matrix.json";
-    if (!std::filesystem::exists(file, ec)) return out;
-    CommunicationData data;
-    ImportDiagnostics ignored;  // the communication import reads this file again and reports on it
-    if (!readCommunicationMatrixJson(file, data, ignored)) return out;
     std::set<std::tuple<int, int, bool>> seen;
-    for (const auto& m : data.matrix) {
+    for (const auto& m : matrix) {
         const int same = sameNodeOfTransport(m.transport);
         if (same < 0) continue;
         if (seen.emplace(static_cast<int>(m.src_rank), static_cast<int>(m.dst_rank), same == 1).second)
             out.push_back({static_cast<int>(m.src_rank), static_cast<int>(m.dst_rank), same == 1});
     }
     return out;
+}
+
+std::vector<RankLink> linksBesideCapture(const std::filesystem::path& capture) {
+    std::error_code ec;
+    const auto file = capture.parent_path() / "communication_matrix.json";
+    if (!std::filesystem::exists(file, ec)) return {};
+    CommunicationData data;
+    ImportDiagnostics ignored;  // the communication import reads this file again and reports on it
+    if (!readCommunicationMatrixJson(file, data, ignored)) return {};
+    return linksOfMatrix(data.matrix);
 }
 
 void reportPlacement(const NodePlacement& placement, TraceSink& sink, ImportDiagnostics& diag) {

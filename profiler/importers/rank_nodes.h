@@ -7,8 +7,8 @@
 //      table of its .db (hostUid, as two machines may share a hostname);
 //   2. Kineto, rank / GPUs per host (deviceProperties) when distributedInfo.world_size
 //      is known (torchrun numbers ranks node by node);
-//   3. the transport types of Ascend's communication_matrix.json, when every rank is in
-//      one of its links: HCCS, PCIE, SIO and LOCAL join two ranks on one node, RDMA
+//   3. the transport types of Ascend's communication_matrix.json (or msprof-analyze's
+//      cluster matrix), when every rank is in one of its links: HCCS, PCIE, SIO and LOCAL join two ranks on one node, RDMA
 //      separates them;
 //   4. nothing recorded: all ranks on one node, said by the nodes_assumed diagnostic.
 // On one node the names keep their plain "rank<R> " prefix, as simulated runs do.
@@ -50,6 +50,9 @@ std::string hostFromAscendFolder(const std::filesystem::path& file);
 
 // The host a torch_npu/msprof database records (HOST_INFO: "uid <hostUid> (<hostName>)"); "" without.
 std::string hostOfAscendDb(const std::filesystem::path& db);
+
+// Same-node and cross-node links of Ascend matrix rows (their transport types).
+std::vector<RankLink> linksOfMatrix(const std::vector<CommMatrixRecord>& matrix);
 
 // Same-node and cross-node links of communication_matrix.json beside a capture (none
 // when absent or unreadable: it is evidence, not data this pass must have).

@@ -92,7 +92,7 @@ private slots:
         QTemporaryDir dir;
         const Imported r = importAndRead(set, dir.path().toStdString());
         QCOMPARE(r.nodes.value("count", 0), 1);
-        QVERIFY2(r.nodes.value("basis", "").starts_with("communication_matrix.json"), r.nodes.dump().c_str());
+        QVERIFY2(r.nodes.value("basis", "").starts_with("communication matrix"), r.nodes.dump().c_str());
         QCOMPARE(r.assumed, std::int64_t{0});
         QVERIFY(r.devices.count("rank1 NPU 0"));
     }
@@ -124,6 +124,22 @@ private slots:
         const Imported r = importAndRead(kineto, dir.path().toStdString());  // a folder of one rank with "host_name"
         QCOMPARE(r.nodes.value("basis", ""), std::string("host names"));
         QCOMPARE(r.nodes.value("count", 0), 1);
+    }
+
+    void clusterAnalysesByTheirMatrix() {
+        const auto db = kData / "msinsight/cluster_db_2024/cluster_analysis.db";
+        const auto json = kData / "msinsight/cluster_analysis_output";
+        if (!std::filesystem::exists(db) || !std::filesystem::exists(json)) QSKIP("shared data third_party/msinsight not present");
+        QTemporaryDir a, b;
+        // 8 ranks joined by HCCS links in ClusterCommAnalyzerMatrix: one node.
+        const Imported fromDb = importAndRead(db, a.path().toStdString());
+        QVERIFY2(fromDb.nodes.value("basis", "").starts_with("communication matrix"), fromDb.nodes.dump().c_str());
+        QCOMPARE(fromDb.nodes["node_of_rank"].size(), size_t(8));
+        QCOMPARE(fromDb.nodes.value("count", 0), 1);
+        // The json excerpt links only ranks 0, 1, 7 (HCCS), 8 (RDMA from 0) and 9 of 16: not
+        // every rank is placed, so none is claimed from it.
+        const Imported fromJson = importAndRead(json, b.path().toStdString());
+        QCOMPARE(fromJson.assumed, std::int64_t{16});
     }
 
     void htaSampledRanksRecordNoHost() {
