@@ -3,7 +3,9 @@
 // communication_matrix.json links ranks 0 and 1 over HCCS: one node), the same set with
 // its rank folders renamed as torch_npu names them on two hosts (a copy; the files are
 // unchanged), the host a torch_npu database and a Kineto trace record, and HTA's two
-// sampled ranks, which record no host at all (assumed one node, said by a diagnostic).
+// sampled ranks, which record no host at all (assumed one node, said by a diagnostic);
+// the torch_npu database capture copied as two ranks (HOST_INFO: same host, then a
+// changed copy on another), and msprof-analyze's cluster analyses.
 
 #include "profiler/importers/profile_import.h"
 #include "profiler/importers/rank_nodes.h"
@@ -13,6 +15,7 @@
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 #include <set>
 
@@ -124,6 +127,33 @@ private slots:
         const Imported r = importAndRead(kineto, dir.path().toStdString());  // a folder of one rank with "host_name"
         QCOMPARE(r.nodes.value("basis", ""), std::string("host names"));
         QCOMPARE(r.nodes.value("count", 0), 1);
+    }
+
+    void ascendDbRanksByHostInfo() {
+        const auto capture = kData / "msinsight/pt_db_level2/rank0_ascend_pt";
+        if (!std::filesystem::exists(capture)) QSKIP("shared data third_party/msinsight/pt_db_level2 not present");
+        // The one real capture twice, as ranks 0 and 1; then rank 1's copy given another host
+        // in its HOST_INFO (the only change to the copied files).
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        std::filesystem::create_directories(root / "set");
+        for (const char* rank : {"rank0_ascend_pt", "rank1_ascend_pt"})
+            std::filesystem::copy(capture, root / "set" / rank, std::filesystem::copy_options::recursive);
+        const Imported same = importAndRead(root / "set", root);
+        QCOMPARE(same.nodes.value("basis", ""), std::string("host names"));
+        QCOMPARE(same.nodes.value("count", 0), 1);
+        QVERIFY(same.devices.count("rank1 NPU 0"));
+
+        sqlite3* db = nullptr;
+        const auto file = root / "set/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db";
+        QCOMPARE(sqlite3_open(file.string().c_str(), &db), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(db, "UPDATE HOST_INFO SET hostUid = '42', hostName = 'other'", nullptr, nullptr, nullptr), SQLITE_OK);
+        sqlite3_close(db);
+        std::filesystem::remove(root / "run.npudb");
+        const Imported two = importAndRead(root / "set", root);
+        QCOMPARE(two.nodes.value("count", 0), 2);
+        QVERIFY(two.devices.count("node 0 · rank0 NPU 0"));
+        QVERIFY(two.devices.count("node 1 · rank1 NPU 0"));
     }
 
     void clusterAnalysesByTheirMatrix() {
