@@ -35,6 +35,7 @@ struct KernelRef {
 long NcclLaunchArgs::run(TraceBuilder& b) {
     const std::uint32_t kernelCat = b.m_strings.intern("kernel");
     const std::uint32_t runtimeCat = b.m_strings.intern("cuda_runtime");
+    const std::uint32_t driverCat = b.m_strings.intern("cuda_driver");  // cuLaunchKernel in newer Kineto
     const std::uint32_t paramComms = b.m_strings.intern("record_param_comms");
 
     // 1. Communication kernels without a message size, by their launch's correlation id.
@@ -63,7 +64,7 @@ long NcclLaunchArgs::run(TraceBuilder& b) {
         std::sort(ops.begin(), ops.end(), [&](auto x, auto y) { return t.slices[x].start < t.slices[y].start; });
         // 3. Launches inside one of them whose correlation a kernel waits for.
         for (const ImportSlice& launch : t.slices) {
-            if (launch.cat != runtimeCat) continue;
+            if (launch.cat != runtimeCat && launch.cat != driverCat) continue;
             auto it = std::upper_bound(ops.begin(), ops.end(), launch.start,
                                        [&](std::int64_t v, std::uint32_t o) { return v < t.slices[o].start; });
             const ImportSlice* op = nullptr;

@@ -6,7 +6,7 @@
 // Everything downstream (sizes and bandwidths, profiler/analysis/nccl_comm_args; process
 // groups, profiler/store/collective_flows) reads the kernel's args, so this pass gives a
 // communication kernel without them the args of the record_param_comms that launched it:
-//   kernel args "correlation" = the cuda_runtime launch's "correlation" (the id ac2g
+//   kernel args "correlation" = the cuda_runtime (or cuda_driver) launch's "correlation" (the id ac2g
 //   flows also carry), and the launch lies inside record_param_comms on its thread (the
 //   innermost one when they nest).
 // The kernel keeps its own args; the NCCL ones are added with "NCCL args from":
