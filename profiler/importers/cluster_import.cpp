@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <thread>
@@ -197,15 +198,23 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
         builders.push_back(std::move(builder));
     }
     const NodePlacement placement = placeRanksOnNodes(evidence, links);
-    for (size_t k = 0; k < builders.size(); ++k) {
+    // Written node by node, as device ids give the timeline's order (ranks of one host
+    // need not be neighbours in file order).
+    std::vector<size_t> order(builders.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return placement.nodeOfRank.at(rankFiles[a].rank) < placement.nodeOfRank.at(rankFiles[b].rank);
+    });
+    for (size_t i = 0; i < order.size(); ++i) {
+        const size_t k = order[i];
         TraceBuilder& builder = *builders[k];
         const int rank = rankFiles[k].rank;
         TraceEmitOptions emit;
         emit.devicePrefix = placement.devicePrefix(rank);
         summary.rankDevicePrefix[rank] = emit.devicePrefix;
         emit.steps = k == 0;  // STEP has no rank column: the first rank's steps stand for the run
-        const double from = kParseShare + (1 - kParseShare) * double(k) / double(files.size());
-        const double to = kParseShare + (1 - kParseShare) * double(k + 1) / double(files.size());
+        const double from = kParseShare + (1 - kParseShare) * double(i) / double(files.size());
+        const double to = kParseShare + (1 - kParseShare) * double(i + 1) / double(files.size());
         Progress sub{[&](double f, std::string_view stage) { report(f, stage); }, progress.cancel};
         auto stats = builder.writeTo(sink, emit, sub, from, to);
         if (!stats) return stats.error();

@@ -17,6 +17,7 @@
 #include <cctype>
 #include <chrono>
 #include <fstream>
+#include <numeric>
 
 namespace npu::profiler {
 namespace {
@@ -104,17 +105,24 @@ Expected<ImportSummary> importAscendDbs(const std::vector<std::filesystem::path>
         std::string host = hostOfAscendDb(dbs[i]);
         if (host.empty()) host = hostFromAscendFolder(dbs[i]);
         evidence.push_back({rankOf(dbs[i], i), host, -1});
+        ranks += (ranks.empty() ? "" : ",") + std::to_string(evidence.back().rank);
         for (const auto& l : linksBesideCapture(dbs[i])) links.push_back(l);
     }
     const NodePlacement placement = placeRanksOnNodes(evidence, links);
-    for (size_t i = 0; i < dbs.size(); ++i) {
+    std::vector<size_t> order(dbs.size());  // node by node: device ids give the timeline's order
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return placement.nodeOfRank.at(evidence[a].rank) < placement.nodeOfRank.at(evidence[b].rank);
+    });
+    for (size_t done = 0; done < order.size(); ++done) {
+        const size_t i = order[done];
         AscendDbOptions o;
         const int rank = rankOf(dbs[i], i);
         if (cluster) o.devicePrefix = placement.devicePrefix(rank);
         o.writeSteps = i == 0;
         Progress part;
         part.cancel = progress.cancel;
-        part.report = [&, i](double f, std::string_view stage) { progress((double(i) + f) / double(dbs.size()), stage); };
+        part.report = [&, done](double f, std::string_view stage) { progress((double(done) + f) / double(dbs.size()), stage); };
         ImportDiagnostics rankDiag;
         auto stats = importAscendDb(dbs[i], sink, rankDiag, o, part);
         if (!stats) return stats.error();
@@ -124,7 +132,6 @@ Expected<ImportSummary> importAscendDbs(const std::vector<std::filesystem::path>
         total.counters += stats->counters;
         total.flows += stats->flows;
         total.devices += stats->devices;
-        ranks += (ranks.empty() ? "" : ",") + std::to_string(rank);
     }
     if (auto s = importCommunication(dbs, {}, sink, diag); !s) return s.error();
     if (cluster) {

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include <fstream>
 #include <set>
 
 using namespace npu::profiler;
@@ -170,6 +171,28 @@ private slots:
         // every rank is placed, so none is claimed from it.
         const Imported fromJson = importAndRead(json, b.path().toStdString());
         QCOMPARE(fromJson.assumed, std::int64_t{16});
+    }
+
+    void devicesListNodeByNode() {
+        // Three tiny Kineto ranks whose files interleave hosts (A, B, A): written node by
+        // node, so device ids (the timeline's order) keep a node's ranks together.
+        QTemporaryDir dir;
+        const std::filesystem::path root = dir.path().toStdString();
+        std::filesystem::create_directories(root / "ranks");
+        for (int rank = 0; rank < 3; ++rank) {
+            const nlohmann::json trace = {
+                {"distributedInfo", {{"rank", rank}, {"world_size", 3}}},
+                {"host_name", rank == 1 ? "B" : "A"},
+                {"traceEvents", {{{"ph", "X"}, {"cat", "kernel"}, {"name", "k"}, {"pid", 0}, {"tid", 7}, {"ts", 1}, {"dur", 2}}}}};
+            std::ofstream(root / "ranks" / ("rank" + std::to_string(rank) + ".json")) << trace.dump();
+        }
+        auto imported = importProfile(root / "ranks", root / "run.npudb");
+        QVERIFY2(imported.ok(), imported.ok() ? "" : imported.message().c_str());
+        auto db = ProfileDb::open(root / "run.npudb");
+        QVERIFY(db.ok());
+        std::vector<std::string> names;
+        for (const auto& d : (*db)->devices()) names.push_back(d.name);
+        QCOMPARE(names, (std::vector<std::string>{"node 0 · rank0 GPU 0", "node 0 · rank2 GPU 0", "node 1 · rank1 GPU 0"}));
     }
 
     void htaSampledRanksRecordNoHost() {
