@@ -3,6 +3,7 @@
 #include "profiler/importers/ascend_comm_importer.h"
 #include "profiler/importers/ascend_csv.h"
 #include "profiler/importers/ascend_sql.h"
+#include "profiler/importers/rank_nodes.h"
 #include "profiler/store/sqlite_statement.h"
 
 #include <charconv>
@@ -183,6 +184,22 @@ std::set<std::int64_t> ranksOf(const CommunicationData& d) {
     return ranks;
 }
 
+// ClusterCommAnalyzerMatrix's links by transport type, for the node placement.
+std::vector<RankLink> clusterDbLinks(const SqliteSource& db) {
+    if (!db.hasTable("ClusterCommAnalyzerMatrix")) return {};
+    std::vector<CommMatrixRecord> rows;
+    SqliteStatement q(db.handle(), "SELECT DISTINCT CAST(src_rank AS INTEGER), CAST(dst_rank AS INTEGER), transport_type "
+                                   "FROM ClusterCommAnalyzerMatrix");
+    while (q.valid() && q.step() == SQLITE_ROW) {
+        CommMatrixRecord m;
+        m.src_rank = q.int64(0);
+        m.dst_rank = q.int64(1);
+        m.transport = std::string(q.text(2));
+        rows.push_back(std::move(m));
+    }
+    return linksOfMatrix(rows);
+}
+
 }  // namespace
 
 bool isClusterAnalysisDb(const SqliteSource& db) {
@@ -202,6 +219,7 @@ bool looksLikeClusterAnalysis(const fs::path& path) {
 
 Expected<std::int64_t> importClusterAnalysis(const fs::path& path, TraceSink& sink, ImportDiagnostics& diag) {
     std::set<std::int64_t> ranks;
+    std::vector<RankLink> links;
     std::int64_t rows = 0;
     std::error_code ec;
     if (fs::is_directory(path, ec)) {
@@ -212,6 +230,7 @@ Expected<std::int64_t> importClusterAnalysis(const fs::path& path, TraceSink& si
         if (fs::exists(path / kGroupJson, ec))
             if (auto s = readCommunicationGroupJson(path / kGroupJson, data, diag); !s) return s.error();
         ranks = ranksOf(data);
+        links = linksOfMatrix(data.matrix);
         rows = static_cast<std::int64_t>(data.steps.size() + data.ops.size() + data.matrix.size() + data.groups.size());
         sink.addCommunication(data);
     } else {
@@ -219,6 +238,7 @@ Expected<std::int64_t> importClusterAnalysis(const fs::path& path, TraceSink& si
         if (!src) return src.error();
         if (auto s = sink.copyFromSqlite(path, "cluster", clusterCopySql(**src, diag)); !s) return s.error();
         std::tie(ranks, rows) = clusterDbRanks(**src);
+        links = clusterDbLinks(**src);
     }
     std::string list;
     for (const auto r : ranks) list += (list.empty() ? "" : ",") + std::to_string(r);
@@ -227,6 +247,10 @@ Expected<std::int64_t> importClusterAnalysis(const fs::path& path, TraceSink& si
     sink.setMeta("cluster", "true");
     sink.setMeta("ranks", list);
     sink.setMeta("world_size", std::to_string(ranks.size()));
+    // No timeline here, but the nodes the matrix implies are kept for the communication views.
+    std::vector<RankNodeEvidence> evidence;
+    for (const auto r : ranks) evidence.push_back({static_cast<int>(r), {}, -1});
+    if (evidence.size() > 1) reportPlacement(placeRanksOnNodes(evidence, links), sink, diag);
     return rows;
 }
 

@@ -77,6 +77,45 @@ Expected<json> readAnalysisJson(const std::filesystem::path& file) {
     }
 }
 
+Status readCommunicationMatrixJson(const std::filesystem::path& file, CommunicationData& out, ImportDiagnostics& diag) {
+    auto doc = readAnalysisJson(file);
+    if (!doc) return doc.error();
+    if (!doc->is_object()) return makeError(file.string() + ": expected an object of steps");
+    for (const auto& [step, byType] : doc->items()) {
+        if (!byType.is_object()) continue;
+        for (const auto& [type, groups] : byType.items()) {
+            if (!groups.is_object()) continue;
+            for (const auto& [groupOp, links] : groups.items()) {
+                if (!links.is_object()) continue;
+                for (const auto& [pair, link] : links.items()) {
+                    if (!link.is_object()) continue;
+                    const auto dash = pair.find('-');
+                    CommMatrixRecord m;
+                    try {
+                        m.src_rank = std::stoll(pair.substr(0, dash));
+                        m.dst_rank = std::stoll(pair.substr(dash + 1));
+                    } catch (const std::exception&) {
+                        diag.add(DiagnosticKind::unreadable_number, [&, pair = std::string(pair)] {
+                            return file.filename().string() + ": link \"" + pair + "\" is not \"src-dst\"";
+                        });
+                        continue;
+                    }
+                    m.step = step;
+                    m.type = type;
+                    m.group_op = groupOp;
+                    m.op = link.value("Op Name", std::string());
+                    m.transport = link.value("Transport Type", std::string());
+                    m.size_mb = jsonNumber(link, "Transit Size(MB)");
+                    m.time_ns = msToNs(jsonNumber(link, "Transit Time(ms)"));
+                    m.bandwidth_gbps = jsonNumber(link, "Bandwidth(GB/s)");
+                    out.matrix.push_back(std::move(m));
+                }
+            }
+        }
+    }
+    return {};
+}
+
 Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank, CommunicationData& out,
                              ImportDiagnostics& diag) {
     std::error_code ec;
@@ -124,43 +163,8 @@ Status readCommunicationJson(const std::filesystem::path& dir, std::int64_t rank
             }
         }
     }
-    if (const auto file = dir / "communication_matrix.json"; std::filesystem::exists(file, ec)) {
-        auto doc = readAnalysisJson(file);
-        if (!doc) return doc.error();
-        if (!doc->is_object()) return makeError(file.string() + ": expected an object of steps");
-        for (const auto& [step, byType] : doc->items()) {
-            if (!byType.is_object()) continue;
-            for (const auto& [type, groups] : byType.items()) {
-                if (!groups.is_object()) continue;
-                for (const auto& [groupOp, links] : groups.items()) {
-                    if (!links.is_object()) continue;
-                    for (const auto& [pair, link] : links.items()) {
-                        if (!link.is_object()) continue;
-                        const auto dash = pair.find('-');
-                        CommMatrixRecord m;
-                        try {
-                            m.src_rank = std::stoll(pair.substr(0, dash));
-                            m.dst_rank = std::stoll(pair.substr(dash + 1));
-                        } catch (const std::exception&) {
-                            diag.add(DiagnosticKind::unreadable_number, [&, pair = std::string(pair)] {
-                                return file.filename().string() + ": link \"" + pair + "\" is not \"src-dst\"";
-                            });
-                            continue;
-                        }
-                        m.step = step;
-                        m.type = type;
-                        m.group_op = groupOp;
-                        m.op = link.value("Op Name", std::string());
-                        m.transport = link.value("Transport Type", std::string());
-                        m.size_mb = jsonNumber(link, "Transit Size(MB)");
-                        m.time_ns = msToNs(jsonNumber(link, "Transit Time(ms)"));
-                        m.bandwidth_gbps = jsonNumber(link, "Bandwidth(GB/s)");
-                        out.matrix.push_back(std::move(m));
-                    }
-                }
-            }
-        }
-    }
+    if (const auto file = dir / "communication_matrix.json"; std::filesystem::exists(file, ec))
+        return readCommunicationMatrixJson(file, out, diag);
     return {};
 }
 

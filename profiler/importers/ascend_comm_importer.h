@@ -26,6 +26,9 @@ Expected<nlohmann::json> readAnalysisJson(const std::filesystem::path& file);
 Status readCommunicationJson(const std::filesystem::path& outputDir, std::int64_t rank, CommunicationData& out,
                              ImportDiagnostics& diag);
 
+// One communication_matrix.json: each "src-dst" link of each op with its transport type.
+Status readCommunicationMatrixJson(const std::filesystem::path& file, CommunicationData& out, ImportDiagnostics& diag);
+
 // analysis.db's CommAnalyzer* tables, copied by SQLite itself into the sink's COMM_*
 // tables (TraceSink::copyFromSqlite: attached, one INSERT ... SELECT per table).
 Status copyCommunicationAnalysisDb(const std::filesystem::path& analysisDb, std::int64_t rank, TraceSink& sink,

@@ -1,6 +1,7 @@
 #include "profiler/importers/cluster_import.h"
 
 #include "profiler/importers/trace_file_reader.h"
+#include "profiler/importers/rank_nodes.h"
 #include "profiler/importers/trace_meta.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <thread>
@@ -156,6 +158,8 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
     std::vector<std::unique_ptr<TraceBuilder>> builders;
     std::set<int> ranksSeen;
     RankAlignment alignment;
+    std::vector<RankNodeEvidence> evidence;
+    std::vector<RankLink> links;
     for (size_t k = 0; k < files.size(); ++k) {
         std::unique_lock lock(mutex);
         while (!results[k]) {
@@ -184,29 +188,43 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
         }
         ranksSeen.insert(rank);
         if (options.alignRanksAtStepStart) alignRank(*builder, rank, files[k], alignment, diagnostics);
+        // What the files say about the rank's host (rank_nodes.h): all ranks are read
+        // before any is written, as a rank's node number depends on the others'.
+        std::string host = traceHostName(*builder);
+        if (host.empty()) host = hostFromAscendFolder(files[k]);
+        evidence.push_back({rank, host, kinetoNodeOfRank(*builder, rank)});
+        for (const auto& l : linksBesideCapture(files[k])) links.push_back(l);
+        rankFiles.push_back(TraceRankFile{files[k], rank});
+        builders.push_back(std::move(builder));
+    }
+    const NodePlacement placement = placeRanksOnNodes(evidence, links);
+    // Written node by node, as device ids give the timeline's order (ranks of one host
+    // need not be neighbours in file order).
+    std::vector<size_t> order(builders.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return placement.nodeOfRank.at(rankFiles[a].rank) < placement.nodeOfRank.at(rankFiles[b].rank);
+    });
+    for (size_t i = 0; i < order.size(); ++i) {
+        const size_t k = order[i];
+        TraceBuilder& builder = *builders[k];
+        const int rank = rankFiles[k].rank;
         TraceEmitOptions emit;
-        // On several hosts the node leads the name, so a node's ranks list together.
-        const int node = kinetoNodeOfRank(*builder, rank);
-        emit.devicePrefix = (node >= 0 ? "node " + std::to_string(node) + " · " : std::string()) + "rank" + std::to_string(rank) + " ";
+        emit.devicePrefix = placement.devicePrefix(rank);
+        summary.rankDevicePrefix[rank] = emit.devicePrefix;
         emit.steps = k == 0;  // STEP has no rank column: the first rank's steps stand for the run
-        const double from = kParseShare + (1 - kParseShare) * double(k) / double(files.size());
-        const double to = kParseShare + (1 - kParseShare) * double(k + 1) / double(files.size());
-        Progress sub{[&](double f, std::string_view stage) { report(std::max(f, kParseShare * double(consumed) / double(std::max<std::uint64_t>(1, totalBytes))), stage); },
-                     progress.cancel};
-        auto stats = builder->writeTo(sink, emit, sub, from, to);
-        if (!stats) {
-            stop = true;
-            return stats.error();
-        }
-        summary.events += builder->events();
+        const double from = kParseShare + (1 - kParseShare) * double(i) / double(files.size());
+        const double to = kParseShare + (1 - kParseShare) * double(i + 1) / double(files.size());
+        Progress sub{[&](double f, std::string_view stage) { report(f, stage); }, progress.cancel};
+        auto stats = builder.writeTo(sink, emit, sub, from, to);
+        if (!stats) return stats.error();
+        summary.events += builder.events();
         summary.slices += stats->slices;
         summary.instants += stats->instants;
         summary.counters += stats->counters;
         summary.flows += stats->flows;
         summary.devices += stats->devices;
-        diagnostics.merge(builder->diagnostics(), files[k].filename().string());
-        rankFiles.push_back(TraceRankFile{files[k], rank});
-        builders.push_back(std::move(builder));
+        diagnostics.merge(builder.diagnostics(), files[k].filename().string());
     }
     if (alignment.shifted > 0)
         diagnostics.add(DiagnosticKind::ranks_aligned, alignment.shifted,
@@ -214,6 +232,7 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
     std::vector<const TraceBuilder*> views;
     for (const auto& b : builders) views.push_back(b.get());
     writeClusterMeta(views, rankFiles, sink);
+    reportPlacement(placement, sink, diagnostics);
     diagnostics.writeTo(sink);
     summary.diagnostics = diagnostics.total();
     report(1.0, "written");

@@ -42,6 +42,8 @@ namespace npu::profiler {
                                          "dropped.")                                                                 \
     X(flow_start_without_end, info, "A flow start never finished; dropped.")                                        \
     X(flow_end_without_start, info, "A flow step or end has no start; dropped.")                                    \
+    X(nccl_args_from_launch, info, "A NCCL kernel has no NCCL args (older PyTorch); it took those of the "        \
+                                   "record_param_comms op that launched it (same correlation id).")                  \
     X(unterminated_event_array, info, "The array of events has no closing ']' (allowed by the Trace Event "         \
                                       "Format).")                                                                    \
     /* Folders of ranks */                                                                                           \
@@ -50,6 +52,7 @@ namespace npu::profiler {
     X(ranks_aligned, info, "Align ranks at step start: a rank's timestamps were shifted so its first ProfilerStep "  \
                            "starts with the first rank's (the example gives each shift).")                         \
     X(rank_not_aligned, warning, "Align ranks at step start: a rank has no ProfilerStep, so it kept its own clock.") \
+    X(nodes_assumed, info, "No file records which host its rank ran on; all ranks are listed as one node.")       \
     /* SQLite profiler databases (torch_npu, msprof, Nsight Systems) and Ascend csv/json */                         \
     X(unknown_enum_value, warning, "A row refers to an enum id that the database's ENUM_* table does not list; "    \
                                    "stored with the raw number.")                                                    \

@@ -8,6 +8,7 @@
 #include "profiler/importers/ascend_memory_csv.h"
 #include "profiler/importers/cluster_import.h"
 #include "profiler/importers/nsys_importer.h"
+#include "profiler/importers/rank_nodes.h"
 #include "profiler/importers/sqlite_source.h"
 #include "profiler/importers/trace_import_into.h"
 #include "profiler/store/profile_db.h"
@@ -16,6 +17,7 @@
 #include <cctype>
 #include <chrono>
 #include <fstream>
+#include <numeric>
 
 namespace npu::profiler {
 namespace {
@@ -65,7 +67,9 @@ int rankOf(const std::filesystem::path& db, size_t position) {
 // Ascend's analyses beside each capture (analysis.db next to a database;
 // communication*.json, operator_memory.csv and memory_record.csv next to trace_view.json), stored in the
 // COMM_* and OP_MEMORY_ALLOC tables and as memory counter tracks.
-Status importCommunication(const std::vector<std::filesystem::path>& captures, TraceSink& sink, ImportDiagnostics& diag) {
+// prefixes: what the import named each rank's devices by (ImportSummary::rankDevicePrefix).
+Status importCommunication(const std::vector<std::filesystem::path>& captures, const std::map<int, std::string>& prefixes,
+                           TraceSink& sink, ImportDiagnostics& diag) {
     CommunicationData data;
     std::error_code ec;
     for (size_t i = 0; i < captures.size(); ++i) {
@@ -77,7 +81,10 @@ Status importCommunication(const std::vector<std::filesystem::path>& captures, T
         } else {
             if (auto s = readCommunicationJson(dir, rank, data, diag); !s) return s;
             // The databases carry OP_MEMORY themselves; text exports have operator_memory.csv.
-            const std::string prefix = captures.size() > 1 ? "rank" + std::to_string(rank) + " " : std::string();
+            const auto named = prefixes.find(static_cast<int>(rank));
+            const std::string prefix = captures.size() < 2 ? std::string()
+                                       : named != prefixes.end() ? named->second
+                                                                 : "rank" + std::to_string(rank) + " ";
             if (auto rows = readOperatorMemoryCsv(dir, prefix, sink, diag); !rows) return rows.error();
             if (auto samples = readMemoryRecordCsv(dir, prefix, sink, diag); !samples) return samples.error();
         }
@@ -92,14 +99,30 @@ Expected<ImportSummary> importAscendDbs(const std::vector<std::filesystem::path>
     ImportDiagnostics diag;
     const bool cluster = dbs.size() > 1;
     std::string ranks;
+    std::vector<RankNodeEvidence> evidence;
+    std::vector<RankLink> links;
     for (size_t i = 0; i < dbs.size(); ++i) {
+        std::string host = hostOfAscendDb(dbs[i]);
+        if (host.empty()) host = hostFromAscendFolder(dbs[i]);
+        evidence.push_back({rankOf(dbs[i], i), host, -1});
+        ranks += (ranks.empty() ? "" : ",") + std::to_string(evidence.back().rank);
+        for (const auto& l : linksBesideCapture(dbs[i])) links.push_back(l);
+    }
+    const NodePlacement placement = placeRanksOnNodes(evidence, links);
+    std::vector<size_t> order(dbs.size());  // node by node: device ids give the timeline's order
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return placement.nodeOfRank.at(evidence[a].rank) < placement.nodeOfRank.at(evidence[b].rank);
+    });
+    for (size_t done = 0; done < order.size(); ++done) {
+        const size_t i = order[done];
         AscendDbOptions o;
         const int rank = rankOf(dbs[i], i);
-        if (cluster) o.devicePrefix = "rank" + std::to_string(rank) + " ";
+        if (cluster) o.devicePrefix = placement.devicePrefix(rank);
         o.writeSteps = i == 0;
         Progress part;
         part.cancel = progress.cancel;
-        part.report = [&, i](double f, std::string_view stage) { progress((double(i) + f) / double(dbs.size()), stage); };
+        part.report = [&, done](double f, std::string_view stage) { progress((double(done) + f) / double(dbs.size()), stage); };
         ImportDiagnostics rankDiag;
         auto stats = importAscendDb(dbs[i], sink, rankDiag, o, part);
         if (!stats) return stats.error();
@@ -109,10 +132,10 @@ Expected<ImportSummary> importAscendDbs(const std::vector<std::filesystem::path>
         total.counters += stats->counters;
         total.flows += stats->flows;
         total.devices += stats->devices;
-        ranks += (ranks.empty() ? "" : ",") + std::to_string(rank);
     }
-    if (auto s = importCommunication(dbs, sink, diag); !s) return s.error();
+    if (auto s = importCommunication(dbs, {}, sink, diag); !s) return s.error();
     if (cluster) {
+        reportPlacement(placement, sink, diag);
         sink.setMeta("cluster", "true");
         sink.setMeta("ranks", ranks);
         sink.setMeta("world_size", std::to_string(dbs.size()));
@@ -204,7 +227,7 @@ Expected<ImportSummary> importProfileInto(const std::filesystem::path& path, Tra
         if (!result) return result;
         ImportDiagnostics diag;
         const auto traces = detected.format == ProfileFormat::trace_folder ? findRankTraces(path) : detected.files;
-        if (auto s = importCommunication(traces, sink, diag); !s) return s.error();
+        if (auto s = importCommunication(traces, result->rankDevicePrefix, sink, diag); !s) return s.error();
         diag.writeTo(sink);
         result->diagnostics += diag.total();
         return result;

@@ -1,5 +1,7 @@
 #include "profiler/importers/trace_builder.h"
 
+#include "profiler/importers/nccl_launch_args.h"
+
 #include <simdjson.h>
 
 #include <algorithm>
@@ -18,12 +20,11 @@ bool startsWithNoCase(std::string_view s, std::string_view prefix) {
     return true;
 }
 
-// Communication kernels by the usual name rules (NCCL on GPUs, HCCL/HCOM on Ascend).
-bool isCommName(std::string_view name) {
+}  // namespace
+
+bool isCommKernelName(std::string_view name) {
     return startsWithNoCase(name, "nccl") || startsWithNoCase(name, "hccl") || startsWithNoCase(name, "hcom");
 }
-
-}  // namespace
 
 // Events with args that matter (metadata, counters, [memory]) are in trace_builder_args.cpp;
 // the time shift of "align ranks" in trace_builder_shift.cpp.
@@ -107,7 +108,7 @@ void TraceBuilder::addSlice(std::uint32_t thread, std::int64_t start, std::int64
             m_processes[t.process].gpuEvents = true;
             ++m_kinetoEvents;
         }
-        if (isCommName(name)) ++t.commKernels;
+        if (isCommKernelName(name)) ++t.commKernels;
         else if (startsWithNoCase(name, "memcpy") || startsWithNoCase(name, "memset") || startsWithNoCase(name, "dma")) ++t.memOps;
         else ++t.otherKernels;
     } else if (cat == "gpu_memcpy" || cat == "gpu_memset") {
@@ -235,6 +236,7 @@ void TraceBuilder::finish() {
         }
         t.open.clear();
     }
+    NcclLaunchArgs::run(*this);
 }
 
 std::string TraceBuilder::source() const {

@@ -96,6 +96,10 @@ struct ImportIdKeyHash {
     }
 };
 
+// Communication kernels by the importer's name rule (NCCL on GPUs, HCCL/HCOM on Ascend):
+// what counts a stream's collectives when classifying tracks.
+bool isCommKernelName(std::string_view name);
+
 struct TraceEmitOptions {
     std::string devicePrefix;  // "rank0 " for cluster imports
     bool steps = true;
@@ -138,6 +142,7 @@ public:
 
 private:
     friend class FlowBinder;
+    friend class NcclLaunchArgs;
     std::uint32_t processOf(const TraceEventId& pid);
     std::uint32_t threadOf(const TraceEventId& pid, const TraceEventId& tid);
     TraceEventId ownId(const TraceEventId& id);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 
 namespace npu::profiler {
@@ -24,6 +25,9 @@ struct ImportSummary {
     std::int64_t diagnostics = 0;  // odd events, all kinds
     double seconds = 0;
     std::filesystem::path db;
+    // Folders of ranks: what each rank's device names start with ("rank1 ", "node 0 · rank1 "),
+    // for the files read beside the traces (Ascend memory csv) to name the same devices.
+    std::map<int, std::string> rankDevicePrefix;
 };
 
 struct ImportOptions {

@@ -33,7 +33,16 @@ int kinetoNodeOfRank(const TraceBuilder& b, int rank) {
     const auto world = dist.find("world_size");
     if (world == dist.end() || !world->is_number_integer()) return -1;
     const auto perHost = static_cast<std::int64_t>(devices.size());
-    return world->get<std::int64_t>() > perHost ? static_cast<int>(rank / perHost) : -1;
+    return world->get<std::int64_t>() > perHost ? static_cast<int>(rank / perHost) : 0;
+}
+
+std::string traceHostName(const TraceBuilder& b) {
+    for (const char* key : {"host_name", "hostname"})
+        if (const std::string* v = topLevelValue(b, key)) {
+            const auto j = nlohmann::json::parse(*v, nullptr, false);
+            if (j.is_string() && !j.get<std::string>().empty()) return j.get<std::string>();
+        }
+    return {};
 }
 
 void writeSingleTraceMeta(const TraceBuilder& b, const std::filesystem::path& file, TraceSink& sink) {

@@ -14,10 +14,14 @@ namespace npu::profiler {
 void writeSingleTraceMeta(const TraceBuilder& builder, const std::filesystem::path& file, TraceSink& sink);
 
 // The node a Kineto rank ran on, as torchrun numbers ranks (node by node): rank /
-// the GPUs its host lists in deviceProperties, when distributedInfo.world_size says the
-// job spans more than one host; -1 otherwise (single host, or no deviceProperties).
-// A guess: CUDA_VISIBLE_DEVICES or a custom rank order would break it.
+// the GPUs its host lists in deviceProperties, when distributedInfo.world_size is known
+// (0 for every rank of a job on one host); -1 without deviceProperties or world_size.
+// A guess: CUDA_VISIBLE_DEVICES or a custom rank order would break it (rank_nodes.h
+// prefers a recorded host name).
 int kinetoNodeOfRank(const TraceBuilder& builder, int rank);
+
+// The host a trace records at its top level (Kineto's "host_name", or "hostname"); "" without.
+std::string traceHostName(const TraceBuilder& builder);
 
 struct TraceRankFile {
     std::filesystem::path file;
