@@ -9,6 +9,14 @@
 
 namespace npu::views {
 
+QString groupHeaderLabel(const TimelineGroup& g)
+{
+    QString label = QString::fromStdString(g.name);
+    if (!g.kind.empty())
+        label += QStringLiteral("  (%1)").arg(QString::fromStdString(g.kind));
+    return label;
+}
+
 void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
 {
     p.save();
@@ -53,9 +61,7 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
             p.setBrush(QColor(60, 64, 80));
             p.drawPolygon(tri);
             p.setRenderHint(QPainter::Antialiasing, false);
-            QString label = QString::fromStdString(g.name);
-            if (!g.kind.empty())
-                label += QStringLiteral("  (%1)").arg(QString::fromStdString(g.kind));
+            const QString label = groupHeaderLabel(g);
             p.setFont(bold);
             p.setPen(QColor(30, 32, 40));
             p.drawText(QRect(20, top, f.gutterWidth - 24, row.height), Qt::AlignVCenter | Qt::AlignLeft,

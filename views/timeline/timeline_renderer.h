@@ -40,6 +40,10 @@ struct SelectedPlace {
 };
 
 // Everything one frame needs besides the draw lists. Times are database nanoseconds.
+// A device group's header text, "name  (kind)": painted in the gutter, and what the
+// gutter's width is fitted to.
+QString groupHeaderLabel(const TimelineGroup& g);
+
 struct TimelineFrame {
     const TimelineData* data = nullptr;
     const TrackLayout* layout = nullptr;

@@ -37,6 +37,8 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     else
         s.data = background ? TimelineData::skeleton(*s.db, s.db->sliceCount() > s.windowedFrom)
                             : TimelineData::load(*s.db);
+    if (s.data && !s.gutterDragged)
+        s.gutterWidth = fittedGutterWidth();
     s.windowDb.reset();
     s.summaryOnly.clear();
     s.selectedId = -1;
@@ -75,6 +77,31 @@ int TimelineWidget::plotWidth() const
 {
     const int bar = m_state->vbar->isVisible() ? m_state->vbar->sizeHint().width() : 0;
     return std::max(1, width() - m_state->gutterWidth - bar);
+}
+
+int TimelineWidget::gutterWidth() const { return m_state->gutterWidth; }
+
+void TimelineWidget::setGutterWidth(int px)
+{
+    State& s = *m_state;
+    s.gutterWidth = std::clamp(px, kMinGutter, std::max(kMinGutter, width() / 2));
+    s.gutterDragged = true;
+    s.listsDirty = true;  // the plot width changed
+    update();
+}
+
+int TimelineWidget::fittedGutterWidth() const
+{
+    // Group headers are bold with a fold triangle (20 px) and a margin; track names are
+    // elided in the middle and do not widen the gutter.
+    QFont bold = font();
+    bold.setBold(true);
+    const QFontMetrics fm(bold);
+    int widest = 0;
+    for (const TimelineGroup& g : m_state->data->groups()) {
+        widest = std::max(widest, fm.horizontalAdvance(groupHeaderLabel(g)));
+    }
+    return std::clamp(widest + 28, 200, kMaxFittedGutter);
 }
 
 int TimelineWidget::trackAreaHeight() const { return std::max(0, height() - m_state->rulerHeight); }

@@ -55,6 +55,13 @@ public:
     bool isLoading() const;         // the background load of whole tracks (loadingFinished)
     bool isLoadingWindows() const;  // windowed data: the view's windows are being read (windowsLoaded)
     std::shared_ptr<const profiler::ProfileDb> database() const;
+    // The track-name gutter: fitted to the device names on setDatabase (a cluster's
+    // "node 1 · rank 12 (npu)" does not fit the default), between kMinGutter and
+    // kMaxFittedGutter, until the user drags its right edge; a dragged width is kept.
+    int gutterWidth() const;
+    void setGutterWidth(int px);
+    static constexpr int kMinGutter = 120;
+    static constexpr int kMaxFittedGutter = 360;
 
     void setViewRange(qint64 t0_ns, qint64 t1_ns);
     QPair<qint64, qint64> viewRange() const;
@@ -152,6 +159,8 @@ protected:
 
 private:
     int plotWidth() const;
+    int fittedGutterWidth() const;
+    bool onGutterEdge(QPoint pos) const;
     int trackAreaHeight() const;
     void relayout();
     void applyBounds();

@@ -121,6 +121,12 @@ void TimelineWidget::wheelEvent(QWheelEvent* event)
     event->accept();
 }
 
+bool TimelineWidget::onGutterEdge(QPoint pos) const
+{
+    // A few pixels either side of the gutter's right border, below the ruler.
+    return pos.y() >= m_state->rulerHeight && std::abs(pos.x() - m_state->gutterWidth) <= 3;
+}
+
 void TimelineWidget::mousePressEvent(QMouseEvent* event)
 {
     State& s = *m_state;
@@ -134,7 +140,9 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event)
     s.pressT0 = s.viewport.t0();
     const PointInfo info = pointInfo(pos);
     s.dragTrack = -1;
-    if (!info.inGutter && (info.inRuler || (event->modifiers() & Qt::ShiftModifier))) {
+    if (onGutterEdge(pos)) {
+        s.drag = State::Drag::gutter;
+    } else if (!info.inGutter && (info.inRuler || (event->modifiers() & Qt::ShiftModifier))) {
         s.drag = State::Drag::range;
         s.rangeAnchor = s.viewport.timeAt(info.plotX, plotWidth());
         // From the ruler: every track; from a track: the tracks the drag spans.
@@ -161,7 +169,9 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
     s.cursorX = pos.x() >= s.gutterWidth ? pos.x() - s.gutterWidth : -1;
     if (s.drag == State::Drag::pending && (pos - s.pressPos).manhattanLength() >= kDragThresholdPx)
         s.drag = s.dragTrack >= 0 ? State::Drag::moveTrack : State::Drag::pan;
-    if (s.drag == State::Drag::moveTrack) {
+    if (s.drag == State::Drag::gutter) {
+        setGutterWidth(pos.x());
+    } else if (s.drag == State::Drag::moveTrack) {
         setCursor(Qt::SizeVerCursor);
         updateTrackDrop(pos);
     } else if (s.drag == State::Drag::pan) {
@@ -185,6 +195,12 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
         }
         update();
     } else {
+        if (s.drag == State::Drag::none) {
+            if (onGutterEdge(pos))
+                setCursor(Qt::SplitHCursor);
+            else
+                unsetCursor();
+        }
         const PointInfo info = pointInfo(pos);
         const SliceRef hovered = info.hit.count == 1 ? info.hit.slice : SliceRef{};
         if (!(hovered == s.hovered)) {

@@ -33,7 +33,7 @@ struct TimelineWidget::PointInfo {
 };
 
 struct TimelineWidget::State {
-    enum class Drag { none, pending, pan, range, moveTrack };
+    enum class Drag { none, pending, pan, range, moveTrack, gutter };
 
     std::shared_ptr<const profiler::ProfileDb> db;
     std::unique_ptr<TimelineData> data;
@@ -69,6 +69,7 @@ struct TimelineWidget::State {
     QScrollBar* vbar = nullptr;
     int scrollY = 0;
     int gutterWidth = 200;
+    bool gutterDragged = false;  // the user set the width: no refit on the next database
     int rulerHeight = 28;
 
     SliceRef selected;

@@ -190,6 +190,45 @@ private slots:
         QCOMPARE(w.visibleTrackIds()[7], m_fx.streams[7]);
     }
 
+    // Cluster names ("node 1 · rank 12 (npu)") are wider than the default gutter: it is
+    // fitted to the widest device header on open, and the user can drag its edge; a
+    // dragged width is kept for the next database.
+    void gutterFitsDeviceNamesAndDrags()
+    {
+        TimelineWidget w;
+        w.resize(1000, 500);
+        w.setDatabase(m_db);  // "npu0", "host": the default
+        QCOMPARE(w.gutterWidth(), 200);
+        const QString longFile = m_dir.path() + QStringLiteral("/cluster-names.npudb");
+        {
+            auto writer = profiler::ProfileDbWriter::create(longFile.toStdString());
+            QVERIFY(writer.ok());
+            const auto dev = (*writer)->addDevice("node 1 \u00b7 rank 12 NPU 0 (Ascend910B4)", "npu");
+            const auto t = (*writer)->addTrack(dev, -1, profiler::TrackKind::compute, "stream 0", 0);
+            (*writer)->addSlice(t, 0, 1000, 0, "k", "kernel");
+            QVERIFY((*writer)->commit().ok());
+        }
+        auto db = profiler::ProfileDb::open(longFile.toStdString());
+        QVERIFY(db.ok());
+        w.setDatabase(std::shared_ptr<const profiler::ProfileDb>(std::move(*db)));
+        QFont bold = w.font();
+        bold.setBold(true);
+        const int label = QFontMetrics(bold).horizontalAdvance(
+            QStringLiteral("node 1 \u00b7 rank 12 NPU 0 (Ascend910B4)  (npu)"));
+        QCOMPARE(w.gutterWidth(), std::clamp(label + 28, 200, TimelineWidget::kMaxFittedGutter));
+        QVERIFY(w.gutterWidth() > 200);
+        // Drag the border to x = 150: the gutter follows, and stays for the next database.
+        const auto view = w.viewRange();
+        drag(&w, QPoint(w.gutterWidth(), trackY(0)), QPoint(150, trackY(0)));
+        QCOMPARE(w.gutterWidth(), 150);
+        QCOMPARE(w.viewRange(), view);  // the drag resized, it did not pan
+        w.setDatabase(m_db);
+        QCOMPARE(w.gutterWidth(), 150);
+        // Not past the minimum.
+        drag(&w, QPoint(150, trackY(0)), QPoint(10, trackY(0)));
+        QCOMPARE(w.gutterWidth(), TimelineWidget::kMinGutter);
+    }
+
     void arrangementAndFlagsSavedPerDatabase()
     {
         {
