@@ -1,0 +1,173 @@
+// training.mode "ppo" with pipeline stages (engine/training/ppo_pipeline): the layout on
+// hand-made stage runs, where every figure follows from the pipeline by formula (a decode
+// step = the stages' step times + the hops + the token back; a forward-only pipeline of m
+// micro-batches = (p-1) x (pass + hop) + m x pass), then LLaMA-7B PPO on 8 H200s
+// (projects/llama-7b-ppo) with PP2 x DP4 and PP2 x TP4: phases, bubbles, memory per stage.
+#include "engine/cluster/cluster_setup.h"
+#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/training/ppo_pipeline.h"
+#include "sample_projects.h"
+
+#include <QtTest>
+
+using namespace npu::engine;
+
+namespace {
+
+Project ppoOn(const nlohmann::json& parallel, int devices = 8) {
+    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-ppo/project.json");
+    if (!p) qFatal("%s", p.message().c_str());
+    p->training.batch = 8;
+    p->parallel = parallel;
+    p->cluster = {{"nodes", 1}, {"devices_per_node", devices}};
+    p->runs.clear();
+    return *p;
+}
+
+// One stage's PPO step on one device: prefill [0, 1000), decode steps 1 and 2 (each
+// `decode` long, plus 100 of host gap), the three scoring forwards (`score` each), actor
+// and critic forward (`fwd`), backward (2 x fwd) and optimizer step (50).
+SimulationResult stageRun(std::int64_t decode, std::int64_t score, std::int64_t fwd) {
+    SimulationResult r;
+    DeviceResult d;
+    d.streams.push_back({0, "Compute", StreamKind::compute});
+    std::int64_t t = 0;
+    int node = 0;
+    auto task = [&](const std::string& name, const std::string& op, Phase phase, std::int64_t dur, std::int64_t gap = 0) {
+        SimTask k;
+        k.start_ns = t;
+        k.dur_ns = dur;
+        k.node = node++;
+        k.name = name;
+        k.op_type = op;
+        k.phase = phase;
+        d.tasks.push_back(k);
+        t += dur + gap;
+    };
+    task("actor.generate.prefill", "DecodePrefill", Phase::forward, 1000);
+    task("actor.generate.decode.1", "DecodeStep", Phase::forward, decode, 100);
+    task("actor.generate.decode.2", "DecodeStep", Phase::forward, decode, 100);
+    for (const char* m : {"reward", "reference", "critic.score"}) task(std::string(m) + ".layers.0.mlp", "MatMul", Phase::forward, score);
+    for (const char* m : {"actor", "critic"}) {
+        task(std::string(m) + ".layers.0.mlp", "MatMul", Phase::forward, fwd);
+        task(std::string(m) + ".layers.0.mlp.grad", "MatMul", Phase::backward, 2 * fwd);
+        task(std::string(m) + ".optimizer.adamw", "AdamW", Phase::optimizer, 50);
+    }
+    r.devices.push_back(d);
+    r.summary.params_by_model["actor"].trainable = 1000;
+    r.summary.params_by_model["critic"].trainable = 1000;
+    return r;
+}
+
+ClusterSetup pipelineOf(int stages, int microBatches) {
+    auto device = loadDeviceProfile("h200", defaultDevicesDir());
+    if (!device) qFatal("%s", device.message().c_str());
+    ClusterSetup s;
+    auto cluster = parseClusterSpec({{"nodes", 1}, {"devices_per_node", stages}}, &*device, "test");
+    if (!cluster) qFatal("%s", cluster.message().c_str());
+    s.cluster = *cluster;
+    s.parallel.pipelineStages = stages;
+    s.parallel.microBatches = microBatches;
+    return s;
+}
+
+}  // namespace
+
+class TestPpoPipeline : public QObject {
+    Q_OBJECT
+private slots:
+    void megatronInferenceMicroBatches() {
+        QCOMPARE(inferenceMicroBatches(8, 1), 1);     // decode steps of a small batch: not pipelined
+        QCOMPARE(inferenceMicroBatches(2, 255), 1);   // 510 < 512
+        QCOMPARE(inferenceMicroBatches(2, 256), 1);   // 512 sequences-tokens: pipelined, 2 per micro-batch
+        QCOMPARE(inferenceMicroBatches(8, 256), 4);
+        QCOMPARE(inferenceMicroBatches(3, 1000), 3);  // one sequence per micro-batch at least
+    }
+
+    void decodeStepAndForwardOnlyPipelineByFormula() {
+        const SimulationResult a = stageRun(400, 600, 300), b = stageRun(700, 600, 300);
+        const int m = 3;
+        const ClusterSetup setup = pipelineOf(2, m);
+        PpoPipelineShape shape;
+        shape.batch = 6;
+        shape.promptTokens = 16;
+        shape.sequenceTokens = 18;
+        shape.hidden = 4096;
+        shape.layersPerStage = 1;
+        auto laid = layOutPpoPipeline({&a, &b}, setup, shape);
+        QVERIFY2(laid, laid ? "" : laid.message().c_str());
+        const double act = setup.activationBytes;
+        // A decode step: stage 0's step (400 + 100 host gap), one hop of 6 tokens' hidden
+        // states, stage 1's (700 + 100), then 6 token ids back to stage 0.
+        const double hop = collectiveCost(CollectiveKind::send_recv, CollectiveAlgorithm::ring, 6 * 4096 * act, setup.ppPair(), setup.cluster).timeNs;
+        const double back = collectiveCost(CollectiveKind::send_recv, CollectiveAlgorithm::ring, 6 * 8, setup.ppPair(), setup.cluster).timeNs;
+        QVERIFY(hop > 0 && back > 0);
+        QCOMPARE(laid->decodeStepNs, 500.0 + hop + 800.0 + back);
+        QCOMPARE(laid->decodeMicroBatches, 1);
+        // Scoring: three forward-only pipelines of m micro-batches of 600/m each.
+        const double mbHop = collectiveCost(CollectiveKind::send_recv, CollectiveAlgorithm::ring, 6.0 / m * 18 * 4096 * act, setup.ppPair(), setup.cluster).timeNs;
+        const double scoring = 3 * ((2 - 1) * (200 + mbHop) + m * 200);
+        QVERIFY2(std::abs(laid->phaseWallMs.at("scoring") * 1e6 - scoring) <= 3, qPrintable(QString::number(laid->phaseWallMs.at("scoring") * 1e6)));
+        // Each stage is idle while the other runs its part of a decode step: the bubble.
+        QVERIFY(laid->bubbleMs.at("generation") > 0);
+        double phases = 0;
+        for (const auto& [phase, ms] : laid->phaseWallMs) phases += ms;
+        QVERIFY(std::abs(phases * 1e6 - static_cast<double>(laid->iterationNs)) <= 3);
+        QCOMPARE(laid->stages.size(), std::size_t{2});
+        // Every stage runs every micro-batch's forward and backward of actor and critic.
+        int passes = 0;
+        for (const SimTask& t : laid->stages[1].device.tasks) passes += t.name == "actor.layers.0.mlp.grad";
+        QCOMPARE(passes, m);
+    }
+
+    void llama7bOn8H200() {
+        const SimulationResult dp8 = testing::simulateOrFail(ppoOn({{"data_parallel", 8}}));
+        const SimulationResult pp2 = testing::simulateOrFail(ppoOn({{"data_parallel", 4}, {"pipeline_stages", 2}}));
+        const SimulationResult pp2tp4 = testing::simulateOrFail(ppoOn({{"tensor_parallel", 4}, {"pipeline_stages", 2}, {"micro_batches", 4}}));
+        for (const SimulationResult* r : {&pp2, &pp2tp4}) {
+            QCOMPARE(r->summary.status, std::string("ok"));
+            QCOMPARE(r->summary.cluster.pipeline_stages, 2);
+            QCOMPARE(r->devices.size(), std::size_t{8});
+            double phases = 0;
+            for (const char* p : {"generation", "scoring", "training"}) {
+                QVERIFY2(r->summary.time_by_phase_ms.at(p) > 0, p);
+                QVERIFY2(r->summary.time_by_phase_ms.at(std::string(p) + "_bubble") > 0, p);
+                phases += r->summary.time_by_phase_ms.at(p);
+            }
+            // The phases' wall times (bubbles included) make the step.
+            QVERIFY2(std::abs(phases - r->summary.step_time_ms) < 1e-3 * r->summary.step_time_ms, qPrintable(QString::number(phases)));
+            QVERIFY(r->summary.cluster.bubble_fraction > 0 && r->summary.cluster.bubble_fraction < 1);
+            bool sends = false;
+            for (const auto& c : r->summary.cluster.collectives) sends = sends || (c.group == "pp" && c.kind == "send_recv" && c.count > 0);
+            QVERIFY(sends);
+            QCOMPARE(r->summary.params_by_model.at("actor").trainable, std::int64_t{6738415616});
+        }
+        // Memory per stage: half of every model's layers. The first stage holds the
+        // embedding and not the LM head, so its actor weights are half the whole model's.
+        const double whole = static_cast<double>(dp8.summary.bytes_by_model.at("actor").trainable_weights);
+        const double stage = static_cast<double>(pp2.summary.bytes_by_model.at("actor").trainable_weights);
+        QVERIFY2(std::abs(stage / whole - 0.5) < 0.01, qPrintable(QString::number(stage / whole)));
+        QVERIFY(pp2.summary.peak_bytes < dp8.summary.peak_bytes);
+        // A decode step goes through both stages in turn: PP does not shorten generation,
+        // which reads each stage's weights in sequence (memory bound).
+        QVERIFY(pp2.summary.time_by_phase_ms.at("generation") > 0.9 * dp8.summary.time_by_phase_ms.at("generation"));
+        // Every decode step sends each token's hidden states to stage 1 and the token back.
+        std::int64_t sendCount = 0;
+        for (const auto& c : pp2.summary.cluster.collectives)
+            if (c.group == "pp") sendCount += c.count;
+        QVERIFY2(sendCount >= 256, qPrintable(QString::number(sendCount)));
+    }
+
+    void refusedCombinations() {
+        auto zero3 = simulateProject(ppoOn({{"data_parallel", 4}, {"pipeline_stages", 2}, {"zero_stage", 3}}), {});
+        QVERIFY(!zero3);
+        QVERIFY2(zero3.message().find("parallel.zero_stage: 3 with pipeline_stages 2") != std::string::npos, zero3.message().c_str());
+        auto interleaved = simulateProject(
+            ppoOn({{"data_parallel", 2}, {"pipeline_stages", 4}, {"micro_batches", 4}, {"schedule", "interleaved"}, {"virtual_stages", 2}}), {});
+        QVERIFY(!interleaved);
+        QVERIFY2(interleaved.message().find("interleaved") != std::string::npos, interleaved.message().c_str());
+    }
+};
+
+QTEST_MAIN(TestPpoPipeline)
+#include "test_ppo_pipeline.moc"
