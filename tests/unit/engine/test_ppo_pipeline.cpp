@@ -4,6 +4,7 @@
 // micro-batches = (p-1) x (pass + hop) + m x pass), then LLaMA-7B PPO on 8 H200s
 // (projects/llama-7b-ppo) with PP2 x DP4 and PP2 x TP4: phases, bubbles, memory per stage.
 #include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/strategy_search.h"
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/training/ppo_pipeline.h"
 #include "sample_projects.h"
@@ -156,6 +157,34 @@ private slots:
         for (const auto& c : pp2.summary.cluster.collectives)
             if (c.group == "pp") sendCount += c.count;
         QVERIFY2(sendCount >= 256, qPrintable(QString::number(sendCount)));
+    }
+
+    // The strategy search enumerates PPO strategies through the PPO cluster simulation: a
+    // small LLaMA PPO on 4 H200s (pipeline stages among them), ZeRO-3 under stages listed
+    // invalid with the reason, the best strategy's figures those of its own simulation.
+    void strategySearchCoversPpo() {
+        Project p = ppoOn({{"data_parallel", 4}}, 4);
+        p.model.config = {{"hidden", 256}, {"layers", 4}, {"heads", 4}, {"kv_heads", 4}, {"ffn", 512}, {"vocab", 1000}, {"tie_embeddings", false}};
+        p.training.mode.ppo.prompt_tokens = 16;
+        p.training.mode.ppo.generate_tokens = 8;
+        StrategySearchOptions options;
+        options.maxSimulations = 40;
+        auto found = searchStrategies(p, options);
+        QVERIFY2(found, found ? "" : found.message().c_str());
+        QVERIFY(found->best());
+        bool pipelined = false, zero3Refused = false;
+        for (const StrategyTrial& t : found->strategies) {
+            pipelined = pipelined || (t.feasible() && t.config.pipelineStages > 1);
+            if (t.config.pipelineStages > 1 && t.config.dataParallel > 1 && t.config.zeroStage == 3) {
+                QCOMPARE(t.status, TrialStatus::invalid);
+                QVERIFY2(t.reason.find("ZeRO-3") != std::string::npos, t.reason.c_str());
+                zero3Refused = true;
+            }
+        }
+        QVERIFY(pipelined);
+        QVERIFY(zero3Refused);
+        const SimulationResult best = testing::simulateOrFail(withStrategy(p, found->best()->config));
+        QCOMPARE(best.summary.step_time_ms, found->best()->step_time_ms);
     }
 
     void refusedCombinations() {
