@@ -12,6 +12,7 @@
 #include "engine/training/ppo_graph.h"
 #include "engine/training/ppo_pipeline.h"
 #include "engine/training/ppo_rank_timeline.h"
+#include "engine/training/ppo_what_if.h"
 
 #include <algorithm>
 #include <cmath>
@@ -67,13 +68,23 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
     PpoRankTimeline laid;
     PpoPipelineLayout pipeline;
     std::vector<std::pair<int, RankTimeline*>> stageTimelines;  // (stage, its ranks' timeline)
+    // What-ifs: each stage at its slowest rank's pace, every collective at the slowest link's.
+    const PpoPacing pacing = ppoPacing(setup);
+    const ClusterSetup laidSetup = pacedSetup(setup, pacing);
+    std::map<int, SimulationResult> paced;
+    for (int s = 0; s < P; ++s)
+        if (pacing.stagePace[static_cast<std::size_t>(s)] != 1) paced.emplace(s, pacedRun(runs.at(representativeStage(s, P)), pacing.stagePace[static_cast<std::size_t>(s)]));
+    auto runOf = [&](int s) -> const SimulationResult& {
+        const auto it = paced.find(s);
+        return it != paced.end() ? it->second : runs.at(representativeStage(s, P));
+    };
     if (P == 1) {
-        laid = layOutPpoRank(*run, setup, {setup.microBatch * par.microBatches, o.prompt_tokens, o.prompt_tokens + o.generate_tokens, hidden, layers});
+        laid = layOutPpoRank(runOf(0), laidSetup, {setup.microBatch * par.microBatches, o.prompt_tokens, o.prompt_tokens + o.generate_tokens, hidden, layers});
         stageTimelines.push_back({0, &laid.rank});
     } else {
         std::vector<const SimulationResult*> byStage;
-        for (int s = 0; s < P; ++s) byStage.push_back(&runs.at(representativeStage(s, P)));
-        auto layout = layOutPpoPipeline(byStage, setup, {setup.microBatch * par.microBatches, o.prompt_tokens, o.prompt_tokens + o.generate_tokens, hidden, layers / P});
+        for (int s = 0; s < P; ++s) byStage.push_back(&runOf(s));
+        auto layout = layOutPpoPipeline(byStage, laidSetup, {setup.microBatch * par.microBatches, o.prompt_tokens, o.prompt_tokens + o.generate_tokens, hidden, layers / P});
         if (!layout) return fail(layout.message());
         pipeline = std::move(*layout);
         for (int s = 0; s < P; ++s) stageTimelines.push_back({s, &pipeline.stages[static_cast<std::size_t>(s)]});
@@ -195,8 +206,7 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
     for (const std::string& n : pipeline.notes) cs.notes.push_back(n);
     if (par.zeroStage == 3 && par.dataParallel > 1)
         cs.notes.push_back("ZeRO-3: each model's weights are gathered before each of its passes, prefetched from the pass's start");
-    if (!setup.cluster.slowCompute.empty() || !setup.cluster.slowLink.empty())
-        cs.notes.push_back("cluster.slow_ranks / slow_links are not applied to training.mode \"ppo\"");
+    for (const std::string& n : pacing.notes) cs.notes.push_back(n);
     progress(1.0, "simulation done");
     return result;
 }

@@ -187,6 +187,38 @@ private slots:
         QCOMPARE(best.summary.step_time_ms, found->best()->step_time_ms);
     }
 
+    // Slow-rank and slow-link what-ifs pace a PPO step: rank 5 (stage 1 of PP2 x DP4) at
+    // twice the time stretches stage 1's work, hence every decode step; a slow link
+    // stretches the collectives' transfers.
+    void whatIfsPaceThePpoStep() {
+        Project base = ppoOn({{"data_parallel", 4}, {"pipeline_stages", 2}});
+        Project slow = base, slowLink = ppoOn({{"data_parallel", 4}, {"tensor_parallel", 2}});
+        slow.cluster["slow_ranks"] = {{{"rank", 5}, {"compute_factor", 2.0}}};
+        slowLink.cluster["slow_links"] = {{{"rank", 0}, {"factor", 0.25}}};
+        const SimulationResult b = testing::simulateOrFail(base), s = testing::simulateOrFail(slow);
+        const SimulationResult l0 = testing::simulateOrFail(ppoOn({{"data_parallel", 4}, {"tensor_parallel", 2}})), l = testing::simulateOrFail(slowLink);
+        // Generation: stage 1's half of every decode step takes twice as long.
+        const double gen = b.summary.time_by_phase_ms.at("generation"), genSlow = s.summary.time_by_phase_ms.at("generation");
+        QVERIFY2(genSlow > 1.3 * gen && genSlow < 1.7 * gen, qPrintable(QString::number(genSlow / gen)));
+        QVERIFY(s.summary.step_time_ms > b.summary.step_time_ms);
+        bool noted = false;
+        for (const auto& n : s.summary.cluster.notes) noted = noted || n.find("rank 5 computes at 2.00x") != std::string::npos;
+        QVERIFY(noted);
+        // The 25 MB gradient buckets (mostly bandwidth) take 2.5-4x; the decode steps' small
+        // TP all-reduces (latency-bound, the latency kept) longer too.
+        auto find = [](const SimulationResult& r, const char* group) {
+            for (const auto& c : r.summary.cluster.collectives)
+                if (c.group == group) return c;
+            return CollectiveSummary{};
+        };
+        const CollectiveSummary dp = find(l0, "dp"), dpSlow = find(l, "dp"), tp = find(l0, "tp"), tpSlow = find(l, "tp");
+        QVERIFY(dp.count > 0 && tp.count > 0);
+        QCOMPARE(tpSlow.count, tp.count);
+        QVERIFY2(dpSlow.time_ms > 2.5 * dp.time_ms && dpSlow.time_ms <= 4.0 * dp.time_ms, qPrintable(QString::number(dpSlow.time_ms / dp.time_ms)));
+        QVERIFY(tpSlow.time_ms > tp.time_ms);
+        QVERIFY(l.summary.step_time_ms > l0.summary.step_time_ms);
+    }
+
     void refusedCombinations() {
         auto zero3 = simulateProject(ppoOn({{"data_parallel", 4}, {"pipeline_stages", 2}, {"zero_stage", 3}}), {});
         QVERIFY(!zero3);
