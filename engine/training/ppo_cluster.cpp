@@ -185,8 +185,8 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
     if (P == 1) {
         for (const auto& [phase, ms] : laid.phaseMs) sum.time_by_phase_ms[phase] = ms;
     } else {
-        // Each phase's wall time, its pipeline bubble included (and apart).
-        for (const auto& [phase, ms] : pipeline.phaseWallMs) sum.time_by_phase_ms[phase] = ms;
+        // Rank 0's time in each phase, its pipeline bubble included (and apart).
+        for (const auto& [phase, ms] : pipeline.phaseMs) sum.time_by_phase_ms[phase] = ms;
         for (const auto& [phase, ms] : pipeline.bubbleMs) sum.time_by_phase_ms[phase + "_bubble"] = ms;
     }
     const auto& wallMs = P == 1 ? laid.phaseWallMs : pipeline.phaseWallMs;
@@ -198,9 +198,9 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
                          "its 1/tp shard of the four models, its 1/pp of their layers) is simulated on one device and given the cluster's collectives",
                 P == 1 ? "time_by_phase_ms generation/scoring/training: rank 0's task time in each phase plus the time it waits on "
                          "communication; wall time by phase: " + wall
-                       : "time_by_phase_ms generation/scoring/training: the phases' wall time, pipeline bubbles included (<phase>_bubble: a "
-                         "stage's idle time in it, mean over stages); one decode step through the pipeline " +
-                             std::to_string(pipeline.decodeStepNs / 1e6).substr(0, 6) + " ms",
+                       : "time_by_phase_ms generation/scoring/training: rank 0's task time in each phase plus the time it waits on "
+                         "communication and on the other stages (its pipeline bubble, also as <phase>_bubble); wall time by phase: " + wall +
+                             "; one decode step through the pipeline " + std::to_string(pipeline.decodeStepNs / 1e6).substr(0, 6) + " ms",
                 "generation: 2 x layers + 1 tensor-parallel all-reduces of one token's hidden states after every decode step",
                 "data-parallel gradient buckets and tensor-parallel collectives do not share link bandwidth here (estimate)"};
     for (const std::string& n : pipeline.notes) cs.notes.push_back(n);

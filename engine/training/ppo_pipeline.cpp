@@ -75,6 +75,7 @@ public:
             SimTask t = m_run.tasks[p.tasks[k]];
             t.start_ns = start + roundNs(static_cast<double>(t.start_ns - p.startNs) * scale) + extra;
             t.dur_ns = roundNs(static_cast<double>(t.dur_ns) * scale);
+            m_work[p.phase] += t.dur_ns;
             m_rt.compute.push_back({t.start_ns, t.start_ns + t.dur_ns});
             std::int64_t at = t.start_ns + t.dur_ns;
             const std::string name = t.name;
@@ -84,6 +85,7 @@ public:
                 for (const auto& [kind, cost] : tp.calls)
                     at = comm(m_tp, "tp", kind, cost, tp.bytes, at, "TP " + std::string(collectiveKindName(kind)) + (tp.count > 1 ? " x" + std::to_string(tp.count) : "") + " " + name, tp.count);
                 extra += roundNs(tp.timeNs());
+                m_work[p.phase] += roundNs(tp.timeNs());
             }
         }
         const std::int64_t end = start + roundNs(static_cast<double>(p.durNs) * scale) + extra;
@@ -119,8 +121,13 @@ public:
         return start + dur;
     }
 
+    // Time the stage's own pieces (host-bound gaps included) and its waits take in a
+    // phase: the rest of the phase is its pipeline bubble.
     void occupy(int phase, std::int64_t t) { m_busy[phase] += t; }
     std::int64_t busy(int phase) const { return m_busy[phase]; }
+    // Its task time plus the communication it waits on (as time_by_phase_ms counts).
+    void work(int phase, std::int64_t t) { m_work[phase] += t; }
+    std::int64_t work(int phase) const { return m_work[phase]; }
 
     // Memory and host activity follow the pieces they happened in (linearly inside one).
     RankTimeline finish(CollectiveAlgorithm dpAlgorithm, std::int64_t end) {
@@ -173,6 +180,7 @@ private:
     int m_tp = 0, m_pp = 0, m_dp = 0;
     std::vector<std::pair<std::int64_t, std::int64_t>> m_placed;  // per piece: first start, last end
     std::int64_t m_busy[3] = {0, 0, 0};
+    std::int64_t m_work[3] = {0, 0, 0};
 };
 
 }  // namespace
@@ -325,6 +333,7 @@ Expected<PpoPipelineLayout> layOutPpoPipeline(const std::vector<const Simulation
                                      "DP " + std::string(collectiveKindName(kind)) + " " + model + " bucket " + std::to_string(k));
                 }
                 at = std::max(at, free);
+                lane.work(2, at - pipelineEnd);
             }
             auto opt = pieceOf(lane, std::string("training ") + model + " optimizer");
             if (!opt) return opt.error();
@@ -332,9 +341,11 @@ Expected<PpoPipelineLayout> layOutPpoPipeline(const std::vector<const Simulation
             at = lane.place(**opt, par.zeroStage >= 1 && dp > 1 ? 1.0 / dp : 1.0, at, {}, TpPoint{});
             if ((par.zeroStage == 1 || par.zeroStage == 2) && dp > 1) {
                 const double bytes = lane.trainable(model) * setup.weightBytes;
+                const std::int64_t from = at;
                 at = lane.comm(lane.dpStream(), "dp", CollectiveKind::all_gather,
                                collectiveCost(CollectiveKind::all_gather, par.comm.gradientAllreduce, bytes, setup.dpGroup(), setup.cluster), bytes, at,
                                std::string("ZeRO gather updated ") + model + " weights");
+                lane.work(2, at - from);
             }
             lane.occupy(2, at - pipelineEnd);
             laneEnd[static_cast<std::size_t>(s)] = at;
@@ -349,10 +360,11 @@ Expected<PpoPipelineLayout> layOutPpoPipeline(const std::vector<const Simulation
     out.phaseWallMs = {{kPpoPhases[0], generationEnd / 1e6}, {kPpoPhases[1], (scoringEnd - generationEnd) / 1e6}, {kPpoPhases[2], (T - scoringEnd) / 1e6}};
     double idle = 0;
     for (int phase = 0; phase < 3; ++phase) {
-        double sum = 0;
-        for (const StageLane& lane : lanes) sum += out.phaseWallMs[kPpoPhases[phase]] * 1e6 - static_cast<double>(lane.busy(phase));
-        out.bubbleMs[kPpoPhases[phase]] = std::max(0.0, sum / P / 1e6);
-        idle += sum / P;
+        const double wall = out.phaseWallMs[kPpoPhases[phase]] * 1e6;
+        for (const StageLane& lane : lanes) idle += std::max(0.0, wall - static_cast<double>(lane.busy(phase))) / P;
+        const double bubble = std::max(0.0, wall - static_cast<double>(lanes.front().busy(phase)));
+        out.bubbleMs[kPpoPhases[phase]] = bubble / 1e6;
+        out.phaseMs[kPpoPhases[phase]] = (static_cast<double>(lanes.front().work(phase)) + bubble) / 1e6;
     }
     out.bubbleFraction = T > 0 ? std::max(0.0, idle / static_cast<double>(T)) : 0;
     for (int s = 0; s < P; ++s) out.stages.push_back(lanes[static_cast<std::size_t>(s)].finish(par.comm.gradientAllreduce, laneEnd[static_cast<std::size_t>(s)]));

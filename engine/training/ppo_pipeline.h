@@ -51,8 +51,12 @@ struct PpoPipelineLayout {
     std::vector<RankTimeline> stages;            // one per stage: its ranks all do the same work
     std::int64_t iterationNs = 0;
     std::map<std::string, double> phaseWallMs;   // generation, scoring, training (bubbles included)
-    std::map<std::string, double> bubbleMs;      // per phase: stage idle time, mean over stages
-    double bubbleFraction = 0;                   // mean stage idle / iteration
+    // Rank 0 (the first stage) per phase: its task time plus the communication it waits on
+    // plus its pipeline bubble (as time_by_phase_ms counts without stages, bubble added),
+    // and that bubble: the phase's wall time the stage spends waiting for the others.
+    std::map<std::string, double> phaseMs;
+    std::map<std::string, double> bubbleMs;
+    double bubbleFraction = 0;                   // stage idle / iteration, mean over stages
     double decodeStepNs = 0;                     // one decode step: all stages, the hops, the token back
     int prefillMicroBatches = 1, decodeMicroBatches = 1;
     std::vector<std::string> notes;

@@ -131,12 +131,12 @@ private slots:
             QCOMPARE(r->devices.size(), std::size_t{8});
             double phases = 0;
             for (const char* p : {"generation", "scoring", "training"}) {
-                QVERIFY2(r->summary.time_by_phase_ms.at(p) > 0, p);
-                QVERIFY2(r->summary.time_by_phase_ms.at(std::string(p) + "_bubble") > 0, p);
+                const double bubble = r->summary.time_by_phase_ms.at(std::string(p) + "_bubble");
+                QVERIFY2(bubble > 0 && bubble < r->summary.time_by_phase_ms.at(p), p);
                 phases += r->summary.time_by_phase_ms.at(p);
             }
-            // The phases' wall times (bubbles included) make the step.
-            QVERIFY2(std::abs(phases - r->summary.step_time_ms) < 1e-3 * r->summary.step_time_ms, qPrintable(QString::number(phases)));
+            // Rank 0's task time, waits and bubble: the step but for its host-bound gaps.
+            QVERIFY2(phases <= r->summary.step_time_ms * 1.001, qPrintable(QString::number(phases)));
             QVERIFY(r->summary.cluster.bubble_fraction > 0 && r->summary.cluster.bubble_fraction < 1);
             bool sends = false;
             for (const auto& c : r->summary.cluster.collectives) sends = sends || (c.group == "pp" && c.kind == "send_recv" && c.count > 0);
@@ -197,9 +197,10 @@ private slots:
         slowLink.cluster["slow_links"] = {{{"rank", 0}, {"factor", 0.25}}};
         const SimulationResult b = testing::simulateOrFail(base), s = testing::simulateOrFail(slow);
         const SimulationResult l0 = testing::simulateOrFail(ppoOn({{"data_parallel", 4}, {"tensor_parallel", 2}})), l = testing::simulateOrFail(slowLink);
-        // Generation: stage 1's half of every decode step takes twice as long.
-        const double gen = b.summary.time_by_phase_ms.at("generation"), genSlow = s.summary.time_by_phase_ms.at("generation");
-        QVERIFY2(genSlow > 1.3 * gen && genSlow < 1.7 * gen, qPrintable(QString::number(genSlow / gen)));
+        // Generation: stage 1's half of every decode step takes twice as long, so rank 0
+        // (stage 0) waits about twice as long for it.
+        const double gen = b.summary.time_by_phase_ms.at("generation_bubble"), genSlow = s.summary.time_by_phase_ms.at("generation_bubble");
+        QVERIFY2(genSlow > 1.8 * gen && genSlow < 2.1 * gen, qPrintable(QString::number(genSlow / gen)));
         QVERIFY(s.summary.step_time_ms > b.summary.step_time_ms);
         bool noted = false;
         for (const auto& n : s.summary.cluster.notes) noted = noted || n.find("rank 5 computes at 2.00x") != std::string::npos;
