@@ -153,7 +153,10 @@ public:
             if (s.free_ns >= 0) s.free_ns = map(s.free_ns);
         }
         for (HostSlice& h : d.host) {
+            // Its end in the piece it ran in (an end on a piece's boundary is not the next one's start).
+            const std::int64_t end = h.dur_ns > 0 ? map(h.start_ns + h.dur_ns - 1) + 1 : map(h.start_ns);
             h.start_ns = map(h.start_ns);
+            h.dur_ns = std::max<std::int64_t>(0, end - h.start_ns);
             if (h.kernel_start_ns >= 0) h.kernel_start_ns = map(h.kernel_start_ns);
         }
         d.loader.clear();
