@@ -6,6 +6,7 @@
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/strategy_search.h"
 #include "engine/pipeline/simulation_pipeline.h"
+#include "engine/training/resource_estimator.h"
 #include "engine/training/ppo_pipeline.h"
 #include "sample_projects.h"
 
@@ -218,6 +219,26 @@ private slots:
         QVERIFY2(dpSlow.time_ms > 2.5 * dp.time_ms && dpSlow.time_ms <= 4.0 * dp.time_ms, qPrintable(QString::number(dpSlow.time_ms / dp.time_ms)));
         QVERIFY(tpSlow.time_ms > tp.time_ms);
         QVERIFY(l.summary.step_time_ms > l0.summary.step_time_ms);
+    }
+
+    // The estimator asks the strategy search for PPO too: LLaMA-7B PPO without the
+    // optimizer offload does not fit one 64 GiB Ascend 910B; on 2 the strategy reported is
+    // one the search simulated (its label names the micro-batches), not a fixed DP + ZeRO-3.
+    void estimatorSearchesPpoStrategies() {
+        Project p = ppoOn({}, 1);
+        p.parallel = nlohmann::json::object();
+        p.cluster = nlohmann::json::object();
+        p.device = "ascend-910b";
+        p.training.offload_optimizer = false;
+        EstimateRequest req;
+        req.tokens = 1e6;
+        req.devicesMax = 2;
+        req.maxSimulationsPerCount = 3;
+        auto e = estimateResources(p, req);
+        QVERIFY2(e, e ? "" : e.message().c_str());
+        QCOMPARE(e->trials.size(), std::size_t{2});
+        QVERIFY(!e->trials.front().fits);
+        QVERIFY2(e->trials.back().strategy.find("micro-batch") != std::string::npos, e->trials.back().strategy.c_str());
     }
 
     // The communication playbook runs on PPO cluster runs: DP 2 over two servers joined by
