@@ -66,14 +66,31 @@ public:
         return out;
     }
 
-    // Places `scale` of piece p (one micro-batch's share) from `start`: its tasks' offsets
-    // and durations scaled, the TP point's collectives after each task in `points`.
+    // One micro-batch's share of piece p: its kernels take `scale` of their time, the time
+    // the device idles in the piece stays (in eager mode the host issues the same ops for
+    // every micro-batch): its length.
+    std::int64_t shareNs(const PpoPiece& p, double scale) const {
+        std::int64_t busy = 0, covered = 0;  // the union of the tasks' intervals (tasks in start order)
+        for (std::size_t i : p.tasks) {
+            const SimTask& t = m_run.tasks[i];
+            const std::int64_t from = std::max(t.start_ns - p.startNs, covered), to = t.start_ns - p.startNs + t.dur_ns;
+            if (to > from) busy += to - from;
+            covered = std::max(covered, to);
+        }
+        return std::max(p.durNs - roundNs(static_cast<double>(busy) * (1 - scale)), roundNs(static_cast<double>(busy) * scale));
+    }
+
+    // Places piece p's share from `start`, the TP point's collectives after each task in
+    // `points`; returns its end.
     std::int64_t place(const PpoPiece& p, double scale, std::int64_t start, const std::vector<std::size_t>& points, const TpPoint& tp) {
-        std::int64_t extra = 0;
+        std::int64_t extra = 0, busy = 0, covered = 0;  // the union of the tasks so far (tasks in start order)
         auto point = points.begin();
         for (std::size_t k = 0; k < p.tasks.size(); ++k) {
             SimTask t = m_run.tasks[p.tasks[k]];
-            t.start_ns = start + roundNs(static_cast<double>(t.start_ns - p.startNs) * scale) + extra;
+            const std::int64_t offset = t.start_ns - p.startNs, busyBefore = busy - std::max<std::int64_t>(0, covered - offset);
+            busy += std::max<std::int64_t>(0, offset + t.dur_ns - std::max(offset, covered));
+            covered = std::max(covered, offset + t.dur_ns);
+            t.start_ns = start + offset - roundNs(static_cast<double>(busyBefore) * (1 - scale)) + extra;
             t.dur_ns = roundNs(static_cast<double>(t.dur_ns) * scale);
             m_work[p.phase] += t.dur_ns;
             m_rt.compute.push_back({t.start_ns, t.start_ns + t.dur_ns});
@@ -88,7 +105,7 @@ public:
                 m_work[p.phase] += roundNs(tp.timeNs());
             }
         }
-        const std::int64_t end = start + roundNs(static_cast<double>(p.durNs) * scale) + extra;
+        const std::int64_t end = start + shareNs(p, scale) + extra;
         auto& span = m_placed[static_cast<std::size_t>(&p - m_run.pieces.data())];
         span.first = span.first < 0 ? start : std::min(span.first, start);
         span.second = std::max(span.second, end);
@@ -235,13 +252,13 @@ Expected<PpoPipelineLayout> layOutPpoPipeline(const std::vector<const Simulation
                 fwdTp.push_back(passPoint(mbBytes));
                 fwdPoints.push_back(tp > 1 ? tensorParallelPoints(lane.tasksOf(**f), lane.stage() == 0) : std::vector<std::size_t>{});
             }
-            pipe.forwardNs.push_back(static_cast<double>((*f)->durNs) / m + fwdTp.back().timeNs() * static_cast<double>(fwdPoints.back().size()));
+            pipe.forwardNs.push_back(static_cast<double>(lane.shareNs(**f, 1.0 / m)) + fwdTp.back().timeNs() * static_cast<double>(fwdPoints.back().size()));
             if (pipe.forwardOnly) continue;
             auto b = pieceOf(lane, backwardKey);
             if (!b) return b.error();
             bwd.push_back(*b);
             bwdPoints.push_back(tp > 1 ? tensorParallelPoints(lane.tasksOf(**b), lane.stage() == P - 1) : std::vector<std::size_t>{});
-            pipe.backwardNs.push_back(static_cast<double>((*b)->durNs) / m + fwdTp.back().timeNs() * static_cast<double>(bwdPoints.back().size()));
+            pipe.backwardNs.push_back(static_cast<double>(lane.shareNs(**b, 1.0 / m)) + fwdTp.back().timeNs() * static_cast<double>(bwdPoints.back().size()));
         }
         pipe.stages = P;
         const CollectiveCost p2p = hop(mbBytes);
@@ -377,7 +394,8 @@ Expected<PpoPipelineLayout> layOutPpoPipeline(const std::vector<const Simulation
                      std::to_string(kMegatronInferencePipelineThreshold) + ")",
                  "scoring: each frozen model's forward pipelined forward-only in " + std::to_string(m) + " micro-batches; training: actor then critic under the " +
                      std::string(pipelineScheduleName(par.schedule)) + " schedule; each model's pipeline starts when the previous one has drained (estimate)",
-                 "a micro-batch's pass takes 1/micro_batches of the stage's pass over the rollout (its kernels are not re-simulated at the micro-batch size)"};
+                 "a micro-batch's pass: the stage's kernels over the rollout at 1/micro_batches of their time (not re-simulated at the micro-batch size), "
+                 "its idle time between them (eager mode's host issuing every op) as it is"};
     return out;
 }
 

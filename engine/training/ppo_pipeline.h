@@ -17,8 +17,10 @@
 //               GPipe), each stage's data-parallel gradient reduction, optimizer step
 //               (ZeRO-1/2: 1/dp of it, then the updated weights all-gathered).
 // Tensor-parallel collectives block inside each pass as in the other PPO layout
-// (engine/training/ppo_rank_timeline). A stage's pass of one micro-batch takes 1/m of the
-// stage's pass over the rollout (the kernels are not re-simulated at the micro-batch size).
+// (engine/training/ppo_rank_timeline). A stage's pass of one micro-batch: the kernels of
+// its pass over the rollout at 1/m of their time (not re-simulated at the micro-batch
+// size), the device's idle time between them as it is (eager mode's host issues every op
+// for every micro-batch).
 
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/rank_timeline.h"
