@@ -155,7 +155,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             const std::int64_t perPipeline = project.training.batch / dp;
             // PPO without pipeline stages runs each rank's rollout as one batch: micro_batches
             // changes nothing there (engine/training/ppo_cluster), one count suffices.
-            const auto ms = microBatchChoices(perPipeline, pp, ppo && pp == 1 ? 1 : std::max(1, options.maxMicroBatchChoices));
+            const auto ms = ppo && pp == 1 ? std::vector<int>{1} : microBatchChoices(perPipeline, pp, std::max(1, options.maxMicroBatchChoices));
             const auto valid = microBatchChoices(perPipeline, pp, std::numeric_limits<int>::max());
             thinned += static_cast<int>(valid.size() - ms.size());
             if (ms.empty()) shapes.push_back({tp, pp, dp, pp});
