@@ -24,17 +24,7 @@ CommPlan planCommunication(const ClusterSetup& s, const Project& project, const 
     const double hidden = static_cast<double>(project.model.config.value("hidden", std::int64_t{1}));
     const double tokens = static_cast<double>(s.microBatch * project.training.seq);
     plan.tpBytes = tokens * hidden * s.activationBytes;
-    if (par.tensorParallel > 1) {
-        const GroupPlacement tp = s.tpGroup();
-        if (par.sequenceParallel) {
-            // Korthikanti et al.: each all-reduce becomes a reduce-scatter (leaving the
-            // sequence-parallel region) and an all-gather (entering the next).
-            plan.tpPoint.push_back({CollectiveKind::reduce_scatter, collectiveCost(CollectiveKind::reduce_scatter, CollectiveAlgorithm::ring, plan.tpBytes, tp, s.cluster)});
-            plan.tpPoint.push_back({CollectiveKind::all_gather, collectiveCost(CollectiveKind::all_gather, CollectiveAlgorithm::ring, plan.tpBytes, tp, s.cluster)});
-        } else {
-            plan.tpPoint.push_back({CollectiveKind::all_reduce, collectiveCost(CollectiveKind::all_reduce, CollectiveAlgorithm::ring, plan.tpBytes, tp, s.cluster)});
-        }
-    }
+    plan.tpPoint = tensorParallelPointCollectives(s, plan.tpBytes);
     // Megatron-LM's scatter/gather optimisation: with tensor parallelism each rank sends
     // its 1/tp of the activations and the receivers all-gather over the fast link.
     plan.p2pBytes = tokens * hidden * s.activationBytes / par.tensorParallel;

@@ -11,9 +11,15 @@ double CommPlan::tpPointNs() const {
     return ns;
 }
 
-namespace {
+std::vector<std::pair<CollectiveKind, CollectiveCost>> tensorParallelPointCollectives(const ClusterSetup& s, double bytes) {
+    if (s.parallel.tensorParallel <= 1) return {};
+    const GroupPlacement tp = s.tpGroup();
+    if (!s.parallel.sequenceParallel) return {{CollectiveKind::all_reduce, collectiveCost(CollectiveKind::all_reduce, CollectiveAlgorithm::ring, bytes, tp, s.cluster)}};
+    return {{CollectiveKind::reduce_scatter, collectiveCost(CollectiveKind::reduce_scatter, CollectiveAlgorithm::ring, bytes, tp, s.cluster)},
+            {CollectiveKind::all_gather, collectiveCost(CollectiveKind::all_gather, CollectiveAlgorithm::ring, bytes, tp, s.cluster)}};
+}
 
-std::int64_t ns(double v) { return static_cast<std::int64_t>(std::llround(v)); }
+namespace {
 
 class RankBuilder {
 public:
@@ -46,7 +52,7 @@ public:
     // its end. The wait is part of the task, as Ascend's traces show it.
     std::int64_t comm(int stream, const std::string& group, CollectiveKind kind, const CollectiveCost& cost, double bytes,
                       std::int64_t start, const std::string& name, std::int64_t durNs = -1, std::int64_t waitNs = 0) {
-        const std::int64_t transit = durNs >= 0 ? durNs : ns(cost.timeNs);
+        const std::int64_t transit = durNs >= 0 ? durNs : roundNs(cost.timeNs);
         const std::int64_t dur = waitNs + transit;
         m_out.comm.push_back({start, start + dur});
         auto& c = m_out.collectives[group + " " + std::string(collectiveKindName(kind))];
@@ -88,7 +94,7 @@ public:
         c.link = cost.link;
         c.count += 1;
         c.bytes += bytes;
-        const std::int64_t transit = ns(cost.timeNs);
+        const std::int64_t transit = roundNs(cost.timeNs);
         c.time_ms += (waitNs + transit) / 1e6;
         c.transit_ms += transit / 1e6;
         c.wait_ms += waitNs / 1e6;
@@ -168,7 +174,7 @@ std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::ve
     const PipelinePass* last = lastBackwardPass(passes);
     if (setup.parallel.dataParallel <= 1 || !last) return {};
     const int buckets = bucketCount(stage, setup);
-    const std::int64_t passStart = ns(last->startNs), passEnd = ownEndNs >= 0 ? ownEndNs : ns(last->endNs);
+    const std::int64_t passStart = roundNs(last->startNs), passEnd = ownEndNs >= 0 ? ownEndNs : roundNs(last->endNs);
     std::vector<std::int64_t> ready;
     for (int k = 0; k < buckets; ++k)
         ready.push_back(setup.parallel.comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / buckets : passEnd);
@@ -191,7 +197,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     RankBuilder b(stage, materialise, setup.parallel.pipelineStages > 1);
     const ParallelConfig& par = setup.parallel;
     const int v = par.schedule == PipelineSchedule::interleaved ? par.virtualStages : 1;
-    const std::int64_t tpNs = ns(plan.tpPointNs());
+    const std::int64_t tpNs = roundNs(plan.tpPointNs());
     std::vector<Interval> tpBusy;
     const PipelinePass* lastBackward = nullptr;
 
@@ -202,22 +208,22 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     // last backward pass (its buckets).
     std::int64_t prevOwnEnd = -1, prevSlotEnd = 0, lastBackwardOwnEnd = -1;
     for (const PipelinePass& pass : passes) {
-        std::int64_t ownEnd = ns(pass.startNs);
+        std::int64_t ownEnd = roundNs(pass.startNs);
         const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
         // Activations come from the previous virtual stage, gradients from the next one;
         // they arrive p2p's time before the pass starts (the schedule adds it).
         const int receiver = pass.chunk * par.pipelineStages + stage.stage;
         const bool receives = pass.backward ? receiver < par.pipelineStages * v - 1 : receiver > 0;
         if (receives && par.pipelineStages > 1)
-            b.receive(plan.p2p, plan.p2pBytes, std::max<std::int64_t>(0, ns(pass.startNs - plan.p2p.timeNs) - passFree), ns(pass.startNs),
+            b.receive(plan.p2p, plan.p2pBytes, std::max<std::int64_t>(0, roundNs(pass.startNs - plan.p2p.timeNs) - passFree), roundNs(pass.startNs),
                       std::string(pass.backward ? "recv gradients mb " : "recv activations mb ") + std::to_string(pass.microBatch));
-        passFree = std::max(passFree, ns(pass.endNs));
+        passFree = std::max(passFree, roundNs(pass.endNs));
         const std::size_t n = seg.tasks.size();
         // Chunk c of an interleaved stage holds layer group c; backward walks them in reverse.
         const std::size_t group = static_cast<std::size_t>(pass.backward ? v - 1 - pass.chunk : pass.chunk);
         const std::size_t from = n * group / static_cast<std::size_t>(v), to = n * (group + 1) / static_cast<std::size_t>(v);
         const std::int64_t base = from < n ? seg.tasks[from].start_ns : 0;
-        std::int64_t shift = ns(pass.startNs) - base;
+        std::int64_t shift = roundNs(pass.startNs) - base;
         auto point = std::lower_bound(seg.collectiveAfter.begin(), seg.collectiveAfter.end(), from);
         for (std::size_t i = from; i < to; ++i) {
             const SimTask& t = seg.tasks[i];
@@ -244,7 +250,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const int virtualStage = pass.chunk * par.pipelineStages + stage.stage;
         const bool sends = pass.backward ? virtualStage > 0 : virtualStage < par.pipelineStages * v - 1;
         if (sends && par.pipelineStages > 1)
-            b.comm(b.ppStream(), "pp", CollectiveKind::send_recv, plan.p2p, plan.p2pBytes, ns(pass.endNs),
+            b.comm(b.ppStream(), "pp", CollectiveKind::send_recv, plan.p2p, plan.p2pBytes, roundNs(pass.endNs),
                    std::string(pass.backward ? "send gradients mb " : "send activations mb ") + std::to_string(pass.microBatch));
         if (par.zeroStage == 3 && par.dataParallel > 1) {
             // ZeRO-3 gathers the stage's weights before each pass (prefetched: overlapped).
@@ -254,15 +260,15 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
             const CollectiveCost ag = withBandwidthFactor(
                 collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
             const std::int64_t waitNs = sync.lockStep && prevOwnEnd >= 0 ? std::max<std::int64_t>(0, prevSlotEnd - prevOwnEnd) : 0;
-            b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, ns(pass.startNs) - waitNs, "ZeRO-3 gather weights", -1, waitNs);
+            b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, roundNs(pass.startNs) - waitNs, "ZeRO-3 gather weights", -1, waitNs);
         }
         prevOwnEnd = ownEnd;
-        prevSlotEnd = ns(pass.endNs);
+        prevSlotEnd = roundNs(pass.endNs);
         if (pass.backward && (!lastBackward || pass.endNs > lastBackward->endNs)) {
             lastBackward = &pass;
             lastBackwardOwnEnd = ownEnd;
         }
-        b.out().pipelineEndNs = std::max(b.out().pipelineEndNs, ns(pass.endNs));
+        b.out().pipelineEndNs = std::max(b.out().pipelineEndNs, roundNs(pass.endNs));
     }
 
     // Data-parallel gradient buckets, ready in turn as the last backward pass produces
@@ -290,7 +296,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
             if (comm.compression > 1 && plan.hbmBandwidth > 0) {
                 // Compressing reads the bucket and writes the smaller copy: an
                 // elementwise kernel at HBM bandwidth (estimate), on the comm stream's side.
-                const std::int64_t dur = ns((raw + sent) / plan.hbmBandwidth * 1e9);
+                const std::int64_t dur = roundNs((raw + sent) / plan.hbmBandwidth * 1e9);
                 SimTask t;
                 t.dur_ns = dur;
                 t.stream = b.dpStream();
@@ -305,7 +311,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
             }
             const CollectiveCost cost =
                 withBandwidthFactor(collectiveCost(kind, plan.dpAlgorithm, sent, setup.dpGroup(), setup.cluster), sync.linkFactor);
-            std::int64_t dur = ns(cost.timeNs);
+            std::int64_t dur = roundNs(cost.timeNs);
             if (sharesLink) dur += sharedTime(tpBusy, std::max(at, groupAt), std::max(at, groupAt) + dur) / 2;
             free = b.comm(b.dpStream(), "dp", kind, cost, sent, at, "DP " + std::string(collectiveKindName(kind)) + " bucket " + std::to_string(k), dur,
                           std::max<std::int64_t>(0, groupAt - at));
@@ -319,8 +325,8 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     std::int64_t end = dpEnd;
     for (const SimTask& t : stage.optimizer.tasks) {
         SimTask scaled = t;
-        scaled.dur_ns = ns(t.dur_ns * optScale);
-        const std::int64_t start = dpEnd + ns(t.start_ns * optScale);
+        scaled.dur_ns = roundNs(t.dur_ns * optScale);
+        const std::int64_t start = dpEnd + roundNs(t.start_ns * optScale);
         b.task(scaled, start);
         end = std::max(end, start + scaled.dur_ns);
     }
@@ -330,7 +336,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
                 collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
         // Every rank starts its shard's update at dpEnd (the buckets are the group's); the
         // gather moves data when the slowest shard is done.
-        const std::int64_t groupEnd = dpEnd + ns(static_cast<double>(end - dpEnd) * sync.optimizerSlowdown);
+        const std::int64_t groupEnd = dpEnd + roundNs(static_cast<double>(end - dpEnd) * sync.optimizerSlowdown);
         end = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, end, "ZeRO gather updated weights", -1,
                      std::max<std::int64_t>(0, groupEnd - end));
     }

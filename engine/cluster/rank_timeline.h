@@ -11,6 +11,7 @@
 #include "engine/cluster/stage_profile.h"
 #include "engine/parallel/pipeline_schedule.h"
 
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -29,6 +30,14 @@ struct CommPlan {
     double hbmBandwidth = 0;         // for the gradient compression kernels
     double tpPointNs() const;
 };
+
+// The collectives at one tensor-parallel point of a pass over `bytes` of activations
+// (Megatron-LM's all-reduce; with sequence parallelism a reduce-scatter and an all-gather,
+// Korthikanti et al.), in order. Empty without tensor parallelism.
+std::vector<std::pair<CollectiveKind, CollectiveCost>> tensorParallelPointCollectives(const ClusterSetup& setup, double bytes);
+
+// A time computed in double, as the timelines' integer nanoseconds.
+inline std::int64_t roundNs(double v) { return static_cast<std::int64_t>(std::llround(v)); }
 
 struct Interval {
     std::int64_t start = 0, end = 0;

@@ -123,8 +123,6 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     if (!isClusterProject(project))
         return makeError(file + ": the strategy search needs a cluster: add a \"cluster\" block (nodes, devices_per_node) or "
                                 "parallel degrees (docs/project-format.md, \"Cluster runs\")");
-    if (project.training.mode.name == "ppo")
-        return makeError(file + ": training.mode: \"ppo\": the strategy search does not cover it (no pipeline stages for its rollout); set parallel.data_parallel, tensor_parallel and zero_stage by hand");
     auto current = parallelConfigOf(project);
     if (!current) return current.error();
     // With the device profile, so missing links (inter-node figures) fail here, once.
@@ -141,6 +139,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     sim.adviseOnOom = false;
     sim.steps = 1;
 
+    const bool ppo = project.training.mode.name == "ppo";
     // The shapes: (tp, pp, micro-batches), dp following from the device count.
     struct Shape { int tp, pp, dp, m; };
     std::vector<Shape> shapes;
@@ -154,7 +153,9 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                 continue;
             }
             const std::int64_t perPipeline = project.training.batch / dp;
-            const auto ms = microBatchChoices(perPipeline, pp, std::max(1, options.maxMicroBatchChoices));
+            // PPO without pipeline stages runs each rank's rollout as one batch: micro_batches
+            // changes nothing there (engine/training/ppo_cluster), one count suffices.
+            const auto ms = ppo && pp == 1 ? std::vector<int>{1} : microBatchChoices(perPipeline, pp, std::max(1, options.maxMicroBatchChoices));
             const auto valid = microBatchChoices(perPipeline, pp, std::numeric_limits<int>::max());
             thinned += static_cast<int>(valid.size() - ms.size());
             if (ms.empty()) shapes.push_back({tp, pp, dp, pp});
@@ -231,6 +232,18 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         // ZeRO from the most sharded down; a recomputation level over memory at stage z is
         // over memory at every lower stage too, so the next stage starts above it.
         std::vector<int> zeros = sh.dp > 1 ? std::vector<int>{3, 2, 1, 0} : std::vector<int>{0};
+        // PPO with pipeline stages runs as NeMo-Aligner on Megatron-LM, which shards no
+        // weights (engine/training/ppo_cluster refuses ZeRO-3 there, with the reason).
+        if (ppo && sh.pp > 1 && sh.dp > 1) {
+            StrategyConfig c = base;
+            c.zeroStage = 3;
+            StrategyTrial t;
+            t.config = c;
+            t.status = TrialStatus::invalid;
+            t.reason = "training.mode \"ppo\" with pipeline stages: Megatron-LM's distributed optimizer shards optimizer states and gradients, not weights (ZeRO-3)";
+            trials.push_back(std::move(t));
+            zeros.erase(zeros.begin());
+        }
         std::size_t minLevel = 0;
         std::string overAt;  // the strategy that implies the next ones over memory
         std::string zero2Fits;  // the ZeRO-2 strategy of this shape that fits, if any

@@ -21,7 +21,9 @@
 //   times them alike (same collectives, same sharded optimizer step) and -2 keeps less;
 // - at most maxSimulations simulations, then the search stops (truncated).
 // The project's own strategy is always simulated (flagged current) as the reference, past
-// the cap too; a cancel stops everything.
+// the cap too; a cancel stops everything. training.mode "ppo" is searched alike through its
+// cluster simulation (engine/training/ppo_cluster: generation, scoring and training of the
+// four models), without ZeRO-3 under pipeline stages (which that simulation refuses).
 
 #include "engine/core/expected.h"
 #include "engine/core/progress.h"

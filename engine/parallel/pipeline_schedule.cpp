@@ -47,8 +47,9 @@ std::vector<Op> stageOrder(const PipelineSetup& s, int stage) {
     const int p = s.stages, m = s.microBatches, v = s.schedule == PipelineSchedule::interleaved ? s.virtualStages : 1;
     std::vector<Op> ops;
     ops.reserve(static_cast<std::size_t>(2 * m * v));
-    if (s.schedule == PipelineSchedule::gpipe) {
+    if (s.forwardOnly || s.schedule == PipelineSchedule::gpipe) {
         for (int i = 0; i < m; ++i) ops.push_back({i, 0, false});
+        if (s.forwardOnly) return ops;
         for (int i = 0; i < m; ++i) ops.push_back({i, 0, true});
         return ops;
     }
@@ -69,12 +70,12 @@ Expected<PipelineTimeline> simulatePipeline(const PipelineSetup& s) {
     const int p = s.stages, m = s.microBatches;
     if (p < 1) return makeError("parallel.pipeline_stages: expected at least 1, got " + std::to_string(p));
     if (m < 1) return makeError("parallel.micro_batches: expected at least 1, got " + std::to_string(m));
-    const int v = s.schedule == PipelineSchedule::interleaved ? s.virtualStages : 1;
+    const int v = s.schedule == PipelineSchedule::interleaved && !s.forwardOnly ? s.virtualStages : 1;
     if (v < 1) return makeError("parallel.virtual_stages: expected at least 1, got " + std::to_string(v));
     if (v > 1 && m % p != 0)
         return makeError("parallel.micro_batches: the interleaved schedule needs a multiple of pipeline_stages (" + std::to_string(p) +
                          "), got " + std::to_string(m));
-    if (static_cast<int>(s.forwardNs.size()) != p || static_cast<int>(s.backwardNs.size()) != p)
+    if (static_cast<int>(s.forwardNs.size()) != p || (!s.forwardOnly && static_cast<int>(s.backwardNs.size()) != p))
         return makeError("pipeline: one forward and one backward time per stage expected");
 
     const int V = p * v;  // virtual stages; (stage s, chunk c) is virtual stage c*p + s

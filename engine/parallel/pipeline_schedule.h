@@ -28,6 +28,9 @@ struct PipelineSetup {
     std::vector<double> forwardNs;
     std::vector<double> backwardNs;    // include recomputation if any
     double p2pNs = 0;                  // activation/gradient transfer between neighbours
+    // Inference (Megatron-LM's forward_only, text generation's pipelined forward step):
+    // each stage runs its micro-batches' forwards in order, no backward (backwardNs unused).
+    bool forwardOnly = false;
 };
 
 struct PipelinePass {

@@ -52,8 +52,7 @@ std::string prefixed(const Project& project, const std::string& message) {
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
     // Several devices: engine/cluster composes single-device runs of each pipeline stage.
     if (isClusterProject(project)) {
-        if (project.training.mode.name == "ppo") return simulatePpoCluster(project, options, progress);
-        auto run = simulateCluster(project, options, progress);
+        auto run = project.training.mode.name == "ppo" ? simulatePpoCluster(project, options, progress) : simulateCluster(project, options, progress);
         if (run && options.adviseOnCommunication)
             run->summary.cluster.advice = communicationAdvice(project, run->summary.cluster, options);
         return run;

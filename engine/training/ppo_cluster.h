@@ -2,11 +2,14 @@
 // RLHF-PPO (training.mode "ppo") on a cluster: data parallelism, tensor parallelism and
 // ZeRO, as DeepSpeed-Chat's step 3 runs it (its hybrid engine generates with the actor
 // tensor-parallel, the four models train or score under ZeRO over the data-parallel
-// ranks). Every rank does the same work: one rank's share (1/dp of the rollout batch, its
-// 1/tp shard of each model, ZeRO's share of the model states) is simulated on one device
-// with the PPO step schedule (engine/training/ppo_graph), then given the collectives the
-// cluster adds (engine/training/ppo_rank_timeline). Pipeline parallelism is refused:
-// neither DeepSpeed-Chat nor TRL runs PPO's rollout through a pipeline.
+// ranks), and pipeline stages as NeMo-Aligner runs them on Megatron-LM. The ranks of a
+// stage do the same work: one rank per distinct stage (1/dp of the rollout batch, its 1/tp
+// shard and 1/pp of the layers of each model, ZeRO's share of the model states) is
+// simulated on one device with the PPO step schedule (engine/training/ppo_graph), then
+// given the collectives the cluster adds (engine/training/ppo_rank_timeline) or laid out
+// over the pipeline (engine/training/ppo_pipeline). Refused with the reason: ZeRO-3 and the
+// interleaved schedule under pipeline stages. The slow-rank / slow-link what-ifs pace the
+// step (engine/training/ppo_what_if).
 
 #include "engine/core/expected.h"
 #include "engine/core/progress.h"

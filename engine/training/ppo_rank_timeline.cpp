@@ -3,6 +3,7 @@
 #include "engine/cluster/rank_time_split.h"
 #include "engine/cluster/stage_profile.h"
 #include "engine/training/ppo_graph.h"
+#include "engine/training/ppo_passes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,8 +12,6 @@
 namespace npu::engine {
 
 namespace {
-
-std::int64_t ns(double v) { return static_cast<std::int64_t>(std::llround(v)); }
 
 // Waits inserted into the rank's single-device timeline (a blocking collective, a pass
 // waiting for its ZeRO-3 gather; negative: optimizer time ZeRO saves): a task starting at
@@ -64,21 +63,6 @@ struct Comm {
     int count = 1;
 };
 
-std::string modelOf(const std::string& name) {
-    if (name.starts_with("critic.score.")) return "critic.score";
-    return name.substr(0, name.find('.'));
-}
-
-std::string ownerOf(const std::string& model) { return model == "critic.score" ? "critic" : model; }
-
-// The collectives at one tensor-parallel point of a forward/backward pass (Megatron-LM;
-// with sequence parallelism a reduce-scatter and an all-gather, Korthikanti et al.).
-std::vector<std::pair<CollectiveKind, CollectiveCost>> tpPoint(const ClusterSetup& s, double bytes) {
-    if (!s.parallel.sequenceParallel) return {{CollectiveKind::all_reduce, collectiveCost(CollectiveKind::all_reduce, CollectiveAlgorithm::ring, bytes, s.tpGroup(), s.cluster)}};
-    return {{CollectiveKind::reduce_scatter, collectiveCost(CollectiveKind::reduce_scatter, CollectiveAlgorithm::ring, bytes, s.tpGroup(), s.cluster)},
-            {CollectiveKind::all_gather, collectiveCost(CollectiveKind::all_gather, CollectiveAlgorithm::ring, bytes, s.tpGroup(), s.cluster)}};
-}
-
 }  // namespace
 
 PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& setup, const PpoRankShape& shape) {
@@ -89,29 +73,19 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
     std::vector<SimTask> tasks = dev.tasks;
     std::stable_sort(tasks.begin(), tasks.end(), [](const SimTask& a, const SimTask& b) { return a.start_ns < b.start_ns; });
 
-    // Phases by node id: the schedule numbers the nodes in program order, generation first.
-    int lastGeneration = -1, lastScoring = -1;
-    for (const SimTask& t : tasks) {
-        const std::string phase = ppoPhaseOfName(t.name);
-        if (phase == kPpoPhases[0]) lastGeneration = std::max(lastGeneration, t.node);
-        if (phase == kPpoPhases[1]) lastScoring = std::max(lastScoring, t.node);
-    }
-    auto phaseOf = [&](const SimTask& t) {
-        if (t.node < 0) return static_cast<int>(std::find(std::begin(kPpoPhases), std::end(kPpoPhases), std::string(ppoPhaseOfName(t.name))) - std::begin(kPpoPhases));
-        return t.node <= lastGeneration ? 0 : t.node <= lastScoring ? 1 : 2;
-    };
+    const std::vector<int> phaseOfTask = ppoPhaseOfTasks(tasks);
     // The passes: each model's tasks of a phase (the optimizer apart), in program order.
     std::vector<std::pair<int, std::string>> passOrder;
     std::map<std::pair<int, std::string>, std::vector<std::size_t>> passes;
     std::map<std::string, std::vector<std::size_t>> optimizerOf, backwardOf;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         const SimTask& t = tasks[i];
-        const std::string model = modelOf(t.name);
+        const std::string model = ppoModelOfTask(t.name);
         if (t.phase == Phase::optimizer) {
-            optimizerOf[ownerOf(model)].push_back(i);
+            optimizerOf[ppoWeightsOwner(model)].push_back(i);
             continue;
         }
-        const std::pair<int, std::string> key{phaseOf(t), model};
+        const std::pair<int, std::string> key{phaseOfTask[i], model};
         if (!passes.count(key)) passOrder.push_back(key);
         passes[key].push_back(i);
         if (key.first == 2 && (t.phase == Phase::backward || t.phase == Phase::recompute)) backwardOf[model].push_back(i);
@@ -127,7 +101,7 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
     std::map<int, std::int64_t> blocked;  // by phase: waits on communication inserted into it
     auto blocking = [&](int phase, std::int64_t at, const std::string& group, CollectiveKind kind, const CollectiveCost& cost, double bytes, int count,
                         const std::string& name) {
-        Comm c{shifts.add(at, ns(cost.timeNs * count)), -1, -1, ns(cost.timeNs * count), tpStream, group, name, kind, cost, bytes, count};
+        Comm c{shifts.add(at, roundNs(cost.timeNs * count)), -1, -1, roundNs(cost.timeNs * count), tpStream, group, name, kind, cost, bytes, count};
         blocked[phase] += c.dur;
         comms.push_back(std::move(c));
     };
@@ -136,7 +110,7 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
     if (par.tensorParallel > 1) {
         const double act = setup.activationBytes, hidden = static_cast<double>(shape.hidden);
         const double passBytes = static_cast<double>(shape.batch * shape.sequenceTokens) * hidden * act;
-        const auto point = tpPoint(setup, passBytes);
+        const auto point = tensorParallelPointCollectives(setup, passBytes);
         for (const auto& key : passOrder) {
             const std::vector<std::size_t>& idx = passes.at(key);
             if (key.first == 0) {
@@ -163,7 +137,7 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
 
     const int dp = par.dataParallel;
     auto paramsOf = [&](const std::string& model) {
-        const auto it = run.summary.params_by_model.find(ownerOf(model));
+        const auto it = run.summary.params_by_model.find(ppoWeightsOwner(model));
         return it == run.summary.params_by_model.end() ? ModelParams{} : it->second;
     };
     if (par.zeroStage == 3 && dp > 1)
@@ -179,12 +153,12 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
             std::size_t last = idx.front();
             for (std::size_t i : idx)
                 if (endOf(i) >= end) end = endOf(i), last = i;
-            const std::int64_t wait = shifts.map(first) + ns(cost.timeNs) - end;
+            const std::int64_t wait = shifts.map(first) + roundNs(cost.timeNs) - end;
             if (wait > 0) {
                 shifts.add(tasks[last].start_ns + tasks[last].dur_ns, wait);
                 blocked[key.first] += wait;
             }
-            comms.push_back({-1, first, -1, ns(cost.timeNs), dpStream, "dp", "ZeRO-3 gather " + key.second + " weights", CollectiveKind::all_gather, cost, bytes, 1});
+            comms.push_back({-1, first, -1, roundNs(cost.timeNs), dpStream, "dp", "ZeRO-3 gather " + key.second + " weights", CollectiveKind::all_gather, cost, bytes, 1});
         }
 
     std::map<std::size_t, std::int64_t> optimizerDur;  // ZeRO >= 1: each rank updates 1/dp
@@ -206,8 +180,8 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
                 const std::int64_t ready = par.comm.overlap ? from + (to - from) * (k + 1) / buckets : to;
                 const CollectiveCost cost = collectiveCost(kind, par.comm.gradientAllreduce, bytes, setup.dpGroup(), setup.cluster);
                 const std::int64_t at = std::max(dpFree, ready);
-                comms.push_back({-1, -1, at, ns(cost.timeNs), dpStream, "dp", "DP " + std::string(collectiveKindName(kind)) + " " + model + " bucket " + std::to_string(k), kind, cost, bytes, 1});
-                dpFree = at + ns(cost.timeNs);
+                comms.push_back({-1, -1, at, roundNs(cost.timeNs), dpStream, "dp", "DP " + std::string(collectiveKindName(kind)) + " " + model + " bucket " + std::to_string(k), kind, cost, bytes, 1});
+                dpFree = at + roundNs(cost.timeNs);
             }
             const auto opt = optimizerOf.find(model);
             if (opt == optimizerOf.end()) continue;
@@ -229,8 +203,8 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
                 const double bytes = static_cast<double>(paramsOf(model).trainable) * setup.weightBytes;
                 const CollectiveCost cost = collectiveCost(CollectiveKind::all_gather, par.comm.gradientAllreduce, bytes, setup.dpGroup(), setup.cluster);
                 const std::int64_t at = std::max(dpFree, optEnd);
-                comms.push_back({-1, -1, at, ns(cost.timeNs), dpStream, "dp", std::string("ZeRO gather updated ") + model + " weights", CollectiveKind::all_gather, cost, bytes, 1});
-                dpFree = at + ns(cost.timeNs);
+                comms.push_back({-1, -1, at, roundNs(cost.timeNs), dpStream, "dp", std::string("ZeRO gather updated ") + model + " weights", CollectiveKind::all_gather, cost, bytes, 1});
+                dpFree = at + roundNs(cost.timeNs);
             }
         }
     }
@@ -242,7 +216,7 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
     std::map<int, std::int64_t> busy;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         SimTask& t = tasks[i];
-        const int phase = phaseOf(t);
+        const int phase = phaseOfTask[i];
         t.start_ns = shifts.map(t.start_ns);
         if (const auto it = optimizerDur.find(i); it != optimizerDur.end()) t.dur_ns = it->second;
         (commStream[t.stream] ? rt.comm : rt.compute).push_back({t.start_ns, t.start_ns + t.dur_ns});

@@ -82,24 +82,6 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
             if (!r) return r.error();
             trial = {1, r->summary.status == "ok", peakOf(*r), r->summary.step_time_ms, "single device"};
             e.capacity_bytes = r->summary.capacity_bytes;
-        } else if (ppo) {
-            // The strategy search does not cover PPO: data parallel with ZeRO-3 (DeepSpeed-Chat's
-            // setup), tensor parallel for what the batch does not split.
-            Project p = onDevices(project, n);
-            p.parallel["pipeline_stages"] = 1;
-            p.parallel["micro_batches"] = 1;
-            p.parallel["tensor_parallel"] = n / p.parallel["data_parallel"].get<int>();
-            p.parallel["zero_stage"] = 3;
-            if (p.parallel["tensor_parallel"].get<int>() > p.cluster["devices_per_node"].get<int>()) {
-                trial.strategy = "batch " + std::to_string(t.batch) + " does not split over " + std::to_string(n) + " devices";
-            } else {
-                auto r = simulateProject(p, options);
-                if (!r) return r.error();
-                e.capacity_bytes = r->summary.capacity_bytes;
-                const auto& c = p.parallel;
-                trial = {n, r->summary.status == "ok", peakOf(*r), r->summary.step_time_ms,
-                         "DP " + std::to_string(c["data_parallel"].get<int>()) + " · TP " + std::to_string(c["tensor_parallel"].get<int>()) + " · ZeRO-3"};
-            }
         } else {
             StrategySearchOptions search;
             search.simulation = options;
@@ -140,11 +122,10 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
         "device counts tried: powers of two up to " + std::to_string(request.devicesMax) + ", in servers of " +
             std::to_string(project.cluster.is_object() ? project.cluster.value("devices_per_node", 8) : 8) +
             " with the project's links (or the device profile's)",
-        ppo ? "more than one device: data parallel with ZeRO-3 over the batch, tensor parallel for the rest (the strategy search "
-              "does not cover PPO), simulated as a cluster with its collectives"
-            : "more than one device: the strategy search (DP/TP/PP, micro-batches, ZeRO, recomputation) on that count, at most " +
+        "more than one device: the strategy search (DP/TP/PP, micro-batches, ZeRO, recomputation) on that count, at most " +
                   std::to_string(request.maxSimulationsPerCount) + " simulations each, every one a cluster simulation with its collectives; "
-                  "the fastest strategy that fits is reported",
+                  "the fastest strategy that fits is reported" +
+                  (ppo ? std::string(" (PPO: generation, scoring and training of the four models; pipeline stages as NeMo-Aligner runs them)") : std::string()),
         "time for the tokens = ceil(tokens / tokens per step) steps at the simulated step time; no data loading, "
         "evaluation or checkpoint time",
     };

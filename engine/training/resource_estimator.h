@@ -3,8 +3,7 @@
 // devices (powers of two) on which one optimizer step of training.batch sequences fits,
 // the fastest strategy the strategy search (engine/cluster/strategy_search) finds on that
 // count — every candidate a cluster simulation with its collectives — and the time of one
-// step and of N training tokens. PPO, which the search does not cover, is tried as data
-// parallel with ZeRO-3 (DeepSpeed-Chat's setup).
+// step and of N training tokens (PPO too: the search runs its cluster simulation).
 
 #include "engine/core/expected.h"
 #include "engine/pipeline/simulation_pipeline.h"

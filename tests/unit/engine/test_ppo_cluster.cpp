@@ -90,13 +90,6 @@ private slots:
         QVERIFY(collective(zero3, "dp", "all_gather"));
         QVERIFY(collective(zero3, "dp", "reduce_scatter"));
     }
-
-    void pipelineParallelismIsRefused() {
-        auto r = simulateProject(ppoOn({{"data_parallel", 4}, {"pipeline_stages", 2}}), {});
-        QVERIFY(!r);
-        QVERIFY2(r.message().find("parallel.pipeline_stages: training.mode \"ppo\" runs without pipeline parallelism") != std::string::npos,
-                 r.message().c_str());
-    }
 };
 
 QTEST_MAIN(TestPpoCluster)

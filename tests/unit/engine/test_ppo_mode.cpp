@@ -63,14 +63,13 @@ private slots:
         auto back = parseProject(projectToJson(*ok), "p.json");
         QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
         QCOMPARE(back->training.mode.ppo.critic_config.value("layers", 0), 2);
-        // No pipeline parallelism (engine/training/ppo_cluster), and a zoo decoder to generate with.
+        // Pipeline stages run (engine/training/ppo_pipeline; tested in test_ppo_pipeline).
         auto cluster = ppoProject(nlohmann::json::object(), {{"batch", 2}});
         QVERIFY(cluster.ok());
         cluster->parallel = {{"pipeline_stages", 2}};
-        auto refused = simulateProject(*cluster, {});
-        QVERIFY(!refused);
-        QVERIFY2(refused.message().find("parallel.pipeline_stages: training.mode \"ppo\" runs without pipeline parallelism") != std::string::npos,
-                 refused.message().c_str());
+        auto staged = simulateProject(*cluster, {});
+        QVERIFY2(staged, staged ? "" : staged.message().c_str());
+        QCOMPARE(staged->summary.cluster.pipeline_stages, 2);
     }
 
     // Actor and critic train; reward and reference are frozen. The critic and reward model

@@ -1,0 +1,206 @@
+#pragma once
+// One pipeline stage's rank over a PPO step (engine/training/ppo_pipeline): its
+// single-device run cut into pieces (engine/training/ppo_passes), each placed where the
+// pipeline schedule puts it, micro-batch by micro-batch, with the tensor-parallel
+// collectives inside and the communication the layout adds; then its memory and host
+// activity moved with the pieces they happened in.
+
+#include "engine/cluster/rank_timeline.h"
+#include "engine/parallel/collective_cost.h"
+#include "engine/sim/simulation_result.h"
+#include "engine/training/ppo_passes.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npu::engine::ppo_pipeline {
+
+// The collectives at one tensor-parallel point, `count` times over.
+struct TpPoint {
+    std::vector<std::pair<CollectiveKind, CollectiveCost>> calls;
+    double bytes = 0;
+    int count = 1;
+    double timeNs() const {
+        double t = 0;
+        for (const auto& [kind, cost] : calls) t += cost.timeNs * count;
+        return t;
+    }
+};
+
+// One stage's rank over the step: its single-device run cut into pieces, placed where the
+// pipeline puts them.
+class StageLane {
+public:
+    StageLane(const SimulationResult& run, int stage) : m_stage(stage), m_run(splitPpoRun(run.devices.front())), m_summary(&run.summary) {
+        m_rt.device = run.devices.front();
+        m_rt.device.tasks.clear();
+        const int next = static_cast<int>(m_rt.device.streams.size());
+        m_tp = next, m_pp = next + 1, m_dp = next + 2;
+        m_rt.device.streams.push_back({m_tp, "TP collectives", StreamKind::comm});
+        m_rt.device.streams.push_back({m_pp, "PP send/recv", StreamKind::comm});
+        m_rt.device.streams.push_back({m_dp, "DP gradients", StreamKind::comm});
+        m_placed.assign(m_run.pieces.size(), {-1, -1});
+    }
+
+    int stage() const { return m_stage; }
+    int tpStream() const { return m_tp; }
+    int ppStream() const { return m_pp; }
+    int dpStream() const { return m_dp; }
+    const PpoPieces& run() const { return m_run; }
+    double trainable(const std::string& model) const {
+        const auto it = m_summary->params_by_model.find(model);
+        return it == m_summary->params_by_model.end() ? 0.0 : static_cast<double>(it->second.trainable);
+    }
+
+    const PpoPiece* piece(const std::string& key) const {
+        for (const PpoPiece& p : m_run.pieces)
+            if (p.key() == key) return &p;
+        return nullptr;
+    }
+    std::vector<SimTask> tasksOf(const PpoPiece& p) const {
+        std::vector<SimTask> out;
+        for (std::size_t i : p.tasks) out.push_back(m_run.tasks[i]);
+        return out;
+    }
+
+    // One micro-batch's share of piece p: its kernels take `scale` of their time, the time
+    // the device idles in the piece stays (in eager mode the host issues the same ops for
+    // every micro-batch): its length.
+    std::int64_t shareNs(const PpoPiece& p, double scale) const {
+        std::int64_t busy = 0, covered = 0;  // the union of the tasks' intervals (tasks in start order)
+        for (std::size_t i : p.tasks) {
+            const SimTask& t = m_run.tasks[i];
+            const std::int64_t from = std::max(t.start_ns - p.startNs, covered), to = t.start_ns - p.startNs + t.dur_ns;
+            if (to > from) busy += to - from;
+            covered = std::max(covered, to);
+        }
+        return std::max(p.durNs - roundNs(static_cast<double>(busy) * (1 - scale)), roundNs(static_cast<double>(busy) * scale));
+    }
+
+    // Places piece p's share from `start`, the TP point's collectives after each task in
+    // `points`; returns its end.
+    std::int64_t place(const PpoPiece& p, double scale, std::int64_t start, const std::vector<std::size_t>& points, const TpPoint& tp) {
+        std::int64_t extra = 0, busy = 0, covered = 0;  // the union of the tasks so far (tasks in start order)
+        auto point = points.begin();
+        for (std::size_t k = 0; k < p.tasks.size(); ++k) {
+            SimTask t = m_run.tasks[p.tasks[k]];
+            const std::int64_t offset = t.start_ns - p.startNs, busyBefore = busy - std::max<std::int64_t>(0, covered - offset);
+            busy += std::max<std::int64_t>(0, offset + t.dur_ns - std::max(offset, covered));
+            covered = std::max(covered, offset + t.dur_ns);
+            t.start_ns = start + offset - roundNs(static_cast<double>(busyBefore) * (1 - scale)) + extra;
+            t.dur_ns = roundNs(static_cast<double>(t.dur_ns) * scale);
+            m_work[p.phase] += t.dur_ns;
+            m_rt.compute.push_back({t.start_ns, t.start_ns + t.dur_ns});
+            std::int64_t at = t.start_ns + t.dur_ns;
+            const std::string name = t.name;
+            m_rt.device.tasks.push_back(std::move(t));
+            if (point != points.end() && *point == k) {
+                ++point;
+                for (const auto& [kind, cost] : tp.calls)
+                    at = comm(m_tp, "tp", kind, cost, tp.bytes, at, "TP " + std::string(collectiveKindName(kind)) + (tp.count > 1 ? " x" + std::to_string(tp.count) : "") + " " + name, tp.count);
+                extra += roundNs(tp.timeNs());
+                m_work[p.phase] += roundNs(tp.timeNs());
+            }
+        }
+        const std::int64_t end = start + shareNs(p, scale) + extra;
+        auto& span = m_placed[static_cast<std::size_t>(&p - m_run.pieces.data())];
+        span.first = span.first < 0 ? start : std::min(span.first, start);
+        span.second = std::max(span.second, end);
+        return end;
+    }
+
+    std::int64_t comm(int stream, const std::string& group, CollectiveKind kind, const CollectiveCost& cost, double bytes, std::int64_t start,
+                      const std::string& name, int count = 1) {
+        const std::int64_t dur = roundNs(cost.timeNs * count);
+        m_rt.comm.push_back({start, start + dur});
+        auto& c = m_rt.collectives[group + " " + std::string(collectiveKindName(kind))];
+        c.kind = collectiveKindName(kind);
+        c.group = group;
+        c.link = cost.link;
+        c.count += count;
+        c.bytes += bytes * count;
+        c.time_ms += dur / 1e6;
+        c.transit_ms += dur / 1e6;
+        c.bus_GBps += cost.busBytes * count;  // summed bus bytes until finish()
+        SimTask t;
+        t.start_ns = start;
+        t.dur_ns = dur;
+        t.stream = stream;
+        t.name = name;
+        t.op_type = std::string(collectiveKindName(kind));
+        t.category = OpCategory::comm;
+        t.phase = Phase::communication;
+        t.bytes = bytes * count;
+        m_rt.device.tasks.push_back(std::move(t));
+        return start + dur;
+    }
+
+    // Time the stage's own pieces (host-bound gaps included) and its waits take in a
+    // phase: the rest of the phase is its pipeline bubble.
+    void occupy(int phase, std::int64_t t) { m_busy[phase] += t; }
+    std::int64_t busy(int phase) const { return m_busy[phase]; }
+    // Its task time plus the communication it waits on (as time_by_phase_ms counts).
+    void work(int phase, std::int64_t t) { m_work[phase] += t; }
+    std::int64_t work(int phase) const { return m_work[phase]; }
+
+    // Memory and host activity follow the pieces they happened in (linearly inside one).
+    RankTimeline finish(CollectiveAlgorithm dpAlgorithm, std::int64_t end) {
+        auto map = [&](std::int64_t t) {
+            const auto& ps = m_run.pieces;
+            auto it = std::upper_bound(ps.begin(), ps.end(), t, [](std::int64_t v, const PpoPiece& p) { return v < p.startNs; });
+            if (it == ps.begin()) return t;
+            const std::size_t k = static_cast<std::size_t>(it - ps.begin()) - 1;
+            const auto [from, to] = m_placed[k];
+            if (from < 0) return t;
+            const double f = ps[k].durNs > 0 ? std::min(1.0, static_cast<double>(t - ps[k].startNs) / static_cast<double>(ps[k].durNs)) : 0.0;
+            return from + roundNs(f * static_cast<double>(to - from));
+        };
+        DeviceResult& d = m_rt.device;
+        for (MemoryEvent& e : d.memory) e.t_ns = map(e.t_ns);
+        for (AllocatorSample& s : d.allocator_samples) s.t_ns = map(s.t_ns);
+        for (PlacedBlock& b : d.memory_blocks) {
+            b.alloc_ns = map(b.alloc_ns);
+            if (b.free_ns >= 0) b.free_ns = map(b.free_ns);
+        }
+        for (SegmentSpan& s : d.memory_segments) {
+            s.alloc_ns = map(s.alloc_ns);
+            if (s.free_ns >= 0) s.free_ns = map(s.free_ns);
+        }
+        for (HostSlice& h : d.host) {
+            // Its end in the piece it ran in (an end on a piece's boundary is not the next one's start).
+            const std::int64_t end = h.dur_ns > 0 ? map(h.start_ns + h.dur_ns - 1) + 1 : map(h.start_ns);
+            h.start_ns = map(h.start_ns);
+            h.dur_ns = std::max<std::int64_t>(0, end - h.start_ns);
+            if (h.kernel_start_ns >= 0) h.kernel_start_ns = map(h.kernel_start_ns);
+        }
+        d.loader.clear();
+        for (auto& [key, c] : m_rt.collectives) {
+            const double seconds = c.transit_ms / 1e3;
+            c.achieved_GBps = seconds > 0 ? c.bytes / seconds / 1e9 : 0;
+            c.bus_GBps = seconds > 0 ? c.bus_GBps / seconds / 1e9 : 0;
+            c.algorithm = c.group == "dp" ? std::string(collectiveAlgorithmName(dpAlgorithm)) : c.group == "pp" ? "direct" : "ring";
+        }
+        std::stable_sort(d.tasks.begin(), d.tasks.end(), [](const SimTask& a, const SimTask& b) {
+            return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns;
+        });
+        m_rt.endNs = end;
+        for (const SimTask& t : d.tasks)
+            if (t.category != OpCategory::comm) m_rt.pipelineEndNs = std::max(m_rt.pipelineEndNs, t.start_ns + t.dur_ns);
+        return std::move(m_rt);
+    }
+
+private:
+    int m_stage;
+    PpoPieces m_run;
+    const SimSummary* m_summary;
+    RankTimeline m_rt;
+    int m_tp = 0, m_pp = 0, m_dp = 0;
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_placed;  // per piece: first start, last end
+    std::int64_t m_busy[3] = {0, 0, 0};
+    std::int64_t m_work[3] = {0, 0, 0};
+};
+
+}  // namespace npu::engine::ppo_pipeline

@@ -1,0 +1,88 @@
+#include "engine/training/ppo_what_if.h"
+
+#include "engine/cluster/rank_timeline.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace npu::engine {
+
+namespace {
+
+std::string factor(double f) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%.2f", f);
+    return b;
+}
+
+}  // namespace
+
+bool PpoPacing::any() const {
+    return linkFactor != 1 || std::any_of(stagePace.begin(), stagePace.end(), [](double p) { return p != 1; });
+}
+
+PpoPacing ppoPacing(const ClusterSetup& setup) {
+    const ParallelConfig& par = setup.parallel;
+    const ClusterSpec& cl = setup.cluster;
+    PpoPacing out;
+    out.stagePace.assign(static_cast<std::size_t>(par.pipelineStages), 1.0);
+    const int inStage = par.dataParallel * par.tensorParallel;
+    for (const auto& [rank, f] : cl.slowCompute) {
+        const int stage = rank / inStage;  // Megatron's order: (stage * dp + dpRank) * tp + tpRank
+        if (stage >= par.pipelineStages) continue;
+        double& pace = out.stagePace[static_cast<std::size_t>(stage)];
+        pace = std::max(pace, f);
+        out.notes.push_back("what-if: rank " + std::to_string(rank) + " computes at " + factor(f) + "x the time: " +
+                            (par.pipelineStages > 1 ? "pipeline stage " + std::to_string(stage) + " of its replica takes its time, " : std::string()) +
+                            (par.tensorParallel > 1 ? "its tensor-parallel group waits for it at every block and decode step, " : std::string()) +
+                            (par.dataParallel > 1 ? "the other replicas wait for its at every gradient bucket; " : std::string()) +
+                            "drawn as the stage's every rank running at its pace (their waits are not separated)");
+    }
+    for (const auto& [rank, f] : cl.slowLink) {
+        out.linkFactor = std::min(out.linkFactor, f);
+        out.notes.push_back("what-if: rank " + std::to_string(rank) + "'s links at " + factor(f) +
+                            "x bandwidth: the collectives of its groups (TP every block and decode step, PP every send, DP every bucket) "
+                            "pace the step; every collective is costed at that bandwidth (latency kept)");
+    }
+    return out;
+}
+
+ClusterSetup pacedSetup(const ClusterSetup& setup, const PpoPacing& pacing) {
+    ClusterSetup s = setup;
+    s.cluster.intra.bandwidth *= pacing.linkFactor;
+    s.cluster.inter.bandwidth *= pacing.linkFactor;
+    return s;
+}
+
+SimulationResult pacedRun(const SimulationResult& run, double f) {
+    SimulationResult r = run;
+    auto at = [f](std::int64_t t) { return roundNs(static_cast<double>(t) * f); };
+    for (DeviceResult& d : r.devices) {
+        for (SimTask& t : d.tasks) {
+            t.start_ns = at(t.start_ns);
+            t.dur_ns = at(t.dur_ns);
+        }
+        for (MemoryEvent& e : d.memory) e.t_ns = at(e.t_ns);
+        for (AllocatorSample& s : d.allocator_samples) s.t_ns = at(s.t_ns);
+        for (PlacedBlock& b : d.memory_blocks) {
+            b.alloc_ns = at(b.alloc_ns);
+            if (b.free_ns >= 0) b.free_ns = at(b.free_ns);
+        }
+        for (SegmentSpan& s : d.memory_segments) {
+            s.alloc_ns = at(s.alloc_ns);
+            if (s.free_ns >= 0) s.free_ns = at(s.free_ns);
+        }
+        for (HostSlice& h : d.host) {
+            h.start_ns = at(h.start_ns);
+            h.dur_ns = at(h.dur_ns);
+            if (h.kernel_start_ns >= 0) h.kernel_start_ns = at(h.kernel_start_ns);
+        }
+    }
+    for (SimStep& s : r.steps) {
+        s.start_ns = at(s.start_ns);
+        s.end_ns = at(s.end_ns);
+    }
+    return r;
+}
+
+}  // namespace npu::engine
