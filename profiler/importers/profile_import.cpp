@@ -65,7 +65,10 @@ int rankOf(const std::filesystem::path& db, size_t position) {
 // Ascend's analyses beside each capture (analysis.db next to a database;
 // communication*.json, operator_memory.csv and memory_record.csv next to trace_view.json), stored in the
 // COMM_* and OP_MEMORY_ALLOC tables and as memory counter tracks.
-Status importCommunication(const std::vector<std::filesystem::path>& captures, TraceSink& sink, ImportDiagnostics& diag) {
+// rankPrefixed: the trace importer named the devices "rank<N> NPU k" (a trace folder, even
+// of one rank: cluster_import.cpp), so the memory csv's counters join those devices.
+Status importCommunication(const std::vector<std::filesystem::path>& captures, TraceSink& sink, ImportDiagnostics& diag,
+                           bool rankPrefixed) {
     CommunicationData data;
     std::error_code ec;
     for (size_t i = 0; i < captures.size(); ++i) {
@@ -77,7 +80,7 @@ Status importCommunication(const std::vector<std::filesystem::path>& captures, T
         } else {
             if (auto s = readCommunicationJson(dir, rank, data, diag); !s) return s;
             // The databases carry OP_MEMORY themselves; text exports have operator_memory.csv.
-            const std::string prefix = captures.size() > 1 ? "rank" + std::to_string(rank) + " " : std::string();
+            const std::string prefix = rankPrefixed ? "rank" + std::to_string(rank) + " " : std::string();
             if (auto rows = readOperatorMemoryCsv(dir, prefix, sink, diag); !rows) return rows.error();
             if (auto samples = readMemoryRecordCsv(dir, prefix, sink, diag); !samples) return samples.error();
         }
@@ -111,7 +114,7 @@ Expected<ImportSummary> importAscendDbs(const std::vector<std::filesystem::path>
         total.devices += stats->devices;
         ranks += (ranks.empty() ? "" : ",") + std::to_string(rank);
     }
-    if (auto s = importCommunication(dbs, sink, diag); !s) return s.error();
+    if (auto s = importCommunication(dbs, sink, diag, cluster); !s) return s.error();
     if (cluster) {
         sink.setMeta("cluster", "true");
         sink.setMeta("ranks", ranks);
@@ -204,7 +207,7 @@ Expected<ImportSummary> importProfileInto(const std::filesystem::path& path, Tra
         if (!result) return result;
         ImportDiagnostics diag;
         const auto traces = detected.format == ProfileFormat::trace_folder ? findRankTraces(path) : detected.files;
-        if (auto s = importCommunication(traces, sink, diag); !s) return s.error();
+        if (auto s = importCommunication(traces, sink, diag, detected.format == ProfileFormat::trace_folder); !s) return s.error();
         diag.writeTo(sink);
         result->diagnostics += diag.total();
         return result;

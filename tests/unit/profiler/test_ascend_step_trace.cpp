@@ -114,6 +114,23 @@ private slots:
         compareRow(rows[0], expectedRow(0), "rank 0");
     }
 
+    // One rank's folder (rank0_ascend_pt) names its NPU "rank0 NPU 0", as a cluster does:
+    // memory_record.csv's counters must land on that device, not on a new "NPU 0" without kernels.
+    void oneRankFolderKeepsMemoryOnItsNpu() {
+        auto db = importAndOpen(rankOutput(0).parent_path(), "rank0_folder.npudb");
+        QVERIFY(db);
+        const auto report = runReport(*db);
+        int npus = 0;
+        for (const auto& d : report["devices"]) {
+            if (d["kind"] != "npu") continue;
+            ++npus;
+            QCOMPARE(d["name"].get<std::string>(), std::string("rank0 NPU 0"));
+            QVERIFY(d["kernels"].get<int>() > 0);
+            QVERIFY(d["peak_allocated_bytes"].is_number() && d["peak_allocated_bytes"].get<double>() > 0);
+        }
+        QCOMPARE(npus, 1);
+    }
+
     // torch_npu's HostToDevice flows (CANN node launch -> NPU task) are the launches of
     // the Host tab, as Kineto's ac2g are; the op comes from the task's async_npu flow.
     void hostToDeviceFlowsAreLaunches() {
