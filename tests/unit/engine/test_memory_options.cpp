@@ -16,6 +16,22 @@ namespace {
 
 using testing::calibrationProject;
 using testing::simulateOrFail;
+
+// The h200 profile with `capacity` bytes of HBM, written into dir.
+SimulationOptions smallerH200(const QTemporaryDir& dir, double capacity) {
+    std::ifstream in(std::filesystem::path(NPU_SOURCE_DIR) / "resources/devices/h200.json");
+    nlohmann::json device = nlohmann::json::parse(in);
+    device["hbm"]["bytes"]["value"] = capacity;
+    std::ofstream(dir.filePath(QStringLiteral("h200.json")).toStdString()) << device.dump();
+    SimulationOptions o;
+    o.devicesDir = dir.path().toStdString();
+    return o;
+}
+
+std::int64_t categoryAt(const MemorySummary& m, const char* category) {
+    const auto it = m.by_category.find(category);
+    return it == m.by_category.end() ? 0 : it->second;
+}
 }  // namespace
 
 class TestMemoryOptions : public QObject {
@@ -98,14 +114,8 @@ private slots:
     void oomNamesTheOpAndAdvises() {
         // The h200 profile with 6.4 GB of memory: bf16-amp batch 8 needs ~9.4 GB.
         QTemporaryDir dir;
-        std::ifstream in(std::filesystem::path(NPU_SOURCE_DIR) / "resources/devices/h200.json");
-        nlohmann::json device = nlohmann::json::parse(in);
         const double capacity = 6.4e9;
-        device["hbm"]["bytes"]["value"] = capacity;
-        std::ofstream(dir.filePath(QStringLiteral("h200.json")).toStdString()) << device.dump();
-        SimulationOptions o;
-        o.devicesDir = dir.path().toStdString();
-        const SimulationResult r = simulateOrFail(calibrationProject(), o);
+        const SimulationResult r = simulateOrFail(calibrationProject(), smallerH200(dir, capacity));
         QCOMPARE(r.summary.status, std::string("oom"));
         const OomReport& oom = r.summary.memory.oom;
         QVERIFY(oom.present);
@@ -127,6 +137,76 @@ private slots:
             if (a.action == "activation_checkpointing" && a.fits) checkpointingFits = true;
         }
         QVERIFY(checkpointingFits);
+    }
+
+    // Out of memory, the figures are what the step needs (max_memory_reserved on a device
+    // large enough), not what the allocator held when it failed: reserved never reads
+    // below the allocated peak, and equals the fitting run's on the full-size H200.
+    void oomFiguresAreWhatTheStepNeeds() {
+        const SimulationResult fits = simulateOrFail(calibrationProject());
+        QCOMPARE(fits.summary.status, std::string("ok"));
+        QTemporaryDir dir;
+        const SimulationResult oom = simulateOrFail(calibrationProject(), smallerH200(dir, 6.4e9));
+        QCOMPARE(oom.summary.status, std::string("oom"));
+        QCOMPARE(oom.summary.memory.reserved_peak_bytes, fits.summary.memory.reserved_peak_bytes);
+        QCOMPARE(oom.summary.peak_bytes, fits.summary.peak_bytes);
+        QVERIFY(oom.summary.memory.reserved_peak_bytes >= oom.summary.peak_bytes);
+        for (const AllocatorFigures& a : oom.summary.memory.allocators) {
+            QVERIFY2(a.oom, a.allocator.c_str());
+            QVERIFY2(a.reserved_peak_bytes >= a.allocated_peak_bytes, a.allocator.c_str());
+            QVERIFY2(double(a.reserved_peak_bytes) > 6.4e9, a.allocator.c_str());
+        }
+    }
+
+    // PyTorch creates Adam's states in the first optimizer.step(). With small activations
+    // (batch 1, seq 128) the optimizer holds the peak: weights + fp32 gradients + states. A
+    // device below that fails in the first step's optimizer, on a state, after the first
+    // forward and backward ran — not at t = 0 of a steady step.
+    void oomInstantIsWhereTrainingFails() {
+        Project p = calibrationProject();
+        p.training.batch = 1;
+        p.training.seq = 128;
+        const SimulationResult fits = simulateOrFail(p);
+        const MemorySummary& m = fits.summary.memory;
+        const std::int64_t weights = categoryAt(m, "weights"), states = categoryAt(m, "optimizer_state");
+        QVERIFY(weights > 0 && states > 0);
+        QVERIFY(categoryAt(m, "gradients") >= weights);  // the peak is the optimizer's
+        QTemporaryDir dir;
+        SimulationOptions o = smallerH200(dir, double(m.lower_bound_bytes - states / 2));
+        o.adviseOnOom = false;
+        const SimulationResult r = simulateOrFail(p, o);
+        QCOMPARE(r.summary.status, std::string("oom"));
+        const OomReport& oom = r.summary.memory.oom;
+        QCOMPARE(oom.training_step, 1);
+        QCOMPARE(oom.op, std::string("optimizer.adamw"));
+        QVERIFY2(oom.tensor.ends_with(".exp_avg") || oom.tensor.ends_with(".exp_avg_sq"), oom.tensor.c_str());
+        std::int64_t optimizerStart = -1;
+        for (const SimTask& t : r.devices.front().tasks)
+            if (t.name == "optimizer.adamw") optimizerStart = t.start_ns;
+        QVERIFY(optimizerStart > 0);
+        QCOMPARE(oom.time_ns, optimizerStart);
+        bool gradients = false;
+        for (const LiveTensorInfo& t : oom.top_tensors) gradients = gradients || t.category == "gradients";
+        QVERIFY(gradients);
+        QVERIFY2(r.summary.message.find("in the first training step") != std::string::npos, r.summary.message.c_str());
+    }
+
+    // Batch 8: activations hold the peak. A device that fits the first step (no states in
+    // its forward) but not a steady one fails in the second step's forward; the instant is
+    // shown inside the simulated step.
+    void oomInALaterStep() {
+        const SimulationResult fits = simulateOrFail(calibrationProject());
+        const MemorySummary& m = fits.summary.memory;
+        const std::int64_t states = categoryAt(m, "optimizer_state");
+        QTemporaryDir dir;
+        SimulationOptions o = smallerH200(dir, double(m.lower_bound_bytes - states / 4));
+        o.adviseOnOom = false;
+        const SimulationResult r = simulateOrFail(calibrationProject(), o);
+        QCOMPARE(r.summary.status, std::string("oom"));
+        const OomReport& oom = r.summary.memory.oom;
+        QCOMPARE(oom.training_step, 2);
+        QVERIFY2(oom.op.rfind("optimizer", 0) != 0, oom.op.c_str());
+        QVERIFY(oom.time_ns > r.steps.front().start_ns && oom.time_ns < r.steps.front().end_ns);
     }
 };
 
