@@ -33,6 +33,7 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
     SimulationOptions one = options;
     one.steps = 1;
     one.adviseOnOom = false;
+    one.zeroShardsOptimizer = false;  // ppo_rank_timeline scales the updates by 1/dp
     Progress sub;
     sub.cancel = progress.cancel;
     sub.report = [&](double f, std::string_view what) { progress(0.85 * f, "rank 0: " + std::string(what)); };
