@@ -193,6 +193,7 @@ Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup&
     SimulationOptions one = options;
     one.steps = 1;
     one.adviseOnOom = false;
+    one.zeroShardsOptimizer = false;  // the rank timeline scales the optimizer by 1/dp
     one.keepGraphs = options.keepGraphs && stage == 0;
     const int layers = static_cast<int>(project.model.config.value("layers", std::int64_t{1}) / setup.parallel.pipelineStages);
     // Layers after the first do identical work: a stage of many layers is simulated with two

@@ -29,6 +29,22 @@ AllocatorRun runAllocator(const std::string& kind, const AllocationTrace& trace,
     return replay(trace, *allocator);
 }
 
+// An allocator that runs out of the capacity stops at the failing request; its figures
+// are then what the step needs: the same allocator replayed on a device without the
+// limit (what max_memory_reserved would show on a large enough device), keeping where
+// the capped replay failed.
+AllocatorRun runForFigures(const std::string& kind, const AllocationTrace& trace, std::int64_t capacity,
+                           const MemoryOptions& options, const StaticPlan& plan) {
+    AllocatorRun run = runAllocator(kind, trace, capacity, options, plan);
+    if (!run.oom || kind == "static" || !options.figuresOfNeed) return run;
+    AllocatorRun need = runAllocator(kind, trace, INT64_MAX, options, plan);
+    need.oom = true;
+    need.oom_seq = run.oom_seq;
+    need.oom_ns = run.oom_ns;
+    need.oom_request_bytes = run.oom_request_bytes;
+    return need;
+}
+
 AllocatorFigures figures(const AllocatorRun& run) {
     return {run.allocator, run.allocated_peak, run.reserved_peak, run.largest_free_at_reserved_peak, run.segment_allocs, run.oom};
 }
@@ -63,17 +79,17 @@ MemoryAnalysis analyse(const AllocationTrace& trace, std::int64_t capacity, cons
     s.static_plan_skipped = !planned;
     s.fragmentation = planned && lower.bytes > 0 ? static_cast<double>(plan.planned_peak) / static_cast<double>(lower.bytes) - 1 : 0;
     s.by_category = liveByCategory(trace, lower.seq);
-    out.run = runAllocator(options.allocator, trace, capacity, options, plan);
+    out.run = runForFigures(options.allocator, trace, capacity, options, plan);
     if (out.run.oom && out.run.oom_seq < 0 && lower.seq >= 0) {  // a static plan fails at the live peak
         out.run.oom_seq = lower.seq;
         out.run.oom_ns = trace.requests[static_cast<std::size_t>(lower.seq)].t_ns;
     }
     s.reserved_peak_bytes = out.run.reserved_peak;
     s.largest_free_block_bytes = out.run.largest_free_at_reserved_peak;
-    out.allocatedPeak = out.run.oom ? std::max(out.run.allocated_peak, lower.bytes) : out.run.allocated_peak;
+    out.allocatedPeak = out.run.oom ? std::max(out.run.allocated_peak, lower.bytes) : out.run.allocated_peak;  // static: the live peak
     for (const char* kind : {"caching", "buddy", "static"}) {
         if (kind == options.allocator) s.allocators.push_back(figures(out.run));
-        else if (options.compareAllocators && (planned || std::string_view(kind) != "static")) s.allocators.push_back(figures(runAllocator(kind, trace, capacity, options, plan)));
+        else if (options.compareAllocators && (planned || std::string_view(kind) != "static")) s.allocators.push_back(figures(runForFigures(kind, trace, capacity, options, plan)));
     }
     if (out.run.oom) {
         s.oom.present = true;
@@ -109,8 +125,11 @@ MemoryAnalysis analyseMemory(const Graph& graph, const std::vector<MemoryEvent>&
     if (seq < 0) return out;
     const BufferLifetime& failed = trace.buffers[static_cast<std::size_t>(trace.requests[static_cast<std::size_t>(seq)].buffer)];
     if (failed.tensor >= 0) {
+        // A tensor without producer (an optimizer state) is created by the first op reading it.
         const Tensor& t = graph.tensor(failed.tensor);
-        oom.op = t.producer >= 0 ? graph.node(t.producer).name : t.name;
+        oom.tensor = t.name;
+        const int op = t.producer >= 0 ? t.producer : (t.consumers.empty() ? -1 : t.consumers.front());
+        oom.op = op >= 0 ? graph.node(op).name : t.name;
     }
     std::vector<int> live;
     for (std::size_t i = 0; i < trace.buffers.size(); ++i) {

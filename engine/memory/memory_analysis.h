@@ -22,6 +22,7 @@ struct MemoryOptions {
     CachingAllocatorOptions caching;
     BuddyAllocatorOptions buddy;
     bool compareAllocators = true;         // also replay the other two for the report
+    bool figuresOfNeed = true;             // out of memory: figures from an uncapped replay (memory_analysis.cpp)
     int zeroStage = 0;                     // ZeRO stage of one data-parallel rank (zero_sharding.h)
     int dataParallel = 1;
 };

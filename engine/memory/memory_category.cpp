@@ -1,5 +1,7 @@
 #include "engine/memory/memory_category.h"
 
+#include "engine/memory/memory_model.h"
+
 namespace npu::engine {
 
 std::string_view memoryCategoryName(MemoryCategory c) {
@@ -30,6 +32,13 @@ bool readInBackward(const Graph& g, const Tensor& t) {
 }  // namespace
 
 std::vector<MemoryCategory> memoryCategories(const Graph& g) {
+    // A storage is saved for backward when any tensor sharing it is: the output of an
+    // in-place ReLU or a view read by a backward op keeps its input's block alive, and
+    // memory is accounted on that owner (memory_model.cpp).
+    const std::vector<int> root = storageRoots(g);
+    std::vector<bool> saved(g.tensors().size(), false);
+    for (const Tensor& t : g.tensors())
+        if (readInBackward(g, t)) saved[static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)])] = true;
     std::vector<MemoryCategory> out;
     out.reserve(g.tensors().size());
     for (const Tensor& t : g.tensors()) {
@@ -43,7 +52,9 @@ std::vector<MemoryCategory> memoryCategories(const Graph& g) {
         case TensorRole::kv_cache: out.push_back(MemoryCategory::kv_cache); break;
         case TensorRole::temporary: out.push_back(MemoryCategory::temporaries); break;
         case TensorRole::activation:
-            out.push_back(readInBackward(g, t) ? MemoryCategory::activations : MemoryCategory::temporaries);
+            out.push_back(readInBackward(g, t) || saved[static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)])]
+                              ? MemoryCategory::activations
+                              : MemoryCategory::temporaries);
             break;
         }
     }

@@ -13,9 +13,6 @@ bool isResident(const Tensor& t) {
            t.role == TensorRole::input;
 }
 
-namespace {
-
-// Storage owner of every tensor: views and in-place outputs point at their input's owner.
 std::vector<int> storageRoots(const Graph& g) {
     std::vector<int> root(g.tensors().size());
     std::iota(root.begin(), root.end(), 0);
@@ -29,6 +26,8 @@ std::vector<int> storageRoots(const Graph& g) {
     return root;
 }
 
+namespace {
+
 struct Change {
     std::int64_t t;
     std::int64_t delta;
@@ -37,14 +36,30 @@ struct Change {
 
 }  // namespace
 
-MemoryTimeline trackMemory(const Graph& g, const std::vector<std::vector<NodeTiming>>& steps) {
+MemoryTimeline trackMemory(const Graph& g, const std::vector<std::vector<NodeTiming>>& steps, bool lazyOptimizerState) {
     MemoryTimeline out;
     const std::vector<int> root = storageRoots(g);
     const std::size_t nt = g.tensors().size();
+    // Lazy states: PyTorch's optimizers create them inside the first optimizer.step()
+    // (Adam's _init_group zeros_like's exp_avg / exp_avg_sq), so they appear when the
+    // first optimizer op reading them starts in the first step.
+    std::vector<std::int64_t> firstStart(g.nodes().size(), -1);
+    if (lazyOptimizerState && !steps.empty())
+        for (const NodeTiming& n : steps.front())
+            if (firstStart[static_cast<std::size_t>(n.node)] < 0) firstStart[static_cast<std::size_t>(n.node)] = n.start;
     std::vector<Change> changes;
     for (const Tensor& t : g.tensors())
         if (root[static_cast<std::size_t>(t.id)] == t.id && isResident(t) && t.bytes() > 0) {
-            changes.push_back({0, t.bytes(), t.id});
+            std::int64_t at = 0;
+            if (lazyOptimizerState && t.role == TensorRole::optimizer_state) {
+                std::int64_t first = -1;
+                for (int c : t.consumers) {
+                    const std::int64_t s = firstStart[static_cast<std::size_t>(c)];
+                    if (s >= 0 && g.node(c).phase == Phase::optimizer && (first < 0 || s < first)) first = s;
+                }
+                at = std::max<std::int64_t>(first, 0);
+            }
+            changes.push_back({at, t.bytes(), t.id});
             out.residentBytes += t.bytes();
         }
     // Only the loss (outputs[0]) outlives the step's program: a training loop keeps the

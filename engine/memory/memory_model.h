@@ -37,7 +37,14 @@ struct MemoryTimeline {
 // gradient accumulation a step runs the forward/backward nodes once per micro-batch (a
 // node met again starts the next one) and the optimizer once: the weight gradients of
 // the first micro-batch live until the optimizer, later ones only until accumulated.
-MemoryTimeline trackMemory(const Graph& graph, const std::vector<std::vector<NodeTiming>>& steps);
+// lazyOptimizerState: optimizer states appear at the start of the first optimizer op that
+// reads them in steps[0] (the first step of training) instead of before it (a later step).
+MemoryTimeline trackMemory(const Graph& graph, const std::vector<std::vector<NodeTiming>>& steps,
+                           bool lazyOptimizerState = false);
+
+// Storage owner of every tensor id: views (shape-only ops) and in-place outputs point at
+// their input's owner; other tensors own themselves.
+std::vector<int> storageRoots(const Graph& graph);
 
 // True for tensors resident for the whole run (weights, states, inputs without producer).
 bool isResident(const Tensor& tensor);

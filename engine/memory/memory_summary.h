@@ -70,7 +70,9 @@ struct OomAdvice {
 struct OomReport {
     bool present = false;
     std::string op;                        // op whose allocation failed
-    std::int64_t time_ns = 0;
+    std::string tensor;                    // tensor it could not allocate
+    int training_step = 0;                 // 1: the first step (optimizer states created lazily), 2: a later one; 0: unknown
+    std::int64_t time_ns = 0;              // within the simulated run
     std::int64_t request_bytes = 0;
     std::vector<LiveTensorInfo> top_tensors;
     std::vector<OomAdvice> advice;

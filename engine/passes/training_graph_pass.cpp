@@ -118,14 +118,16 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         program.push_back(graph.addNode("MemcpyD2H", "optimizer.offload_gradients", allGrads, {}, pcie, Phase::optimizer, DType::f32));
         program.push_back(graph.addNode(opt, "optimizer.host_" + m_options.optimizer, {}, {},
                                         {{"link", std::string("host_optimizer_bandwidth")}, {"stream", std::string("host")},
-                                         {"bytes", perParam * params}, {"tensors", static_cast<std::int64_t>(allGrads.size())}},
+                                         {"bytes", perParam * params / std::max(1, m_options.optimizerShards)},
+                                         {"tensors", static_cast<std::int64_t>(allGrads.size())}},
                                         Phase::optimizer, DType::f32));
         program.push_back(graph.addNode("MemcpyH2D", "optimizer.upload_parameters", allWeights, {}, pcie, Phase::optimizer, DType::f32));
         reorderNodes(graph, program);
         return {};
     }
-    const int update = graph.addNode(opt, "optimizer." + m_options.optimizer, updateInputs, {},
-                                     {{"tensors", static_cast<std::int64_t>(allGrads.size())}}, Phase::optimizer, DType::f32);
+    Attributes updateAttrs{{"tensors", static_cast<std::int64_t>(allGrads.size())}};
+    if (m_options.optimizerShards > 1) updateAttrs["shards"] = static_cast<std::int64_t>(m_options.optimizerShards);
+    const int update = graph.addNode(opt, "optimizer." + m_options.optimizer, updateInputs, {}, updateAttrs, Phase::optimizer, DType::f32);
     program.push_back(update);
     reorderNodes(graph, program);
     return {};

@@ -20,6 +20,9 @@ struct TrainingOptions {
     // gradients are copied to the host over PCIe, the host runs the update, the updated
     // parameters come back. Device memory holds only weights and gradients.
     bool offloadOptimizer = false;
+    // ZeRO stage >= 1 over N data-parallel ranks: each rank updates only its 1/N partition
+    // of the parameters (Rajbhandari et al. 2020), so the update's traffic and FLOPs are 1/N.
+    int optimizerShards = 1;
     // Adam moments / SGD momentum: fp32, or the half type for pure (O3) training where
     // the optimizer runs on the model's own half-precision parameters.
     DType optimizerStateDType = DType::f32;

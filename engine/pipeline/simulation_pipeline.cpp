@@ -79,6 +79,8 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     passes.add(std::make_unique<MixedPrecisionPass>(*precision));
     TrainingOptions training = trainingOptionsFor(*precision, t.optimizer);
     training.offloadOptimizer = t.offload_optimizer;
+    if (const std::int64_t dp = project.parallel.value("data_parallel", std::int64_t{1}); options.zeroShardsOptimizer && t.zero_stage >= 1 && dp > 1)
+        training.optimizerShards = static_cast<int>(dp);
     training.lossOutputs = modeGraph->lossOutputs;
     passes.add(std::make_unique<TrainingGraphPass>(training));
     passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));

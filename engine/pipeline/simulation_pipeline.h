@@ -22,6 +22,10 @@ struct SimulationOptions {
     bool adviseOnOom = true;  // re-simulate the out-of-memory playbook (engine/pipeline/oom_advice)
     // Cluster runs: re-simulate the communication playbook (engine/cluster/communication_advice).
     bool adviseOnCommunication = true;
+    // ZeRO >= 1 with data_parallel N: the optimizer update covers 1/N of the parameters.
+    // false for the cluster's per-stage runs, whose rank timelines scale the optimizer's
+    // tasks by 1/N themselves (engine/cluster/rank_timeline, engine/training/ppo_rank_timeline).
+    bool zeroShardsOptimizer = true;
 };
 
 // resources/devices of the source tree (compiled in), or next to the executable.

@@ -3,6 +3,7 @@
 #include "engine/cost/cost_model.h"
 #include "engine/ir/op_registry.h"
 #include "engine/memory/memory_model.h"
+#include "engine/memory/oom_instant.h"
 #include "engine/memory/zero_sharding.h"
 #include "engine/precision/skipped_update.h"
 
@@ -203,8 +204,11 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     }
     if (options.memory.zeroStage > 0 && options.memory.dataParallel > 1)
         shardMemoryEvents(dev.memory, zeroShardedTensors(graph, options.memory.zeroStage), options.memory.dataParallel);
-    MemoryAnalysis analysis = analyseMemory(graph, dev.memory, dev.capacity_bytes > 0 ? dev.capacity_bytes : INT64_MAX, options.memory);
+    const std::int64_t capacity = dev.capacity_bytes > 0 ? dev.capacity_bytes : INT64_MAX;
+    MemoryAnalysis analysis = analyseMemory(graph, dev.memory, capacity, options.memory);
     s.memory = std::move(analysis.summary);
+    if (s.memory.oom.present)
+        locateOomInTraining(graph, stepTimes, result.steps.front().end_ns - result.steps.front().start_ns, capacity, options.memory, s.memory.oom);
     dev.peak_bytes = analysis.allocatedPeak;
     dev.allocator_samples = std::move(analysis.run.samples);
     dev.memory_blocks = std::move(analysis.run.blocks);
@@ -216,8 +220,11 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         std::string parts;
         for (const auto& [category, bytes] : s.memory.by_category)
             parts += (parts.empty() ? "" : ", ") + category + " " + gb(static_cast<double>(bytes));
-        s.message = "out of memory: the " + s.memory.allocator + " allocator's memory exceeds the " + device.name + "'s " +
-                    gb(static_cast<double>(dev.capacity_bytes)) + " at " + (s.memory.oom.op.empty() ? "?" : s.memory.oom.op) +
+        const OomReport& oom = s.memory.oom;
+        const std::string where = (oom.op.empty() ? "?" : oom.op) + (oom.tensor.empty() || oom.tensor == oom.op ? "" : " (allocating " + oom.tensor + ")") +
+                                  (oom.training_step == 1 ? " in the first training step" : oom.training_step > 1 ? " in a later training step" : "");
+        s.message = "out of memory: the " + s.memory.allocator + " allocator needs " + gb(static_cast<double>(s.memory.reserved_peak_bytes)) +
+                    " reserved, the " + device.name + " has " + gb(static_cast<double>(dev.capacity_bytes)) + "; training fails at " + where +
                     " (live peak " + gb(static_cast<double>(s.memory.lower_bound_bytes)) + ": " + parts + ")";
     }
     std::stable_sort(dev.tasks.begin(), dev.tasks.end(),

@@ -50,6 +50,7 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
         SimulationOptions one = options;
         one.steps = 1;
         one.adviseOnOom = false;
+        one.zeroShardsOptimizer = false;  // the rank layouts scale the updates by 1/dp
         one.keepGraphs = options.keepGraphs && i == 0;
         Progress sub;
         sub.cancel = progress.cancel;

@@ -1,6 +1,6 @@
 #pragma once
 // The Memory tab's selection, answered from MEMORY_BLOCK (simulated runs and imported
-// memory snapshots alike): the blocks live at an instant, or alive at any time in a
+// memory snapshots alike; Ascend captures from their operator allocations): the blocks live at an instant, or alive at any time in a
 // range, optionally only those allocated or released inside the range (MindStudio
 // Insight's filter), largest first; and the producer op's slice a block came from, for
 // "Show in Timeline".
@@ -34,6 +34,11 @@ struct LiveBlocks {
 };
 
 LiveBlocks liveBlocks(const ProfileDb& db, const LiveBlockQuery& query);
+
+// True when the device has no memory map but Ascend operator allocations
+// (OP_MEMORY_ALLOC, from operator_memory.csv or OP_MEMORY): liveBlocks answers from those,
+// with address -1 and the op as the block's name.
+bool hasOperatorAllocations(const ProfileDb& db, std::int64_t device);
 
 struct ProducerSlice {
     std::int64_t task_id = 0;

@@ -28,10 +28,15 @@ Expected<std::int64_t> readOperatorMemoryCsv(const std::filesystem::path& dir, c
     auto csv = AscendCsv::open(file, {"Name", "Size(KB)", "Allocation Time(us)"}, diag);
     if (!csv) return csv.error();
     std::int64_t rows = 0;
+    std::map<std::string, int> deviceOrder;
     while (csv->next()) {
         OpAllocationRecord r;
         r.op = csv->cell("Name");
-        r.device = devicePrefix + csv->cell("Device Type");
+        // "NPU:<k>" with k the trace's numbering (the physical id may differ), as the
+        // database import names OP_MEMORY's devices: the Memory tab finds them by it.
+        const std::string npu = deviceName(devicePrefix, csv->cell("Device Type"), deviceOrder);
+        r.device = npu;
+        r.device[npu.rfind("NPU ") + 3] = ':';
         std::int64_t stream = 0;
         const bool ok = csv->number("Size(KB)", 1024.0, r.size_bytes) && csv->timeNs("Allocation Time(us)", r.alloc_ns) &&
                         csv->timeNs("Release Time(us)", r.release_ns) &&

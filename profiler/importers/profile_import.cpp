@@ -67,9 +67,11 @@ int rankOf(const std::filesystem::path& db, size_t position) {
 // Ascend's analyses beside each capture (analysis.db next to a database;
 // communication*.json, operator_memory.csv and memory_record.csv next to trace_view.json), stored in the
 // COMM_* and OP_MEMORY_ALLOC tables and as memory counter tracks.
-// prefixes: what the import named each rank's devices by (ImportSummary::rankDevicePrefix).
+// prefixes: what the import named each rank's devices by (ImportSummary::rankDevicePrefix);
+// a rank without one is "rank<N> " when rankPrefixed (the trace importer named the devices
+// "rank<N> NPU k": a trace folder, even of one rank, cluster_import.cpp), else unprefixed.
 Status importCommunication(const std::vector<std::filesystem::path>& captures, const std::map<int, std::string>& prefixes,
-                           TraceSink& sink, ImportDiagnostics& diag) {
+                           TraceSink& sink, ImportDiagnostics& diag, bool rankPrefixed) {
     CommunicationData data;
     std::error_code ec;
     for (size_t i = 0; i < captures.size(); ++i) {
@@ -82,9 +84,9 @@ Status importCommunication(const std::vector<std::filesystem::path>& captures, c
             if (auto s = readCommunicationJson(dir, rank, data, diag); !s) return s;
             // The databases carry OP_MEMORY themselves; text exports have operator_memory.csv.
             const auto named = prefixes.find(static_cast<int>(rank));
-            const std::string prefix = captures.size() < 2 ? std::string()
-                                       : named != prefixes.end() ? named->second
-                                                                 : "rank" + std::to_string(rank) + " ";
+            const std::string prefix = named != prefixes.end() ? named->second
+                                       : rankPrefixed           ? "rank" + std::to_string(rank) + " "
+                                                                : std::string();
             if (auto rows = readOperatorMemoryCsv(dir, prefix, sink, diag); !rows) return rows.error();
             if (auto samples = readMemoryRecordCsv(dir, prefix, sink, diag); !samples) return samples.error();
         }
@@ -133,7 +135,7 @@ Expected<ImportSummary> importAscendDbs(const std::vector<std::filesystem::path>
         total.flows += stats->flows;
         total.devices += stats->devices;
     }
-    if (auto s = importCommunication(dbs, {}, sink, diag); !s) return s.error();
+    if (auto s = importCommunication(dbs, {}, sink, diag, cluster); !s) return s.error();
     if (cluster) {
         reportPlacement(placement, sink, diag);
         sink.setMeta("cluster", "true");
@@ -227,7 +229,9 @@ Expected<ImportSummary> importProfileInto(const std::filesystem::path& path, Tra
         if (!result) return result;
         ImportDiagnostics diag;
         const auto traces = detected.format == ProfileFormat::trace_folder ? findRankTraces(path) : detected.files;
-        if (auto s = importCommunication(traces, result->rankDevicePrefix, sink, diag); !s) return s.error();
+        if (auto s = importCommunication(traces, result->rankDevicePrefix, sink, diag,
+                                         detected.format == ProfileFormat::trace_folder); !s)
+            return s.error();
         diag.writeTo(sink);
         result->diagnostics += diag.total();
         return result;

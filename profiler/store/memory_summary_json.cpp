@@ -37,6 +37,8 @@ void addMemorySummaryJson(json& m, const engine::MemorySummary& s) {
                           {"predicted_step_time_ms", a.predicted_step_time_ms},
                           {"fits", a.fits}});
     m["oom"] = {{"op", s.oom.op},
+                {"tensor", s.oom.tensor},
+                {"training_step", s.oom.training_step},
                 {"time_ns", s.oom.time_ns},
                 {"request_bytes", s.oom.request_bytes},
                 {"top_tensors", top},
@@ -64,6 +66,8 @@ engine::MemorySummary memorySummaryFromJson(const json& m) {
     if (oom == m.end() || !oom->is_object()) return s;
     s.oom.present = true;
     s.oom.op = oom->value("op", std::string());
+    s.oom.tensor = oom->value("tensor", std::string());
+    s.oom.training_step = oom->value("training_step", 0);
     s.oom.time_ns = oom->value("time_ns", std::int64_t{0});
     s.oom.request_bytes = oom->value("request_bytes", std::int64_t{0});
     if (auto it = oom->find("top_tensors"); it != oom->end() && it->is_array())

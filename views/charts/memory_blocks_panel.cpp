@@ -119,7 +119,8 @@ void MemoryBlocksPanel::refresh() {
                         RecordCell(formatDuration(double(b.alloc_ns - m_t0)), qlonglong(b.alloc_ns)),
                         RecordCell(freed, qlonglong(b.free_ns < 0 ? INT64_MAX : b.free_ns)),
                         RecordCell(lifetime, qlonglong(b.free_ns < 0 ? INT64_MAX : b.free_ns - b.alloc_ns)),
-                        RecordCell(QStringLiteral("0x%1").arg(qulonglong(b.addr), 0, 16), qlonglong(b.addr))});
+                        b.addr < 0 ? RecordCell(QStringLiteral("—"), qlonglong(b.addr))  // Ascend: no addresses
+                                   : RecordCell(QStringLiteral("0x%1").arg(qulonglong(b.addr), 0, 16), qlonglong(b.addr))});
         m_refs.push_back({b.alloc_ns, b.producer});
     }
     m_model->setRows(std::move(rows));

@@ -5,6 +5,7 @@
 #include "profiler/analysis/counter_reducer.h"
 #include "profiler/analysis/counter_value.h"
 #include "profiler/analysis/memory_counter.h"
+#include "profiler/analysis/memory_live_blocks.h"
 #include "profiler/analysis/memory_map_series.h"
 #include "profiler/store/memory_block_store.h"
 #include "views/charts/memory_blocks_panel.h"
@@ -65,6 +66,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     m_device->setToolTip(QStringLiteral("The device whose memory counters are drawn"));
     m_readout = new QLabel(this);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_readout->setWordWrap(true);  // one reading per counter: 15 on an Ascend capture would widen the window
     auto* toPeak = new QPushButton(QStringLiteral("Peak in Timeline"), this);
     toPeak->setToolTip(QStringLiteral("Show the instant of the peak in the Timeline tab"));
     connect(toPeak, &QPushButton::clicked, this, [this] {
@@ -225,6 +227,10 @@ void MemoryChart::showDevice() {
             m_mapSeries = profiler::memoryMapSeries(blocks);
             m_map->setData(std::move(blocks), m_t0);
             m_map->show();
+            m_blocks->setDatabase(m_db, device.toLongLong(), m_t0);
+            m_blocks->show();
+        } else if (profiler::hasOperatorAllocations(*m_db, device.toLongLong())) {
+            // Ascend: no addresses to map, but the operator allocations to list.
             m_blocks->setDatabase(m_db, device.toLongLong(), m_t0);
             m_blocks->show();
         }

@@ -59,10 +59,15 @@ void OomPanel::setSummary(const std::optional<engine::MemorySummary>& summary, d
     QString text = QStringLiteral("<b>Out of memory</b> at %1 in <b>%2</b>: the %3 allocator could not place %4")
                        .arg(formatDuration(double(oom.time_ns - t0)), m_op.toHtmlEscaped(),
                             QString::fromStdString(summary->allocator), formatBytes(double(oom.request_bytes)));
+    if (!oom.tensor.empty() && oom.tensor != oom.op)
+        text += QStringLiteral(" for <i>%1</i>").arg(QString::fromStdString(oom.tensor).toHtmlEscaped());
     if (capacity > 0) text += QStringLiteral(" within the device's %1").arg(formatBytes(capacity));
+    if (oom.training_step == 1) text += QStringLiteral(", in the first training step (optimizer states are created there)");
+    else if (oom.training_step > 1) text += QStringLiteral(", in a later training step");
+    // Reserved is what the step needs: the allocator replayed without the device's limit.
     if (summary->lower_bound_bytes > 0)
-        text += QStringLiteral(" (live tensors peak at %1, reserved %2)")
-                    .arg(formatBytes(double(summary->lower_bound_bytes)), formatBytes(double(summary->reserved_peak_bytes)));
+        text += QStringLiteral(". The step needs %1 reserved (live tensors peak at %2)")
+                    .arg(formatBytes(double(summary->reserved_peak_bytes)), formatBytes(double(summary->lower_bound_bytes)));
     text += QLatin1Char('.');
     m_headline->setText(text);
     for (const auto& t : oom.top_tensors) {

@@ -6,6 +6,8 @@
 #include "engine/ir/ops/op_families.h"
 #include "engine/ir/ops/shape_util.h"
 
+#include <algorithm>
+
 namespace npu::engine::ops {
 namespace {
 
@@ -59,6 +61,7 @@ double gradientElements(const Graph& g, const Node& n) {
 
 // Optimizers update in place: every input is read, every non-gradient input written back.
 // A host-side update (offload) has no device tensors and carries its traffic in "bytes".
+// "shards" N: ZeRO's rank updates its 1/N partition of the tensors it reads.
 CostFn optimizerCost(double flopsPerElement) {
     return [flopsPerElement](const Graph& g, const Node& n) {
         OpCost c;
@@ -72,6 +75,10 @@ CostFn optimizerCost(double flopsPerElement) {
             if (g.tensor(t).role != TensorRole::gradient) c.bytesWritten += tensorBytes(g, t);
         }
         c.flops = flopsPerElement * gradientElements(g, n);
+        const double share = 1.0 / static_cast<double>(std::max<std::int64_t>(1, n.attrInt("shards", 1)));
+        c.bytesRead *= share;
+        c.bytesWritten *= share;
+        c.flops *= share;
         return c;
     };
 }

@@ -78,7 +78,7 @@ private slots:
         auto r = simulateProject(p, o);
         QVERIFY(r.ok());
         QCOMPARE(r->summary.status, std::string("oom"));
-        QVERIFY2(r->summary.message.find("exceeds the tiny's 0.00 GB") != std::string::npos, r->summary.message.c_str());
+        QVERIFY2(r->summary.message.find("reserved, the tiny has 0.00 GB; training fails at ") != std::string::npos, r->summary.message.c_str());
         QVERIFY(!r->devices[0].tasks.empty());
     }
     void checkpointingLowersPeakAndAddsRecompute() {

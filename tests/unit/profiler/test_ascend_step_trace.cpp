@@ -4,6 +4,7 @@
 // as rank 0's trace_view.json alone. Also: top-kernel shares over both ranks stay <= 100%.
 
 #include "profiler/analysis/kernel_launches.h"
+#include "profiler/analysis/memory_live_blocks.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/run_report.h"
 #include "profiler/analysis/step_breakdown.h"
@@ -17,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -114,6 +116,60 @@ private slots:
         compareRow(rows[0], expectedRow(0), "rank 0");
     }
 
+    // One rank's folder (rank0_ascend_pt) names its NPU "rank0 NPU 0", as a cluster does:
+    // memory_record.csv's counters must land on that device, not on a new "NPU 0" without kernels.
+    void oneRankFolderKeepsMemoryOnItsNpu() {
+        auto db = importAndOpen(rankOutput(0).parent_path(), "rank0_folder.npudb");
+        QVERIFY(db);
+        const auto report = runReport(*db);
+        int npus = 0;
+        for (const auto& d : report["devices"]) {
+            if (d["kind"] != "npu") continue;
+            ++npus;
+            QCOMPARE(d["name"].get<std::string>(), std::string("rank0 NPU 0"));
+            QVERIFY(d["kernels"].get<int>() > 0);
+            QVERIFY(d["peak_allocated_bytes"].is_number() && d["peak_allocated_bytes"].get<double>() > 0);
+        }
+        QCOMPARE(npus, 1);
+
+        // The Memory tab's click lists the operator allocations live at an instant (no
+        // addresses in a text export): the same set as operator_memory.csv read here, times
+        // parsed as integer microseconds + fraction (what Ascend writes: "1736408883694624.810").
+        auto ns = [](std::string c) -> std::int64_t {
+            while (!c.empty() && (c.back() == '\t' || c.back() == '\r' || c.back() == ' ')) c.pop_back();
+            if (c.empty()) return -1;
+            const auto dot = c.find('.');
+            std::string frac = dot == std::string::npos ? std::string() : c.substr(dot + 1);
+            frac = (frac + "000").substr(0, 3);
+            return std::stoll(c.substr(0, dot)) * 1000 + std::stoll(frac);
+        };
+        std::vector<std::pair<std::int64_t, std::int64_t>> allocations;  // alloc, release (-1: live at the end)
+        std::ifstream in(rankOutput(0) / "operator_memory.csv");
+        std::string line;
+        std::getline(in, line);  // Name,Size(KB),Allocation Time(us),Release Time(us),...
+        while (std::getline(in, line)) {
+            const auto cells = splitCsv(line);
+            if (cells.size() < 4 || std::stod(cells[1]) <= 0) continue;
+            allocations.push_back({ns(cells[2]), ns(cells[3])});
+        }
+        QVERIFY(allocations.size() > 10);
+        std::vector<std::int64_t> starts;
+        for (const auto& a : allocations) starts.push_back(a.first);
+        std::sort(starts.begin(), starts.end());
+        const std::int64_t t = starts[starts.size() / 2];
+        const auto expected = std::count_if(allocations.begin(), allocations.end(),
+                                            [&](const auto& a) { return a.first <= t && (a.second < 0 || a.second > t); });
+        std::int64_t device = -1;
+        for (const auto& d : db->devices())
+            if (d.name == "rank0 NPU 0") device = d.id;
+        QVERIFY(hasOperatorAllocations(*db, device));
+        const LiveBlocks live = liveBlocks(*db, {device, t, t, false, 0});
+        QCOMPARE(live.count, std::int64_t(expected));
+        QVERIFY(live.count > 0);
+        QCOMPARE(live.blocks.front().addr, std::int64_t{-1});
+        QVERIFY(!live.blocks.front().name.empty());  // the op (aten::empty_strided, ...)
+    }
+
     // torch_npu's HostToDevice flows (CANN node launch -> NPU task) are the launches of
     // the Host tab, as Kineto's ac2g are; the op comes from the task's async_npu flow.
     void hostToDeviceFlowsAreLaunches() {
@@ -202,7 +258,7 @@ private slots:
             for (std::string line; std::getline(in, line);)
                 if (!line.empty() && line != "\r") ++lines;
             sqlite3_stmt* st = nullptr;
-            // Device Type as the csv writes it (NPU:0 on rank 0, NPU:1 on rank 1), after the rank prefix.
+            // "NPU:<k>" after the rank prefix, k numbered as the trace's NPUs (the csv's physical NPU:1 on rank 1 is k 0).
             const std::string sql = "SELECT COUNT(*) FROM OP_MEMORY_ALLOC WHERE device LIKE 'rank" + std::to_string(rank) + " NPU:%'";
             QCOMPARE(sqlite3_prepare_v2(db->handle(), sql.c_str(), -1, &st, nullptr), SQLITE_OK);
             QCOMPARE(sqlite3_step(st), SQLITE_ROW);
