@@ -33,8 +33,10 @@ forward of the 8 layers alone (what the re-run repeats), and per layer the aten 
 the saved tensors (counted with saved_tensors_hooks).
 
 The interesting number is the checkpoint's extra host time beyond re-running the
-layers' forward: (ckpt - plain) - layers_forward, per saved tensor and per layer, and in
-units of one tiny-add dispatch, so it can be scaled to another host by that ratio.
+layers' forward: (ckpt - plain) - layers_forward, per saved tensor and per layer, in
+units of one tiny-add dispatch, and as a multiple of the re-run's own host time. That
+multiple (1.8-2.2 for the layers, about 2 for long op chains) is the h200 profile's
+host.checkpoint_overhead_ratio; the printed output is in measure_checkpoint_host_output.txt.
 
 PyTorch 1.13 (Debian's python3-torch) has no scaled_dot_product_attention: attention is
 the math path (matmul, scale, causal mask, softmax, matmul), which saves more tensors
