@@ -52,11 +52,12 @@ Expected<HostProfile> parseHostProfile(const nlohmann::json& doc, const std::str
         double* target = key == "dispatch_ns_per_op" ? &h.dispatchNsPerOp
                          : key == "view_ns"          ? &h.viewNs
                          : key == "graph_launch_ns"  ? &h.graphLaunchNs
+                         : key == "checkpoint_overhead_ratio" ? &h.checkpointOverheadRatio
                                                      : nullptr;
         double depth = 0;
         if (key == "queue_depth") target = &depth;
         if (!target)
-            return fail(key, "unknown key (expected dispatch_ns_per_op, dispatch_ns_by_category, view_ns, graph_launch_ns or queue_depth)");
+            return fail(key, "unknown key (expected dispatch_ns_per_op, dispatch_ns_by_category, view_ns, graph_launch_ns, queue_depth or checkpoint_overhead_ratio)");
         if (auto s = number(doc, key, key, *target); !s) return s.error();
         if (key == "queue_depth") {
             if (depth < 1) return fail(key, "expected at least 1 launch");

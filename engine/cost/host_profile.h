@@ -22,6 +22,10 @@ struct HostProfile {
     double viewNs = 0;                        // an op that launches nothing (reshape, view, transpose)
     double graphLaunchNs = 0;                 // one whole-graph launch (CUDA graph replay / graph sinking)
     int queueDepth = 1024;                    // launches the host may run ahead of the device
+    // torch.utils.checkpoint's own host work (saved-tensor hooks, holders, RNG state,
+    // contexts) per unit of host time of the ops a checkpointed region re-runs: a re-run
+    // op costs (1 + ratio) x its dispatch. 0: the re-run costs what the forward did.
+    double checkpointOverheadRatio = 0;
 
     // Host time to issue a node: its category's figure, else dispatchNsPerOp; viewNs for
     // a node that launches nothing.

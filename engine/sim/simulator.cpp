@@ -88,6 +88,11 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
             for (std::size_t c = 0; c + 1 < ops.size(); ++c) ns += static_cast<double>(ops[c]) * device.host.costNs(static_cast<OpCategory>(c), true);
         }
         if (launches && n.phase == Phase::backward && n.forwardNode >= 0) ns /= std::max(1, backwardKernelsOf[n.forwardNode]);
+        // A checkpointed region's re-run also pays the checkpoint's own host work (hooks
+        // per saved tensor, RNG state, contexts), measured as a multiple of the re-run's
+        // dispatch (tests/benchmarks/engine/measure_checkpoint_host.py); charged to the
+        // re-run's ops, where most of it happens (re-run pack hooks, unpack in backward).
+        if (n.phase == Phase::recompute) ns *= 1 + device.host.checkpointOverheadRatio;
         return static_cast<std::int64_t>(ns);
     };
     const int micro = std::max(1, options.gradientAccumulation);

@@ -5,7 +5,9 @@
 // sample against the measured H200 step (../shared/data/traces/
 // resnet50_amp_bf16_b64_h200.json.gz: 38.16 ms from the first kernel to the last,
 // 40.19 ms from the first CPU op; 15.25 ms of kernels), printed by
-// `ctest -R host_dispatch -V` (resnet50AgainstTheMeasuredStep).
+// `ctest -R host_dispatch -V` (resnet50AgainstTheMeasuredStep); and a checkpointed
+// region's re-run paying the checkpoint's own host work (checkpoint_overhead_ratio).
+#include "engine/cost/device_profile.h"
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/sim/data_loader.h"
 #include "engine/sim/host_dispatch.h"
@@ -14,7 +16,9 @@
 
 #include <QtTest>
 
+#include <cstdlib>
 #include <filesystem>
+#include <map>
 
 using namespace npu::engine;
 
@@ -164,6 +168,40 @@ private slots:
         QVERIFY(!parsed.ok());
         QVERIFY2(parsed.message().find("optimizations.graph_mode") != std::string::npos, parsed.message().c_str());
         QVERIFY2(parsed.message().find("data.loader_samples_per_s") != std::string::npos, parsed.message().c_str());
+    }
+    // torch.utils.checkpoint's hooks, holders and RNG state cost host time in proportion
+    // to the re-run (tests/benchmarks/engine/measure_checkpoint_host.py): every re-run op
+    // costs (1 + ratio) x what the same op cost in the forward; nothing else changes.
+    void checkpointRerunPaysTheCheckpointOverhead() {
+        auto h200 = loadDeviceProfile("h200", defaultDevicesDir());
+        QVERIFY2(h200.ok(), h200.ok() ? "" : h200.message().c_str());
+        const double ratio = h200->host.checkpointOverheadRatio;
+        QCOMPARE(ratio, 2.0);  // 1.81-2.23 measured (resources/devices/h200.json)
+        Project p = smallLlama();
+        p.training.activation_checkpointing = "full";
+        const SimulationResult r = testing::simulateOrFail(p);
+        const auto& dev = r.devices.at(0);
+        std::map<int, Phase> phaseOf;
+        for (const auto& t : dev.tasks) phaseOf[t.node] = t.phase;
+        std::map<std::string, std::int64_t> forwardNs;  // each forward op's launch, by name
+        for (const auto& h : dev.host)
+            if (h.kind == HostSliceKind::launch && phaseOf.count(h.node) && phaseOf[h.node] == Phase::forward) forwardNs.emplace(h.name, h.dur_ns);
+        int rerun = 0;
+        for (const auto& h : dev.host) {
+            if (h.kind != HostSliceKind::launch || !phaseOf.count(h.node) || phaseOf[h.node] != Phase::recompute) continue;
+            auto f = forwardNs.find(h.name);  // a re-run op keeps its forward op's name
+            QVERIFY2(f != forwardNs.end(), h.name.c_str());
+            const auto expected = static_cast<std::int64_t>(static_cast<double>(f->second) * (1 + ratio));
+            QVERIFY2(std::llabs(h.dur_ns - expected) <= 2, h.name.c_str());
+            ++rerun;
+        }
+        QVERIFY(rerun > 20);  // two layers re-run
+
+        // The ratio is a profile number like any other: it needs a source.
+        auto bad = parseHostProfile(nlohmann::json::parse(R"({"dispatch_ns_per_op": {"value": 1, "source": "s"},
+            "checkpoint_overhead_ratio": {"value": 2}})"), "d.json");
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.message().find("host.checkpoint_overhead_ratio.source") != std::string::npos, bad.message().c_str());
     }
     void simulatedStepSplitsExactly() {
         Project p = smallLlama();
