@@ -64,7 +64,10 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
     auto addCast = [&](int nodeId, int tensor, DType to, const std::string& name) {
         const int out = cloneTensor(graph, tensor, name, graph.tensor(tensor).role == TensorRole::weight ? TensorRole::activation : std::optional<TensorRole>{}, to);
         graph.tensor(out).role = TensorRole::activation;
-        const int cast = graph.addNode("Cast", name, {tensor}, {out}, {{"to", std::string(dtypeName(to))}}, Phase::forward, to);
+        // "autocast": the cast runs inside its consumer's autocast dispatch (aten::linear
+        // casts its input and weight before the matmul), not as a framework op of its own.
+        const int cast = graph.addNode("Cast", name, {tensor}, {out}, {{"to", std::string(dtypeName(to))}, {"autocast", std::int64_t{1}}},
+                                       Phase::forward, to);
         graph.node(cast).block = graph.node(nodeId).block;
         newOrder.push_back(cast);
         ++stats.nodesChanged;

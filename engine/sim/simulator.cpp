@@ -80,7 +80,11 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         if (n.phase == Phase::backward && n.forwardNode >= 0 && timing[static_cast<std::size_t>(id)].durationNs > 0)
             ++backwardKernelsOf[n.forwardNode];
     }
-    auto hostCostNs = [&](const Node& n, bool launches) {
+    auto hostCostNs = [&](const Node& n, bool launches) -> std::int64_t {
+        // Autocast's casts are dispatched inside the op that consumes them, whose measured
+        // host cost (the host block: top-level ops of the traces) already holds them; their
+        // backward (ToCopyBackward0) is an autograd function of its own and pays.
+        if (n.phase != Phase::backward && n.attrInt("autocast", 0) != 0) return 0;
         double ns = device.host.costNs(reg.category(n.op), launches);
         // A node standing for a whole model pass (a decode step) issues each of its ops.
         if (const std::vector<std::int64_t> ops = n.attrInts("eager_ops"); launches && !ops.empty()) {

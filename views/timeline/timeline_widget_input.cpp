@@ -123,8 +123,9 @@ void TimelineWidget::wheelEvent(QWheelEvent* event)
 
 bool TimelineWidget::onGutterEdge(QPoint pos) const
 {
-    // A few pixels either side of the gutter's right border, below the ruler.
-    return pos.y() >= m_state->rulerHeight && std::abs(pos.x() - m_state->gutterWidth) <= 3;
+    // The gutter's last few pixels at its right border, below the ruler (the plot's first
+    // pixel still selects and pans).
+    return pos.y() >= m_state->rulerHeight && pos.x() < m_state->gutterWidth && pos.x() >= m_state->gutterWidth - 4;
 }
 
 void TimelineWidget::mousePressEvent(QMouseEvent* event)

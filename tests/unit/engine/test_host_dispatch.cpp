@@ -6,7 +6,8 @@
 // resnet50_amp_bf16_b64_h200.json.gz: 38.16 ms from the first kernel to the last,
 // 40.19 ms from the first CPU op; 15.25 ms of kernels), printed by
 // `ctest -R host_dispatch -V` (resnet50AgainstTheMeasuredStep); and a checkpointed
-// region's re-run paying the checkpoint's own host work (checkpoint_overhead_ratio).
+// region's re-run paying the checkpoint's own host work (checkpoint_overhead_ratio); and
+// autocast's casts dispatched inside their consumer (no host launch of their own).
 #include "engine/cost/device_profile.h"
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/sim/data_loader.h"
@@ -16,6 +17,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -203,6 +205,38 @@ private slots:
         QVERIFY(!bad.ok());
         QVERIFY2(bad.message().find("host.checkpoint_overhead_ratio.source") != std::string::npos, bad.message().c_str());
     }
+    // Autocast's casts run inside their consumer's dispatch (aten::linear casts its input
+    // and weight): the host block's per-op figures, measured on top-level ops, hold them,
+    // so a forward cast has no host launch of its own; its backward (ToCopyBackward0) and
+    // the linear itself pay their category's figure.
+    void autocastCastsRideOnTheirConsumer() {
+        auto h200 = loadDeviceProfile("h200", defaultDevicesDir());
+        QVERIFY(h200.ok());
+        Project p = smallLlama();
+        p.training.precision = "bf16-amp";
+        const SimulationResult r = testing::simulateOrFail(p);
+        const auto& dev = r.devices.at(0);
+        std::map<int, std::int64_t> hostOf;  // node -> its launch's host time
+        for (const auto& h : dev.host)
+            if (h.kind == HostSliceKind::launch) hostOf[h.node] = h.dur_ns;
+        auto isCast = [](const std::string& name) { return name.find(".cast_in") != std::string::npos || name.ends_with(".weight.cast"); };
+        int casts = 0, castBackward = 0;
+        for (const auto& t : dev.tasks) {
+            if (!isCast(t.name)) continue;
+            if (t.phase == Phase::forward) {
+                QVERIFY2(!hostOf.count(t.node), t.name.c_str());
+                ++casts;
+            } else if (t.phase == Phase::backward && hostOf.count(t.node) && hostOf[t.node] > 0) {
+                ++castBackward;
+            }
+        }
+        QVERIFY2(casts >= 2 * 15, qPrintable(QString::number(casts)));  // a layer: 5 linear inputs, 7 weights, SDPA's q, k, v
+        QVERIFY(castBackward > 0);
+        const auto q = std::find_if(dev.tasks.begin(), dev.tasks.end(), [](const SimTask& t) { return t.name == "layers.0.attn.q_proj"; });
+        QVERIFY(q != dev.tasks.end());
+        QCOMPARE(hostOf.at(q->node), static_cast<std::int64_t>(h200->host.costNs(OpCategory::matmul, true)));
+    }
+
     void simulatedStepSplitsExactly() {
         Project p = smallLlama();
         p.data = {{"loader_ms_per_batch", 50.0}};

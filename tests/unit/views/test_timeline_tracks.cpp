@@ -219,13 +219,13 @@ private slots:
         QVERIFY(w.gutterWidth() > 200);
         // Drag the border to x = 150: the gutter follows, and stays for the next database.
         const auto view = w.viewRange();
-        drag(&w, QPoint(w.gutterWidth(), trackY(0)), QPoint(150, trackY(0)));
+        drag(&w, QPoint(w.gutterWidth() - 2, trackY(0)), QPoint(150, trackY(0)));
         QCOMPARE(w.gutterWidth(), 150);
         QCOMPARE(w.viewRange(), view);  // the drag resized, it did not pan
         w.setDatabase(m_db);
         QCOMPARE(w.gutterWidth(), 150);
         // Not past the minimum.
-        drag(&w, QPoint(150, trackY(0)), QPoint(10, trackY(0)));
+        drag(&w, QPoint(148, trackY(0)), QPoint(10, trackY(0)));
         QCOMPARE(w.gutterWidth(), TimelineWidget::kMinGutter);
     }
 
