@@ -66,18 +66,7 @@ public:
         c.wait_ms += waitNs / 1e6;
         c.synchronization_ms += waitNs / 1e6;
         c.bus_GBps += cost.busBytes;  // summed bus bytes until finish()
-        if (m_materialise) {
-            SimTask t;
-            t.start_ns = start;
-            t.dur_ns = dur;
-            t.stream = stream;
-            t.name = name;
-            t.op_type = std::string(collectiveKindName(kind));
-            t.category = OpCategory::comm;
-            t.phase = Phase::communication;
-            t.bytes = bytes;
-            m_out.device.tasks.push_back(std::move(t));
-        }
+        if (m_materialise) m_out.device.tasks.push_back(collectiveTask(start, dur, stream, name, kind, bytes));
         return start + dur;
     }
 
@@ -179,6 +168,19 @@ std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::ve
     for (int k = 0; k < buckets; ++k)
         ready.push_back(setup.parallel.comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / buckets : passEnd);
     return ready;
+}
+
+SimTask collectiveTask(std::int64_t start, std::int64_t dur, int stream, const std::string& name, CollectiveKind kind, double bytes) {
+    SimTask t;
+    t.start_ns = start;
+    t.dur_ns = dur;
+    t.stream = stream;
+    t.name = name;
+    t.op_type = std::string(collectiveKindName(kind));
+    t.category = OpCategory::comm;
+    t.phase = Phase::communication;
+    t.bytes = bytes;
+    return t;
 }
 
 void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices) {

@@ -78,6 +78,10 @@ std::vector<std::int64_t> dpBucketReady(const StageProfile& stage, const std::ve
 // report's bubble_ms), not work.
 void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices);
 
+// A collective's task on a rank's communication stream (its wait included in dur), as
+// the rank timelines and PPO's stage lanes record them.
+SimTask collectiveTask(std::int64_t start, std::int64_t dur, int stream, const std::string& name, CollectiveKind kind, double bytes);
+
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
                         const CommPlan& plan, bool materialise, const DpSync& sync = {});
 

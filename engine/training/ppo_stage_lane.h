@@ -125,16 +125,7 @@ public:
         c.time_ms += dur / 1e6;
         c.transit_ms += dur / 1e6;
         c.bus_GBps += cost.busBytes * count;  // summed bus bytes until finish()
-        SimTask t;
-        t.start_ns = start;
-        t.dur_ns = dur;
-        t.stream = stream;
-        t.name = name;
-        t.op_type = std::string(collectiveKindName(kind));
-        t.category = OpCategory::comm;
-        t.phase = Phase::communication;
-        t.bytes = bytes * count;
-        m_rt.device.tasks.push_back(std::move(t));
+        m_rt.device.tasks.push_back(collectiveTask(start, dur, stream, name, kind, bytes * count));
         return start + dur;
     }
 

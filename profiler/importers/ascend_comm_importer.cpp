@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <optional>
 
 namespace npu::profiler {
 namespace {
@@ -61,6 +62,28 @@ CommBandwidthRecord bandwidthFromInfo(const json& bw, std::int64_t rank, const s
             jsonNumber(bw, "Bandwidth(GB/s)"), jsonNumber(bw, "Large Packet Ratio")};
 }
 
+// One "src-dst" link of a communication matrix (per rank or the cluster's): its ranks,
+// transport and transit figures; nullopt (with a diagnostic) when the key is not two ranks.
+std::optional<CommMatrixRecord> linkRecord(const std::filesystem::path& file, const std::string& pair, const json& link,
+                                           ImportDiagnostics& diag) {
+    if (!link.is_object()) return std::nullopt;
+    const auto dash = pair.find('-');
+    CommMatrixRecord m;
+    try {
+        m.src_rank = std::stoll(pair.substr(0, dash));
+        m.dst_rank = std::stoll(pair.substr(dash + 1));
+    } catch (const std::exception&) {
+        diag.add(DiagnosticKind::unreadable_number,
+                 [&file, pair] { return file.filename().string() + ": link \"" + pair + "\" is not \"src-dst\""; });
+        return std::nullopt;
+    }
+    m.transport = link.value("Transport Type", std::string());
+    m.size_mb = jsonNumber(link, "Transit Size(MB)");
+    m.time_ns = msToNs(jsonNumber(link, "Transit Time(ms)"));
+    m.bandwidth_gbps = jsonNumber(link, "Bandwidth(GB/s)");
+    return m;
+}
+
 // msprof-analyze files a cluster's ops under "p2p" or under their collective group's
 // rank set; the op type stored is "p2p" | "collective" as in the per-rank files.
 std::string clusterOpType(const std::string& groupKey) { return groupKey == "p2p" ? "p2p" : "collective"; }
@@ -88,27 +111,13 @@ Status readCommunicationMatrixJson(const std::filesystem::path& file, Communicat
             for (const auto& [groupOp, links] : groups.items()) {
                 if (!links.is_object()) continue;
                 for (const auto& [pair, link] : links.items()) {
-                    if (!link.is_object()) continue;
-                    const auto dash = pair.find('-');
-                    CommMatrixRecord m;
-                    try {
-                        m.src_rank = std::stoll(pair.substr(0, dash));
-                        m.dst_rank = std::stoll(pair.substr(dash + 1));
-                    } catch (const std::exception&) {
-                        diag.add(DiagnosticKind::unreadable_number, [&, pair = std::string(pair)] {
-                            return file.filename().string() + ": link \"" + pair + "\" is not \"src-dst\"";
-                        });
-                        continue;
-                    }
-                    m.step = step;
-                    m.type = type;
-                    m.group_op = groupOp;
-                    m.op = link.value("Op Name", std::string());
-                    m.transport = link.value("Transport Type", std::string());
-                    m.size_mb = jsonNumber(link, "Transit Size(MB)");
-                    m.time_ns = msToNs(jsonNumber(link, "Transit Time(ms)"));
-                    m.bandwidth_gbps = jsonNumber(link, "Bandwidth(GB/s)");
-                    out.matrix.push_back(std::move(m));
+                    auto m = linkRecord(file, pair, link, diag);
+                    if (!m) continue;
+                    m->step = step;
+                    m->type = type;
+                    m->group_op = groupOp;
+                    m->op = link.value("Op Name", std::string());
+                    out.matrix.push_back(std::move(*m));
                 }
             }
         }
@@ -243,27 +252,13 @@ Status readClusterCommunicationJson(const std::filesystem::path& dir, Communicat
                 for (const auto& [key, links] : ops.items()) {
                     if (key == "Total Op Info" || !links.is_object()) continue;
                     for (const auto& [pair, link] : links.items()) {
-                        if (!link.is_object()) continue;
-                        const auto dash = pair.find('-');
-                        CommMatrixRecord m;
-                        try {
-                            m.src_rank = std::stoll(pair.substr(0, dash));
-                            m.dst_rank = std::stoll(pair.substr(dash + 1));
-                        } catch (const std::exception&) {
-                            diag.add(DiagnosticKind::unreadable_number, [&, pair = std::string(pair)] {
-                                return file.filename().string() + ": link \"" + pair + "\" is not \"src-dst\"";
-                            });
-                            continue;
-                        }
-                        m.step = step;
-                        m.type = type;
-                        m.group_op = key;
-                        m.op = splitOpKey(key).first;
-                        m.transport = link.value("Transport Type", std::string());
-                        m.size_mb = jsonNumber(link, "Transit Size(MB)");
-                        m.time_ns = msToNs(jsonNumber(link, "Transit Time(ms)"));
-                        m.bandwidth_gbps = jsonNumber(link, "Bandwidth(GB/s)");
-                        out.matrix.push_back(std::move(m));
+                        auto m = linkRecord(file, pair, link, diag);
+                        if (!m) continue;
+                        m->step = step;
+                        m->type = type;
+                        m->group_op = key;
+                        m->op = splitOpKey(key).first;
+                        out.matrix.push_back(std::move(*m));
                     }
                 }
         }

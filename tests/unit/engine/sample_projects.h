@@ -11,6 +11,18 @@
 
 namespace npu::engine::testing {
 
+// The RLHF-PPO sample (projects/llama-7b-ppo) at batch 8 on one node of `devices`
+// devices with the given parallel block.
+inline Project ppoOn(const nlohmann::json& parallel, int devices = 8) {
+    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-ppo/project.json");
+    if (!p) qFatal("%s", p.message().c_str());
+    p->training.batch = 8;
+    p->parallel = parallel;
+    p->cluster = {{"nodes", 1}, {"devices_per_node", devices}};
+    p->runs.clear();
+    return *p;
+}
+
 inline Project smallLlama() {
     Project p;
     p.name = "t";

@@ -12,15 +12,7 @@ using namespace npu::engine;
 
 namespace {
 
-Project ppoOn(const nlohmann::json& parallel, int devices = 8) {
-    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-ppo/project.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    p->training.batch = 8;
-    p->parallel = parallel;
-    p->cluster = {{"nodes", 1}, {"devices_per_node", devices}};
-    p->runs.clear();
-    return *p;
-}
+using testing::ppoOn;
 
 double phase(const SimulationResult& r, const char* name) { return r.summary.time_by_phase_ms.at(name); }
 

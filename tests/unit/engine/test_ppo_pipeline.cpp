@@ -16,15 +16,7 @@ using namespace npu::engine;
 
 namespace {
 
-Project ppoOn(const nlohmann::json& parallel, int devices = 8) {
-    auto p = loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-ppo/project.json");
-    if (!p) qFatal("%s", p.message().c_str());
-    p->training.batch = 8;
-    p->parallel = parallel;
-    p->cluster = {{"nodes", 1}, {"devices_per_node", devices}};
-    p->runs.clear();
-    return *p;
-}
+using testing::ppoOn;
 
 // One stage's PPO step on one device: prefill [0, 1000), decode steps 1 and 2 (each
 // `decode` long, plus 100 of host gap), the three scoring forwards (`score` each, the
