@@ -87,11 +87,17 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     SimulationResult result;
     const StageProfile& first = profiles.at(0);
     result.summary = first.run.summary;
-    for (const auto& [stage, profile] : profiles)  // a later stage out of memory makes the run so
+    for (const auto& [stage, profile] : profiles) {  // a later stage out of memory makes the run so
         if (profile.run.summary.status != "ok" && result.summary.status == "ok") {
             result.summary.status = profile.run.summary.status;
             result.summary.message = "pipeline stage " + std::to_string(stage) + ": " + profile.run.summary.message;
         }
+        // The peaks are the stage that needs the most (a later stage may hold the LM head):
+        // what must fit the devices, and what the strategy search compares.
+        const SimSummary& st = profile.run.summary;
+        result.summary.peak_bytes = std::max(result.summary.peak_bytes, st.peak_bytes);
+        result.summary.memory.reserved_peak_bytes = std::max(result.summary.memory.reserved_peak_bytes, st.memory.reserved_peak_bytes);
+    }
     result.graph_level = first.run.graph_level;
     result.kernels_per_step = first.run.kernels_per_step;
     result.passes = first.run.passes;
@@ -176,7 +182,8 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     addRankTaskTimes(sum, result.devices);  // engine/cluster/rank_timeline
     cs.notes = {"one iteration simulated (training.steps and --steps do not repeat it); ranks of a pipeline stage do identical "
                 "work and are simulated once, a stage's layers from its first two",
-                "memory figures are one micro-batch of the first stage: 1F1B's in-flight activations of earlier micro-batches are not added",
+                "memory figures are one micro-batch of the first stage (the peak and reserved peak: of the stage that needs the most): "
+                "1F1B's in-flight activations of earlier micro-batches are not added",
                 "tensor-parallel collectives block the next block of the layer (Megatron-LM); data-parallel buckets sharing a link with "
                 "them get half its bandwidth while both run (estimate)",
                 "sequence parallelism changes the collectives, not the norm/dropout kernels' sizes (they are costed unsharded)"};

@@ -135,9 +135,13 @@ void growSummary(SimSummary& s, const SimSummary& one, int layers, std::int64_t 
     s.flops_per_step = two.flops_per_step + (two.flops_per_step - one.flops_per_step) * (layers - 2);
     s.peak_bytes = grow(one.peak_bytes, two.peak_bytes, layers);
     MemorySummary& m = s.memory;
-    m.reserved_peak_bytes = grow(one.memory.reserved_peak_bytes, two.memory.reserved_peak_bytes, layers);
+    // Reserved memory is not linear in the layers (segments are rounded and cached): grown
+    // linearly it could fall below what is allocated. It keeps the two-layer run's ratio of
+    // reserved to allocated instead, never below the allocated peak.
+    const double reservedRatio = two.peak_bytes > 0 ? static_cast<double>(two.memory.reserved_peak_bytes) / static_cast<double>(two.peak_bytes) : 1.0;
+    m.reserved_peak_bytes = static_cast<std::int64_t>(static_cast<double>(s.peak_bytes) * std::max(1.0, reservedRatio));
     m.lower_bound_bytes = grow(one.memory.lower_bound_bytes, two.memory.lower_bound_bytes, layers);
-    m.planned_peak_bytes = grow(one.memory.planned_peak_bytes, two.memory.planned_peak_bytes, layers);
+    m.planned_peak_bytes = std::max(m.lower_bound_bytes, grow(one.memory.planned_peak_bytes, two.memory.planned_peak_bytes, layers));
     for (auto& [model, b] : s.bytes_by_model) {  // a stage's model states grow with its layers too
         const auto it = one.bytes_by_model.find(model);
         const ModelBytes o = it == one.bytes_by_model.end() ? ModelBytes{} : it->second;
