@@ -43,12 +43,17 @@ struct SelectedPlace {
 // A device group's header text, "name  (kind)": painted in the gutter, and what the
 // gutter's width is fitted to.
 QString groupHeaderLabel(const TimelineGroup& g);
+// A node's header text, "node 1 · hostA · 8 ranks" (the host when the run recorded it).
+QString nodeHeaderLabel(const TimelineData& data, int node);
+// How far a node's device groups and tracks are indented under its header, in the gutter.
+constexpr int kNodeIndent = 10;
 
 struct TimelineFrame {
     const TimelineData* data = nullptr;
     const TrackLayout* layout = nullptr;
     LayoutMetrics metrics;
     const std::set<std::int64_t>* collapsed = nullptr;
+    const std::set<int>* collapsedNodes = nullptr;
     std::int64_t t0 = 0;
     std::int64_t t1 = 1;
     std::int64_t rulerOrigin = 0;  // ruler labels count from here

@@ -132,7 +132,9 @@ void TimelineWidget::scrollToTrack(int track)
     if (row < 0) {
         // Its group is collapsed or the track hidden: show it so the selection is visible.
         const std::int64_t id = s.data->tracks()[static_cast<std::size_t>(track)].row.id;
-        s.collapsed.erase(s.data->tracks()[static_cast<std::size_t>(track)].row.device);
+        const std::int64_t device = s.data->tracks()[static_cast<std::size_t>(track)].row.device;
+        s.collapsed.erase(device);
+        s.collapsedNodes.erase(s.data->nodes().nodeOf(device));
         const bool wasHidden = s.arrangement.isHidden(id);
         s.arrangement.setHidden(id, false);
         relayout();
@@ -239,6 +241,20 @@ void TimelineWidget::setGroupCollapsed(qint64 deviceId, bool collapsed)
 }
 
 bool TimelineWidget::isGroupCollapsed(qint64 deviceId) const { return m_state->collapsed.count(deviceId) > 0; }
+
+void TimelineWidget::setNodeCollapsed(int node, bool collapsed)
+{
+    State& s = *m_state;
+    if (collapsed)
+        s.collapsedNodes.insert(node);
+    else
+        s.collapsedNodes.erase(node);
+    relayout();
+    rebuildLists();
+    update();
+}
+
+bool TimelineWidget::isNodeCollapsed(int node) const { return m_state->collapsedNodes.count(node) > 0; }
 
 void TimelineWidget::setHighlightedSlices(const QList<qint64>& ids)
 {

@@ -120,11 +120,14 @@ std::vector<int> TimelineWidget::tracksBetweenRows(int rowA, int rowB) const
         if (row.kind == LayoutRow::Kind::track)
             tracks.push_back(row.track);
     }
-    // A drag that started on a group header and stayed there: that group's tracks.
+    // A drag that started on a group (or node) header and stayed there: that group's
+    // (node's) tracks shown.
     if (tracks.empty() && a == b && a < n) {
         const LayoutRow& header = s.layout.rows[static_cast<std::size_t>(a)];
+        const bool node = header.kind == LayoutRow::Kind::node;
         for (const LayoutRow& row : s.layout.rows) {
-            if (row.kind == LayoutRow::Kind::track && row.group == header.group && row.pinned == header.pinned)
+            if (row.kind == LayoutRow::Kind::track && row.pinned == header.pinned &&
+                (node ? row.node == header.node : row.group == header.group))
                 tracks.push_back(row.track);
         }
     }
