@@ -9,9 +9,13 @@
 
 namespace npu::views {
 
-QString groupHeaderLabel(const TimelineGroup& g)
+QString groupHeaderLabel(const TimelineGroup& g, bool underNode)
 {
     QString label = QString::fromStdString(g.name);
+    if (underNode && g.node >= 0 && profiler::nodeInDeviceName(g.name) == g.node) {
+        if (const qsizetype dot = label.indexOf(QStringLiteral(" · ")); dot > 0)
+            label = label.mid(dot + 3);
+    }
     if (!g.kind.empty())
         label += QStringLiteral("  (%1)").arg(QString::fromStdString(g.kind));
     return label;
@@ -84,8 +88,10 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
             p.drawText(QRect(20, top, f.gutterWidth - 24, row.height), Qt::AlignVCenter | Qt::AlignLeft,
                        fmBold.elidedText(nodeHeaderLabel(*f.data, row.node), Qt::ElideRight, f.gutterWidth - 24));
             p.setFont(normal);
-            p.setPen(QColor(120, 124, 140));
-            p.drawLine(0, top, f.gutterWidth, top);
+            if (row.y > 0) {  // where one node ends and the next begins
+                p.setPen(QColor(120, 124, 140));
+                p.drawLine(0, top, f.gutterWidth, top);
+            }
             continue;
         }
         if (indent > 0)  // the node's band down the left edge, as a tree's guide line
@@ -94,7 +100,7 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
             const TimelineGroup& g = f.data->groups()[static_cast<std::size_t>(row.group)];
             p.fillRect(indent, top, f.gutterWidth - indent, row.height, QColor(214, 218, 230));
             paintFoldTriangle(p, indent + 10, top + row.height / 2.0, f.collapsed && f.collapsed->count(g.deviceId));
-            const QString label = groupHeaderLabel(g);
+            const QString label = groupHeaderLabel(g, indent > 0);
             const int textW = f.gutterWidth - 24 - indent;
             p.setFont(bold);
             p.setPen(QColor(30, 32, 40));

@@ -181,6 +181,10 @@ void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool 
         }
         if (row.kind != LayoutRow::Kind::track) {
             p.fillRect(f.gutterWidth, top, f.plotWidth, row.height, row.kind == LayoutRow::Kind::node ? kNodeHeader : kGroupHeader);
+            if (row.kind == LayoutRow::Kind::node && row.y > 0) {  // where one node ends and the next begins
+                p.setPen(QColor(120, 124, 140));
+                p.drawLine(0, top, f.gutterWidth + f.plotWidth, top);
+            }
             continue;
         }
         if (trackOrdinal++ % 2)

@@ -41,8 +41,9 @@ struct SelectedPlace {
 
 // Everything one frame needs besides the draw lists. Times are database nanoseconds.
 // A device group's header text, "name  (kind)": painted in the gutter, and what the
-// gutter's width is fitted to.
-QString groupHeaderLabel(const TimelineGroup& g);
+// gutter's width is fitted to. Under its node's header (`underNode`) the name's leading
+// "node N · " is left out: the header says it.
+QString groupHeaderLabel(const TimelineGroup& g, bool underNode = false);
 // A node's header text, "node 1 · hostA · 8 ranks" (the host when the run recorded it).
 QString nodeHeaderLabel(const TimelineData& data, int node);
 // How far a node's device groups and tracks are indented under its header, in the gutter.

@@ -99,8 +99,10 @@ int TimelineWidget::fittedGutterWidth() const
     bold.setBold(true);
     const QFontMetrics fm(bold);
     int widest = 0;
+    const bool byNode = m_state->data->multiNode();
     for (const TimelineGroup& g : m_state->data->groups()) {
-        widest = std::max(widest, fm.horizontalAdvance(groupHeaderLabel(g)) + (g.node >= 0 ? kNodeIndent : 0));
+        const bool underNode = byNode && g.node >= 0;
+        widest = std::max(widest, fm.horizontalAdvance(groupHeaderLabel(g, underNode)) + (underNode ? kNodeIndent : 0));
     }
     if (m_state->data->multiNode()) {
         for (const auto& [node, ranks] : m_state->data->nodes().ranksOfNode)

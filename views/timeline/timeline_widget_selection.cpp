@@ -236,6 +236,7 @@ void TimelineWidget::setGroupCollapsed(qint64 deviceId, bool collapsed)
     else
         s.collapsed.erase(deviceId);
     relayout();
+    s.listsDirty = true;  // windowed data: a folded device's windows go, an unfolded one's load
     rebuildLists();
     update();
 }
@@ -250,6 +251,7 @@ void TimelineWidget::setNodeCollapsed(int node, bool collapsed)
     else
         s.collapsedNodes.erase(node);
     relayout();
+    s.listsDirty = true;  // windowed data: a folded node's windows go, an unfolded one's load
     rebuildLists();
     update();
 }
