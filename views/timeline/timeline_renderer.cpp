@@ -197,6 +197,8 @@ void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool 
     }
     for (const LayoutRow& row : f.layout->rows) {
         const int top = f.rulerHeight + f.layout->areaTop(row, f.scrollY);
+        if (row.kind == LayoutRow::Kind::node && visible(row, top) && f.collapsedNodes && f.collapsedNodes->count(row.node))
+            paintFoldedNode(p, f, row.node, top, row.height);
         if (row.kind != LayoutRow::Kind::track || !visible(row, top))
             continue;
         if (const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(row.track)];

@@ -106,6 +106,7 @@ private:
     void paintFlagsOnRuler(QPainter& p, const TimelineFrame& f);
     void paintSliceTrack(QPainter& p, const TimelineFrame& f, int track, int top);
     void paintSelection(QPainter& p, const TimelineFrame& f, int track, int top);
+    void paintFoldedNode(QPainter& p, const TimelineFrame& f, int node, int top, int height);  // timeline_node_lane.cpp
     void paintCounterTrack(QPainter& p, const TimelineFrame& f, int track, int top, int height);
     void paintFlows(QPainter& p, const TimelineFrame& f);
     void paintGutter(QPainter& p, const TimelineFrame& f);

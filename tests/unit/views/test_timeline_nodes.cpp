@@ -192,6 +192,12 @@ private slots:
         QVERIFY(w.isNodeCollapsed(0));
         const std::vector<qint64> node1{m_cluster.compute[2], m_cluster.comm[2], m_cluster.compute[3], m_cluster.comm[3]};
         QCOMPARE(w.visibleTrackIds(), node1);
+        // The folded node's header carries its one-lane summary ("layer" covers most of the
+        // view): the lane differs from the header's own margin above it, at the same x.
+        const QImage shot = w.grab().toImage();
+        const int x = w.gutterWidth() + (w.width() - w.gutterWidth()) * 3 / 10;
+        QVERIFY(shot.pixelColor(x, kRuler + kHeader / 2) != shot.pixelColor(x, kRuler + 1));
+        QCOMPARE(shot.pixelColor(x, kRuler + 1), QColor(200, 206, 226));  // kNodeHeader
         // Node 1's header is now the second row: a click there folds it too.
         QTest::mouseClick(&w, Qt::LeftButton, {}, QPoint(60, kRuler + kHeader + kHeader / 2));
         QVERIFY(w.isNodeCollapsed(1));
