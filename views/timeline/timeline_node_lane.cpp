@@ -26,7 +26,7 @@ void TimelineRenderer::paintFoldedNode(QPainter& p, const TimelineFrame& f, int 
             continue;
         for (const int t : g.tracks) {
             const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(t)];
-            if (tr.isCounter || tr.empty())
+            if (tr.isCounter || tr.empty() || (f.arrangement && f.arrangement->isHidden(tr.row.id)))
                 continue;
             if (!tr.loaded || tr.showsSummary(f.t0, f.t1)) {
                 if (tr.summary) {

@@ -55,6 +55,7 @@ struct TimelineFrame {
     LayoutMetrics metrics;
     const std::set<std::int64_t>* collapsed = nullptr;
     const std::set<int>* collapsedNodes = nullptr;
+    const TrackArrangement* arrangement = nullptr;  // hidden tracks stay out of a folded node's lane
     std::int64_t t0 = 0;
     std::int64_t t1 = 1;
     std::int64_t rulerOrigin = 0;  // ruler labels count from here

@@ -259,6 +259,7 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     f.metrics = s.metrics;
     f.collapsed = &s.collapsed;
     f.collapsedNodes = &s.collapsedNodes;
+    f.arrangement = &s.arrangement;
     f.t0 = s.viewport.t0();
     f.t1 = s.viewport.t1();
     f.rulerOrigin = (s.offset != 0 || !s.data) ? s.offset : s.data->startNs();

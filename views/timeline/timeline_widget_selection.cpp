@@ -258,6 +258,21 @@ void TimelineWidget::setNodeCollapsed(int node, bool collapsed)
 
 bool TimelineWidget::isNodeCollapsed(int node) const { return m_state->collapsedNodes.count(node) > 0; }
 
+void TimelineWidget::setAllNodesCollapsed(bool collapsed, int except)
+{
+    State& s = *m_state;
+    s.collapsedNodes.clear();
+    if (collapsed && s.data) {
+        for (const auto& [node, ranks] : s.data->nodes().ranksOfNode)
+            if (node != except)
+                s.collapsedNodes.insert(node);
+    }
+    relayout();
+    s.listsDirty = true;
+    rebuildLists();
+    update();
+}
+
 void TimelineWidget::setHighlightedSlices(const QList<qint64>& ids)
 {
     State& s = *m_state;

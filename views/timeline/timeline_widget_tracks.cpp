@@ -257,6 +257,16 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
         if (const int near = flagNear(static_cast<int>(info.plotX)); near >= 0)
             menu.addAction(tr("Remove Flag"), this, [this, near] { removeFlag(near); });
     }
+    if (s.data->multiNode()) {
+        // Nodes fold one by one from their headers; these fold or unfold them all (a
+        // 16-node run reads as 16 lanes), or all but the one under the mouse.
+        const int here = info.layoutRow >= 0 ? s.layout.rows[static_cast<std::size_t>(info.layoutRow)].node : -1;
+        menu.addSeparator();
+        menu.addAction(tr("Fold All Nodes"), this, [this] { setAllNodesCollapsed(true); });
+        menu.addAction(tr("Unfold All Nodes"), this, [this] { setAllNodesCollapsed(false); });
+        if (here >= 0)
+            menu.addAction(tr("Fold Other Nodes"), this, [this, here] { setAllNodesCollapsed(true, here); });
+    }
     if (info.track >= 0) {
         const std::int64_t id = s.data->tracks()[static_cast<std::size_t>(info.track)].row.id;
         const bool pinned = s.arrangement.isPinned(id);

@@ -207,6 +207,13 @@ private slots:
         QVERIFY(!w.isNodeCollapsed(0));
         QVERIFY(w.isNodeCollapsed(1));
         QCOMPARE(w.visibleTrackIds().size(), std::size_t(4));
+        // The context menu's "Fold Other Nodes" on node 1, then "Unfold All Nodes".
+        w.setAllNodesCollapsed(true, 1);
+        QVERIFY(w.isNodeCollapsed(0));
+        QVERIFY(!w.isNodeCollapsed(1));
+        QCOMPARE(w.visibleTrackIds(), node1);
+        w.setAllNodesCollapsed(false);
+        QCOMPARE(w.visibleTrackIds().size(), std::size_t(8));
     }
 
     void pinFilterAndAreaKeepNodes()
