@@ -50,8 +50,11 @@ NodePlacement placeRanksOnNodes(const std::vector<RankNodeEvidence>& input, cons
     std::vector<RankNodeEvidence> ranks = input;
     std::sort(ranks.begin(), ranks.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
     if (ranks.empty()) return {};
-    if (std::all_of(ranks.begin(), ranks.end(), [](const auto& r) { return !r.host.empty(); }))
-        return numberByKey(ranks, [](const RankNodeEvidence& r) { return r.host; }, "host names");
+    if (std::all_of(ranks.begin(), ranks.end(), [](const auto& r) { return !r.host.empty(); })) {
+        NodePlacement p = numberByKey(ranks, [](const RankNodeEvidence& r) { return r.host; }, "host names");
+        for (const auto& r : ranks) p.hostOfNode.emplace(p.nodeOfRank[r.rank], r.host);
+        return p;
+    }
     if (std::all_of(ranks.begin(), ranks.end(), [](const auto& r) { return r.nodeByRankOrder >= 0; }))
         return numberByKey(ranks, [](const RankNodeEvidence& r) { return r.nodeByRankOrder; },
                            "rank / GPUs per host (deviceProperties, distributedInfo.world_size)");
@@ -129,7 +132,9 @@ std::vector<RankLink> linksBesideCapture(const std::filesystem::path& capture) {
 void reportPlacement(const NodePlacement& placement, TraceSink& sink, ImportDiagnostics& diag) {
     nlohmann::json byRank = nlohmann::json::object();
     for (const auto& [rank, node] : placement.nodeOfRank) byRank[std::to_string(rank)] = node;
-    sink.setMeta("nodes", nlohmann::json{{"basis", placement.basis}, {"count", placement.nodes}, {"node_of_rank", byRank}}.dump());
+    nlohmann::json meta{{"basis", placement.basis}, {"count", placement.nodes}, {"node_of_rank", byRank}};
+    for (const auto& [node, host] : placement.hostOfNode) meta["host_of_node"][std::to_string(node)] = host;
+    sink.setMeta("nodes", meta.dump());
     if (placement.nodeOfRank.size() > 1 && placement.basis.starts_with("assumed"))
         diag.add(DiagnosticKind::nodes_assumed, static_cast<std::int64_t>(placement.nodeOfRank.size()),
                  "no file records the host of its rank (no host_name, hostname folder, HOST_INFO, deviceProperties "

@@ -38,6 +38,7 @@ struct NodePlacement {
     std::map<int, int> nodeOfRank;
     int nodes = 1;
     std::string basis;  // what the nodes were derived from, for META_DATA and the diagnostic
+    std::map<int, std::string> hostOfNode;  // rule 1 only: the timeline's node headers name the host
     // "node 1 · rank9 " on several nodes, "rank9 " on one: what a rank's device names start with.
     std::string devicePrefix(int rank) const;
 };
@@ -58,7 +59,8 @@ std::vector<RankLink> linksOfMatrix(const std::vector<CommMatrixRecord>& matrix)
 // when absent or unreadable: it is evidence, not data this pass must have).
 std::vector<RankLink> linksBesideCapture(const std::filesystem::path& capture);
 
-// META_DATA "nodes" ({"basis": ..., "node_of_rank": {"0": 0, ...}}) and, when nothing
+// META_DATA "nodes" ({"basis": ..., "node_of_rank": {"0": 0, ...}}, "host_of_node": {"0":
+// "hostA"} when hosts placed them; read back by profiler/store/device_nodes.h) and, when nothing
 // recorded the hosts of several ranks, the nodes_assumed diagnostic.
 void reportPlacement(const NodePlacement& placement, TraceSink& sink, ImportDiagnostics& diag);
 

@@ -9,13 +9,47 @@
 
 namespace npu::views {
 
-QString groupHeaderLabel(const TimelineGroup& g)
+QString groupHeaderLabel(const TimelineGroup& g, bool underNode)
 {
     QString label = QString::fromStdString(g.name);
+    if (underNode && g.node >= 0 && profiler::nodeInDeviceName(g.name) == g.node) {
+        if (const qsizetype dot = label.indexOf(QStringLiteral(" · ")); dot > 0)
+            label = label.mid(dot + 3);
+    }
     if (!g.kind.empty())
         label += QStringLiteral("  (%1)").arg(QString::fromStdString(g.kind));
     return label;
 }
+
+QString nodeHeaderLabel(const TimelineData& data, int node)
+{
+    const profiler::DeviceNodes& nodes = data.nodes();
+    QString label = QStringLiteral("node %1").arg(node);
+    if (const auto host = nodes.hostOfNode.find(node); host != nodes.hostOfNode.end())
+        label += QStringLiteral(" · ") + QString::fromStdString(host->second);
+    const auto ranks = nodes.ranksOfNode.find(node);
+    const int n = ranks == nodes.ranksOfNode.end() ? 0 : ranks->second;
+    return label + (n == 1 ? QStringLiteral(" · 1 rank") : QStringLiteral(" · %1 ranks").arg(n));
+}
+
+namespace {
+
+// A drawn triangle rather than a glyph: font coverage of ▸/▾ varies.
+void paintFoldTriangle(QPainter& p, double cx, double cy, bool collapsed)
+{
+    QPolygonF tri;
+    if (collapsed)
+        tri << QPointF(cx - 3, cy - 5) << QPointF(cx + 4, cy) << QPointF(cx - 3, cy + 5);
+    else
+        tri << QPointF(cx - 5, cy - 3) << QPointF(cx + 5, cy - 3) << QPointF(cx, cy + 4);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(Qt::NoPen);
+    p.setBrush(QColor(60, 64, 80));
+    p.drawPolygon(tri);
+    p.setRenderHint(QPainter::Antialiasing, false);
+}
+
+}  // namespace
 
 void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
 {
@@ -44,28 +78,34 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
             p.setFont(normal);
             continue;
         }
+        // Under a node header, its devices and their tracks sit one step to the right.
+        const int indent = row.node >= 0 && f.data->multiNode() && !row.pinned ? kNodeIndent : 0;
+        if (row.kind == LayoutRow::Kind::node) {
+            p.fillRect(0, top, f.gutterWidth, row.height, QColor(196, 203, 224));
+            paintFoldTriangle(p, 10, top + row.height / 2.0, f.collapsedNodes && f.collapsedNodes->count(row.node));
+            p.setFont(bold);
+            p.setPen(QColor(20, 22, 32));
+            p.drawText(QRect(20, top, f.gutterWidth - 24, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       fmBold.elidedText(nodeHeaderLabel(*f.data, row.node), Qt::ElideRight, f.gutterWidth - 24));
+            p.setFont(normal);
+            if (row.y > 0) {  // where one node ends and the next begins
+                p.setPen(QColor(120, 124, 140));
+                p.drawLine(0, top, f.gutterWidth, top);
+            }
+            continue;
+        }
+        if (indent > 0)  // the node's band down the left edge, as a tree's guide line
+            p.fillRect(3, top, 3, row.height, QColor(176, 184, 212));
         if (row.kind == LayoutRow::Kind::group) {
             const TimelineGroup& g = f.data->groups()[static_cast<std::size_t>(row.group)];
-            p.fillRect(0, top, f.gutterWidth, row.height, QColor(214, 218, 230));
-            const bool collapsed = f.collapsed && f.collapsed->count(g.deviceId);
-            // A drawn triangle rather than a glyph: font coverage of ▸/▾ varies.
-            const double cx = 10;
-            const double cy = top + row.height / 2.0;
-            QPolygonF tri;
-            if (collapsed)
-                tri << QPointF(cx - 3, cy - 5) << QPointF(cx + 4, cy) << QPointF(cx - 3, cy + 5);
-            else
-                tri << QPointF(cx - 5, cy - 3) << QPointF(cx + 5, cy - 3) << QPointF(cx, cy + 4);
-            p.setRenderHint(QPainter::Antialiasing, true);
-            p.setPen(Qt::NoPen);
-            p.setBrush(QColor(60, 64, 80));
-            p.drawPolygon(tri);
-            p.setRenderHint(QPainter::Antialiasing, false);
-            const QString label = groupHeaderLabel(g);
+            p.fillRect(indent, top, f.gutterWidth - indent, row.height, QColor(214, 218, 230));
+            paintFoldTriangle(p, indent + 10, top + row.height / 2.0, f.collapsed && f.collapsed->count(g.deviceId));
+            const QString label = groupHeaderLabel(g, indent > 0);
+            const int textW = f.gutterWidth - 24 - indent;
             p.setFont(bold);
             p.setPen(QColor(30, 32, 40));
-            p.drawText(QRect(20, top, f.gutterWidth - 24, row.height), Qt::AlignVCenter | Qt::AlignLeft,
-                       fmBold.elidedText(label, Qt::ElideRight, f.gutterWidth - 24));
+            p.drawText(QRect(indent + 20, top, textW, row.height), Qt::AlignVCenter | Qt::AlignLeft,
+                       fmBold.elidedText(label, Qt::ElideRight, textW));
             p.setFont(normal);
             continue;
         }
@@ -75,8 +115,8 @@ void TimelineRenderer::paintGutter(QPainter& p, const TimelineFrame& f)
             name = QString::fromStdString(f.data->groups()[static_cast<std::size_t>(row.group)].name) +
                    QStringLiteral(" · ") + name;
         p.setPen(QColor(40, 42, 52));
-        p.drawText(QRect(14, top + f.metrics.trackPadding, f.gutterWidth - 18, f.metrics.rowHeight),
-                   Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideMiddle, f.gutterWidth - 18));
+        p.drawText(QRect(14 + indent, top + f.metrics.trackPadding, f.gutterWidth - 18 - indent, f.metrics.rowHeight),
+                   Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideMiddle, f.gutterWidth - 18 - indent));
         p.setPen(QColor(0, 0, 0, 30));
         p.drawLine(0, top + row.height - 1, f.gutterWidth, top + row.height - 1);
     }

@@ -12,6 +12,7 @@ std::unique_ptr<TimelineData> TimelineData::load(const profiler::ProfileDb& db)
     data->m_strings = db.strings();
     for (const profiler::DeviceRow& d : db.devices())
         data->addDevice(d.id, d.name, d.kind);
+    data->setNodes(profiler::deviceNodes(db));
     for (const profiler::TrackRow& t : db.tracks()) {
         TimelineTrack track = loadTrack(db, t);
         // Empty tracks (process containers, idle streams) would only add blank rows.
@@ -27,6 +28,7 @@ std::unique_ptr<TimelineData> TimelineData::skeleton(const profiler::ProfileDb& 
     data->m_strings = db.strings();
     for (const profiler::DeviceRow& d : db.devices())
         data->addDevice(d.id, d.name, d.kind);
+    data->setNodes(profiler::deviceNodes(db));
     profiler::TrackSummaries summaries = profiler::readTrackSummaries(db);
     data->m_densityT0 = summaries.t0;
     data->m_densityBucketNs = summaries.bucketNs;
@@ -165,6 +167,13 @@ void TimelineData::addDevice(std::int64_t id, std::string name, std::string kind
     g.name = std::move(name);
     g.kind = std::move(kind);
     m_groups.push_back(std::move(g));
+}
+
+void TimelineData::setNodes(profiler::DeviceNodes nodes)
+{
+    m_nodes = std::move(nodes);
+    for (TimelineGroup& g : m_groups)
+        g.node = m_nodes.nodeOf(g.deviceId);
 }
 
 TimelineGroup& TimelineData::groupFor(std::int64_t deviceId)

@@ -3,6 +3,7 @@
 // level of detail) and counter series, grouped by device. Loaded once from a ProfileDb;
 // tests fill it directly. Plain C++ so the logic over it is testable without widgets.
 
+#include "profiler/store/device_nodes.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/track_summary.h"
 #include "profiler/store/track_window.h"
@@ -59,6 +60,7 @@ struct TimelineGroup {
     std::string name;
     std::string kind;
     std::vector<int> tracks;  // indices into TimelineData::tracks(), in display order
+    int node = -1;  // its node in a cluster run (profiler/store/device_nodes.h), -1 unplaced
 };
 
 // A slice by position: track index and index in its columns.
@@ -102,6 +104,11 @@ public:
     void addSliceTrack(profiler::TrackRow row, profiler::TrackSlices slices);
     void addCounterTrack(profiler::TrackRow row, profiler::CounterSeries series);
     void setStrings(std::vector<std::string> strings) { m_strings = std::move(strings); }
+    // The nodes of a cluster run: sets every group's node (load() and skeleton() call it).
+    void setNodes(profiler::DeviceNodes nodes);
+    const profiler::DeviceNodes& nodes() const { return m_nodes; }
+    // Devices on more than one node: the layout puts a node header above each node's devices.
+    bool multiNode() const { return m_nodes.multiNode(); }
 
     const std::vector<TimelineTrack>& tracks() const { return m_tracks; }
     const std::vector<TimelineGroup>& groups() const { return m_groups; }
@@ -137,6 +144,7 @@ private:
     std::vector<TimelineTrack> m_tracks;
     std::vector<TimelineGroup> m_groups;
     std::vector<std::string> m_strings;
+    profiler::DeviceNodes m_nodes;
     std::int64_t m_start = 0;
     std::int64_t m_end = 0;
     bool m_hasRange = false;

@@ -20,6 +20,7 @@ namespace {
 const QColor kBackground(250, 250, 252);
 const QColor kTrackAlt(242, 243, 247);
 const QColor kGroupHeader(224, 227, 236);
+const QColor kNodeHeader(200, 206, 226);
 const QColor kGrid(0, 0, 0, 18);
 const QColor kHighlight(255, 200, 0);
 constexpr double kLabelMinPx = 24;  // narrower slices get no text
@@ -178,8 +179,12 @@ void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool 
             trackOrdinal += row.kind == LayoutRow::Kind::track;
             continue;
         }
-        if (row.kind == LayoutRow::Kind::group) {
-            p.fillRect(f.gutterWidth, top, f.plotWidth, row.height, kGroupHeader);
+        if (row.kind != LayoutRow::Kind::track) {
+            p.fillRect(f.gutterWidth, top, f.plotWidth, row.height, row.kind == LayoutRow::Kind::node ? kNodeHeader : kGroupHeader);
+            if (row.kind == LayoutRow::Kind::node && row.y > 0) {  // where one node ends and the next begins
+                p.setPen(QColor(120, 124, 140));
+                p.drawLine(0, top, f.gutterWidth + f.plotWidth, top);
+            }
             continue;
         }
         if (trackOrdinal++ % 2)
@@ -192,6 +197,8 @@ void TimelineRenderer::paintTrackRows(QPainter& p, const TimelineFrame& f, bool 
     }
     for (const LayoutRow& row : f.layout->rows) {
         const int top = f.rulerHeight + f.layout->areaTop(row, f.scrollY);
+        if (row.kind == LayoutRow::Kind::node && visible(row, top) && f.collapsedNodes && f.collapsedNodes->count(row.node))
+            paintFoldedNode(p, f, row.node, top, row.height);
         if (row.kind != LayoutRow::Kind::track || !visible(row, top))
             continue;
         if (const TimelineTrack& tr = f.data->tracks()[static_cast<std::size_t>(row.track)];

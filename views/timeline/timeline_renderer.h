@@ -41,14 +41,21 @@ struct SelectedPlace {
 
 // Everything one frame needs besides the draw lists. Times are database nanoseconds.
 // A device group's header text, "name  (kind)": painted in the gutter, and what the
-// gutter's width is fitted to.
-QString groupHeaderLabel(const TimelineGroup& g);
+// gutter's width is fitted to. Under its node's header (`underNode`) the name's leading
+// "node N · " is left out: the header says it.
+QString groupHeaderLabel(const TimelineGroup& g, bool underNode = false);
+// A node's header text, "node 1 · hostA · 8 ranks" (the host when the run recorded it).
+QString nodeHeaderLabel(const TimelineData& data, int node);
+// How far a node's device groups and tracks are indented under its header, in the gutter.
+constexpr int kNodeIndent = 10;
 
 struct TimelineFrame {
     const TimelineData* data = nullptr;
     const TrackLayout* layout = nullptr;
     LayoutMetrics metrics;
     const std::set<std::int64_t>* collapsed = nullptr;
+    const std::set<int>* collapsedNodes = nullptr;
+    const TrackArrangement* arrangement = nullptr;  // hidden tracks stay out of a folded node's lane
     std::int64_t t0 = 0;
     std::int64_t t1 = 1;
     std::int64_t rulerOrigin = 0;  // ruler labels count from here
@@ -100,6 +107,7 @@ private:
     void paintFlagsOnRuler(QPainter& p, const TimelineFrame& f);
     void paintSliceTrack(QPainter& p, const TimelineFrame& f, int track, int top);
     void paintSelection(QPainter& p, const TimelineFrame& f, int track, int top);
+    void paintFoldedNode(QPainter& p, const TimelineFrame& f, int node, int top, int height);  // timeline_node_lane.cpp
     void paintCounterTrack(QPainter& p, const TimelineFrame& f, int track, int top, int height);
     void paintFlows(QPainter& p, const TimelineFrame& f);
     void paintGutter(QPainter& p, const TimelineFrame& f);

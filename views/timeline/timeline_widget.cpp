@@ -55,6 +55,7 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     s.arrangement = TrackArrangement{};
     s.flags.clear();
     s.collapsed.clear();
+    s.collapsedNodes.clear();
     s.scrollY = 0;
     s.renderer = TimelineRenderer();
     applyBounds();
@@ -98,8 +99,14 @@ int TimelineWidget::fittedGutterWidth() const
     bold.setBold(true);
     const QFontMetrics fm(bold);
     int widest = 0;
+    const bool byNode = m_state->data->multiNode();
     for (const TimelineGroup& g : m_state->data->groups()) {
-        widest = std::max(widest, fm.horizontalAdvance(groupHeaderLabel(g)));
+        const bool underNode = byNode && g.node >= 0;
+        widest = std::max(widest, fm.horizontalAdvance(groupHeaderLabel(g, underNode)) + (underNode ? kNodeIndent : 0));
+    }
+    if (m_state->data->multiNode()) {
+        for (const auto& [node, ranks] : m_state->data->nodes().ranksOfNode)
+            widest = std::max(widest, fm.horizontalAdvance(nodeHeaderLabel(*m_state->data, node)));
     }
     return std::clamp(widest + 28, 200, kMaxFittedGutter);
 }
@@ -110,7 +117,7 @@ void TimelineWidget::relayout()
 {
     State& s = *m_state;
     if (s.data)
-        s.layout = layoutTracks(*s.data, s.collapsed, s.metrics, &s.arrangement);
+        s.layout = layoutTracks(*s.data, s.collapsed, s.metrics, &s.arrangement, &s.collapsedNodes);
     else
         s.layout = TrackLayout{};
     const int overflow = s.layout.contentHeight - trackAreaHeight();
@@ -251,6 +258,8 @@ void TimelineWidget::paintEvent(QPaintEvent*)
     f.layout = &s.layout;
     f.metrics = s.metrics;
     f.collapsed = &s.collapsed;
+    f.collapsedNodes = &s.collapsedNodes;
+    f.arrangement = &s.arrangement;
     f.t0 = s.viewport.t0();
     f.t1 = s.viewport.t1();
     f.rulerOrigin = (s.offset != 0 || !s.data) ? s.offset : s.data->startNs();

@@ -123,6 +123,11 @@ public:
 
     void setGroupCollapsed(qint64 deviceId, bool collapsed);
     bool isGroupCollapsed(qint64 deviceId) const;
+    // A node of a cluster run on several nodes: folding it hides all of its devices.
+    void setNodeCollapsed(int node, bool collapsed);
+    bool isNodeCollapsed(int node) const;
+    // Every node folded (but `except`) or unfolded: the gutter's context menu.
+    void setAllNodesCollapsed(bool collapsed, int except = -1);
 
     // Search matches are outlined; the current one is also selected by the caller.
     void setHighlightedSlices(const QList<qint64>& ids);

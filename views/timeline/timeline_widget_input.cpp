@@ -238,6 +238,10 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
     } else if (drag == State::Drag::pending) {
         const PointInfo info = pointInfo(pos);
         if (info.layoutRow >= 0 && s.layout.rows[static_cast<std::size_t>(info.layoutRow)].kind ==
+                                       LayoutRow::Kind::node) {
+            const int node = s.layout.rows[static_cast<std::size_t>(info.layoutRow)].node;
+            setNodeCollapsed(node, !isNodeCollapsed(node));
+        } else if (info.layoutRow >= 0 && s.layout.rows[static_cast<std::size_t>(info.layoutRow)].kind ==
                                        LayoutRow::Kind::group) {
             const int g = s.layout.rows[static_cast<std::size_t>(info.layoutRow)].group;
             if (g >= 0) {  // the Pinned header does not fold

@@ -132,7 +132,9 @@ void TimelineWidget::scrollToTrack(int track)
     if (row < 0) {
         // Its group is collapsed or the track hidden: show it so the selection is visible.
         const std::int64_t id = s.data->tracks()[static_cast<std::size_t>(track)].row.id;
-        s.collapsed.erase(s.data->tracks()[static_cast<std::size_t>(track)].row.device);
+        const std::int64_t device = s.data->tracks()[static_cast<std::size_t>(track)].row.device;
+        s.collapsed.erase(device);
+        s.collapsedNodes.erase(s.data->nodes().nodeOf(device));
         const bool wasHidden = s.arrangement.isHidden(id);
         s.arrangement.setHidden(id, false);
         relayout();
@@ -234,11 +236,42 @@ void TimelineWidget::setGroupCollapsed(qint64 deviceId, bool collapsed)
     else
         s.collapsed.erase(deviceId);
     relayout();
+    s.listsDirty = true;  // windowed data: a folded device's windows go, an unfolded one's load
     rebuildLists();
     update();
 }
 
 bool TimelineWidget::isGroupCollapsed(qint64 deviceId) const { return m_state->collapsed.count(deviceId) > 0; }
+
+void TimelineWidget::setNodeCollapsed(int node, bool collapsed)
+{
+    State& s = *m_state;
+    if (collapsed)
+        s.collapsedNodes.insert(node);
+    else
+        s.collapsedNodes.erase(node);
+    relayout();
+    s.listsDirty = true;  // windowed data: a folded node's windows go, an unfolded one's load
+    rebuildLists();
+    update();
+}
+
+bool TimelineWidget::isNodeCollapsed(int node) const { return m_state->collapsedNodes.count(node) > 0; }
+
+void TimelineWidget::setAllNodesCollapsed(bool collapsed, int except)
+{
+    State& s = *m_state;
+    s.collapsedNodes.clear();
+    if (collapsed && s.data) {
+        for (const auto& [node, ranks] : s.data->nodes().ranksOfNode)
+            if (node != except)
+                s.collapsedNodes.insert(node);
+    }
+    relayout();
+    s.listsDirty = true;
+    rebuildLists();
+    update();
+}
 
 void TimelineWidget::setHighlightedSlices(const QList<qint64>& ids)
 {

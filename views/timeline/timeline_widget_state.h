@@ -63,6 +63,7 @@ struct TimelineWidget::State {
     qint64 extra0 = 0;  // view time
     qint64 extra1 = 0;
     std::set<std::int64_t> collapsed;
+    std::set<int> collapsedNodes;  // cluster runs: nodes folded to their header
     LayoutMetrics metrics;
     TrackLayout layout;
     TimelineRenderer renderer;

@@ -120,11 +120,14 @@ std::vector<int> TimelineWidget::tracksBetweenRows(int rowA, int rowB) const
         if (row.kind == LayoutRow::Kind::track)
             tracks.push_back(row.track);
     }
-    // A drag that started on a group header and stayed there: that group's tracks.
+    // A drag that started on a group (or node) header and stayed there: that group's
+    // (node's) tracks shown.
     if (tracks.empty() && a == b && a < n) {
         const LayoutRow& header = s.layout.rows[static_cast<std::size_t>(a)];
+        const bool node = header.kind == LayoutRow::Kind::node;
         for (const LayoutRow& row : s.layout.rows) {
-            if (row.kind == LayoutRow::Kind::track && row.group == header.group && row.pinned == header.pinned)
+            if (row.kind == LayoutRow::Kind::track && row.pinned == header.pinned &&
+                (node ? row.node == header.node : row.group == header.group))
                 tracks.push_back(row.track);
         }
     }
@@ -253,6 +256,16 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
         menu.addAction(tr("Add Flag Here\tM"), this, [this, t] { emit flagAdded(addFlag(t - m_state->offset)); });
         if (const int near = flagNear(static_cast<int>(info.plotX)); near >= 0)
             menu.addAction(tr("Remove Flag"), this, [this, near] { removeFlag(near); });
+    }
+    if (s.data->multiNode()) {
+        // Nodes fold one by one from their headers; these fold or unfold them all (a
+        // 16-node run reads as 16 lanes), or all but the one under the mouse.
+        const int here = info.layoutRow >= 0 ? s.layout.rows[static_cast<std::size_t>(info.layoutRow)].node : -1;
+        menu.addSeparator();
+        menu.addAction(tr("Fold All Nodes"), this, [this] { setAllNodesCollapsed(true); });
+        menu.addAction(tr("Unfold All Nodes"), this, [this] { setAllNodesCollapsed(false); });
+        if (here >= 0)
+            menu.addAction(tr("Fold Other Nodes"), this, [this, here] { setAllNodesCollapsed(true, here); });
     }
     if (info.track >= 0) {
         const std::int64_t id = s.data->tracks()[static_cast<std::size_t>(info.track)].row.id;

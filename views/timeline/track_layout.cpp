@@ -25,7 +25,8 @@ int TrackLayout::rowOfTrack(int track) const
 }
 
 TrackLayout layoutTracks(const TimelineData& data, const std::set<std::int64_t>& collapsedDevices,
-                         const LayoutMetrics& metrics, const TrackArrangement* arrangement)
+                         const LayoutMetrics& metrics, const TrackArrangement* arrangement,
+                         const std::set<int>* collapsedNodes)
 {
     static const TrackArrangement kNone;
     const TrackArrangement& arr = arrangement ? *arrangement : kNone;
@@ -60,13 +61,22 @@ TrackLayout layoutTracks(const TimelineData& data, const std::set<std::int64_t>&
         y += metrics.groupHeaderHeight;
         for (const auto& [t, g] : pinned) {
             const int h = trackHeight(t);
-            layout.rows.push_back(LayoutRow{LayoutRow::Kind::track, g, t, y, h, true});
+            layout.rows.push_back(LayoutRow{LayoutRow::Kind::track, g, t, y, h, true, groups[static_cast<std::size_t>(g)].node});
             y += h;
         }
         layout.pinnedHeight = y;
     }
 
-    for (std::size_t g = 0; g < groups.size(); ++g) {
+    // The order of the device groups: node by node on several nodes (those no node
+    // places first), else as loaded. A node's header goes above its first group with rows.
+    std::vector<std::size_t> groupOrder(groups.size());
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        groupOrder[g] = g;
+    const bool byNode = data.multiNode();
+    if (byNode)
+        std::stable_sort(groupOrder.begin(), groupOrder.end(), [&](std::size_t a, std::size_t b) { return groups[a].node < groups[b].node; });
+    int headedNode = -1;
+    for (const std::size_t g : groupOrder) {
         std::vector<int> order;
         for (const int t : groups[g].tracks) {
             if (shown(t, groups[g]) && !arr.isPinned(tracks[static_cast<std::size_t>(t)].row.id))
@@ -74,7 +84,17 @@ TrackLayout layoutTracks(const TimelineData& data, const std::set<std::int64_t>&
         }
         if (order.empty())
             continue;
-        layout.rows.push_back(LayoutRow{LayoutRow::Kind::group, static_cast<int>(g), -1, y, metrics.groupHeaderHeight});
+        const int node = groups[g].node;
+        if (byNode && node >= 0) {
+            if (node != headedNode) {
+                layout.rows.push_back(LayoutRow{LayoutRow::Kind::node, -1, -1, y, metrics.groupHeaderHeight, false, node});
+                y += metrics.groupHeaderHeight;
+                headedNode = node;
+            }
+            if (collapsedNodes && collapsedNodes->count(node))
+                continue;
+        }
+        layout.rows.push_back(LayoutRow{LayoutRow::Kind::group, static_cast<int>(g), -1, y, metrics.groupHeaderHeight, false, node});
         y += metrics.groupHeaderHeight;
         if (collapsedDevices.count(groups[g].deviceId))
             continue;
@@ -86,7 +106,7 @@ TrackLayout layoutTracks(const TimelineData& data, const std::set<std::int64_t>&
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
         for (const int t : order) {
             const int h = trackHeight(t);
-            layout.rows.push_back(LayoutRow{LayoutRow::Kind::track, static_cast<int>(g), t, y, h});
+            layout.rows.push_back(LayoutRow{LayoutRow::Kind::track, static_cast<int>(g), t, y, h, false, node});
             y += h;
         }
     }

@@ -4,6 +4,9 @@
 // (counter tracks). y is in content coordinates, before vertical scrolling. With a
 // TrackArrangement, pinned tracks come first under a "Pinned" header (group -1) and stay
 // put while the rest scrolls beneath them; hidden and filtered-out tracks get no row.
+// A cluster run on several nodes (TimelineData::multiNode) gets a node header above each
+// node's device groups, in node order; a collapsed node keeps only its header. Devices
+// no node places come first, without one.
 
 #include "views/timeline/timeline_data.h"
 #include "views/timeline/track_arrangement.h"
@@ -22,13 +25,14 @@ struct LayoutMetrics {
 };
 
 struct LayoutRow {
-    enum class Kind { group, track };
+    enum class Kind { group, track, node };
     Kind kind = Kind::track;
     int group = 0;   // index into TimelineData::groups(); -1 for the "Pinned" header
     int track = -1;  // index into TimelineData::tracks() for Kind::track
     int y = 0;
     int height = 0;
     bool pinned = false;  // in the pinned area at the top, which does not scroll
+    int node = -1;        // Kind::node: the node it heads; else its device's node (-1 unplaced)
 };
 
 struct TrackLayout {
@@ -48,6 +52,7 @@ struct TrackLayout {
 };
 
 TrackLayout layoutTracks(const TimelineData& data, const std::set<std::int64_t>& collapsedDevices,
-                         const LayoutMetrics& metrics, const TrackArrangement* arrangement = nullptr);
+                         const LayoutMetrics& metrics, const TrackArrangement* arrangement = nullptr,
+                         const std::set<int>* collapsedNodes = nullptr);
 
 }  // namespace npu::views

@@ -1,8 +1,10 @@
 #include "views/timeline/track_list_panel.h"
 
 #include "views/timeline/timeline_data.h"
+#include "views/timeline/timeline_renderer.h"
 #include "views/timeline/timeline_widget.h"
 
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QListWidget>
@@ -19,6 +21,9 @@ TrackListPanel::TrackListPanel(TimelineWidget* timeline, QWidget* parent) : QWid
     m_filter->setPlaceholderText(tr("Filter tracks by name…"));
     m_filter->setClearButtonEnabled(true);
     m_filter->setToolTip(tr("Shows only tracks whose name or device name contains this text (also on the timeline)"));
+    m_node = new QComboBox(this);
+    m_node->setToolTip(tr("Lists the tracks of one node's devices (the timeline folds nodes from their headers)"));
+    m_node->setVisible(false);
     m_list = new QListWidget(this);
     m_list->setDragDropMode(QAbstractItemView::InternalMove);
     m_list->setDefaultDropAction(Qt::MoveAction);
@@ -36,10 +41,15 @@ TrackListPanel::TrackListPanel(TimelineWidget* timeline, QWidget* parent) : QWid
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_filter);
+    layout->addWidget(m_node);
     layout->addWidget(m_list, 1);
     layout->addLayout(buttons);
 
     connect(m_filter, &QLineEdit::textChanged, m_timeline, &TimelineWidget::setTrackFilter);
+    connect(m_node, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_refreshing)
+            refresh();
+    });
     connect(m_list, &QListWidget::itemChanged, this, &TrackListPanel::onItemChanged);
     // The drop lands after rowsMoved returns; read the new order once it has settled.
     connect(m_list->model(), &QAbstractItemModel::rowsMoved, this,
@@ -68,6 +78,17 @@ void TrackListPanel::refresh()
     m_list->clear();
     const TimelineData* data = m_timeline->data();
     const TrackArrangement& arr = m_timeline->trackArrangement();
+    // The node chooser: rebuilt for the database at hand, keeping the node chosen.
+    const int chosen = m_node->currentIndex() >= 0 ? m_node->currentData().toInt() : -1;
+    m_node->clear();
+    m_node->setVisible(data && data->multiNode());
+    if (data && data->multiNode()) {
+        m_node->addItem(tr("All nodes"), -1);
+        for (const auto& [node, ranks] : data->nodes().ranksOfNode)
+            m_node->addItem(nodeHeaderLabel(*data, node), node);
+        m_node->setCurrentIndex(std::max(0, m_node->findData(chosen)));
+    }
+    const int node = data && data->multiNode() ? m_node->currentData().toInt() : -1;
     if (data) {
         for (const qint64 id : m_timeline->arrangedTrackIds()) {
             const TimelineTrack* track = nullptr;
@@ -93,7 +114,7 @@ void TrackListPanel::refresh()
             f.setBold(pinned);
             item->setFont(f);
             m_list->addItem(item);
-            item->setHidden(!arr.passesFilter(track->row.name, group->name));  // only once in the list
+            item->setHidden(!arr.passesFilter(track->row.name, group->name) || (node >= 0 && group->node != node));
             if (id == current)
                 m_list->setCurrentItem(item);
         }

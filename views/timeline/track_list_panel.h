@@ -2,9 +2,11 @@
 // The Tracks side panel of the timeline: every track with a checkbox (shown or hidden),
 // pinned ones first and in bold, a name filter that also filters the timeline, and
 // drag-and-drop to reorder (as a drag on a track's name in the timeline's gutter does).
+// A cluster run on several nodes adds a node chooser: the list shows one node's tracks.
 
 #include <QWidget>
 
+class QComboBox;
 class QLineEdit;
 class QListWidget;
 class QListWidgetItem;
@@ -20,6 +22,7 @@ public:
 
     QListWidget* list() const { return m_list; }
     QLineEdit* filter() const { return m_filter; }
+    QComboBox* nodeFilter() const { return m_node; }  // data: the node, -1 for all; hidden on one node
     void refresh();  // after a new database or arrangement
 
     static constexpr int TrackIdRole = Qt::UserRole + 1;
@@ -31,6 +34,7 @@ private:
 
     TimelineWidget* m_timeline;
     QLineEdit* m_filter;
+    QComboBox* m_node;
     QListWidget* m_list;
     bool m_refreshing = false;
 };

@@ -61,9 +61,11 @@ private slots:
         QCOMPARE(p.nodeOfRank.at(2), 1);
         QCOMPARE(p.basis, std::string("host names"));  // before the rank-order rule, which says one node here
         QCOMPARE(p.devicePrefix(3), std::string("node 1 · rank3 "));
+        QCOMPARE(p.hostOfNode.at(1), std::string("b"));  // the timeline's node header names it
         const auto one = placeRanksOnNodes({{0, "h", -1}, {1, "h", -1}}, {});
         QCOMPARE(one.nodes, 1);
         QCOMPARE(one.devicePrefix(1), std::string("rank1 "));  // one node: plain names, as simulated runs
+        QVERIFY(placeRanksOnNodes({{0, "", 0}, {8, "", 1}}, {}).hostOfNode.empty());  // no hosts, none named
     }
 
     void rankOrderThenLinksThenAssumed() {
@@ -114,6 +116,7 @@ private slots:
         const Imported r = importAndRead(copy, root);
         QCOMPARE(r.nodes.value("basis", ""), std::string("host names"));
         QCOMPARE(r.nodes.value("count", 0), 2);
+        QCOMPARE(r.nodes["host_of_node"].value("1", ""), std::string("hostB"));
         // The trace's devices and memory_record.csv's counters land on the same named devices.
         QCOMPARE(r.devices, (std::set<std::string>{"node 0 · rank0 CPU", "node 0 · rank0 NPU 0", "node 1 · rank1 CPU",
                                                    "node 1 · rank1 NPU 0"}));
