@@ -48,6 +48,7 @@ void AttentionFusion::match(FusionContext& ctx) {
         if (out < 0) continue;
         nodes.push_back(out);
         FusionRequest r{nodes, "FusedAttention", "flash_attention"};
+        r.regeneratesDropoutMask = true;  // flash kernels keep the Philox seed/offset, not the mask
         ctx.fuse(r);
     }
 }

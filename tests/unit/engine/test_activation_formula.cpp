@@ -138,6 +138,34 @@ private slots:
         QCOMPARE(sdpa, korthikantiLayerBytesFlash(in) + flashSoftmaxStatsBytes(in));
     }
 
+    // graph_level 3's attention fusion turns the eager form back into one flash kernel
+    // (engine/passes/fusion/attention_fusion): the S x S tensors go and the layer keeps
+    // the paper's flash figure. Levels 1 and 2 fuse the residual dropouts and Adds but keep
+    // their 1-byte masks, so the full formula holds there too.
+    void eagerFusesToFlashAtLevel3() {
+        const LayerShape s;
+        const ActivationFormulaInput in = s.formula();
+        for (int level : {0, 1, 2, 3}) {
+            const double eager = savedBytesPerLayer(gptProject(2, s, "eager", 0.1, level), gptProject(3, s, "eager", 0.1, level));
+            const double sdpa = savedBytesPerLayer(gptProject(2, s, "sdpa", 0.1, level), gptProject(3, s, "sdpa", 0.1, level));
+            qInfo("graph_level %d: eager %.0f B = %.4f sbh, sdpa %.0f B = %.4f sbh", level, eager, eager / s.sbh(), sdpa, sdpa / s.sbh());
+            // The fused kernel from eager ops writes no log-sum-exp (its parts have none):
+            // exactly 34sbh, 4asb (0.2 % here) under the sdpa kernel's figure.
+            QCOMPARE(eager, level == 3 ? korthikantiLayerBytesFlash(in) : korthikantiLayerBytes(in));
+            QCOMPARE(sdpa, korthikantiLayerBytesFlash(in) + flashSoftmaxStatsBytes(in));
+        }
+        const SimulationResult r = run(gptProject(2, s, "eager", 0.1, 3), true);
+        auto graph = graphFromJson(nlohmann::json::parse(r.graph_after_fusion), "after fusion");
+        QVERIFY2(graph.ok(), graph.ok() ? "" : graph.message().c_str());
+        int flash = 0, scores = 0;
+        for (const Node& n : graph->nodes()) {
+            if (n.op == "FusedAttention" && n.phase == Phase::forward && n.attrString("pattern") == "flash_attention") ++flash;
+            if (n.op == "Softmax" || n.op == "SoftmaxGrad" || n.op == "DropoutGrad") ++scores;
+        }
+        QCOMPARE(flash, 2);   // one per layer
+        QCOMPARE(scores, 0);  // nothing of the eager S x S chain is left, forward or backward
+    }
+
     void zeroStagesExact() {
         const Project p = gptProject(2);
         const SimulationResult r = run(p, true);
