@@ -16,11 +16,17 @@ namespace npu::engine {
 
 struct EagerAttentionShape {
     std::int64_t heads = 1;    // query heads (this rank's)
+    std::int64_t kvHeads = 0;  // key/value heads (GQA when fewer; 0 = heads)
     std::int64_t headDim = 1;
     double dropout = 0;        // attention-probability dropout; 0 emits no Dropout (torch returns its input)
+    // HF LLaMA's eager_attention_forward: softmax(w, dtype=float32).to(query.dtype), so the
+    // softmax output autograd saves is fp32 (GPT2Attention keeps the scores' dtype).
+    bool softmaxFp32 = false;
 };
 
-// q, k, v as [B, S, heads * headDim]; returns the [B, S, heads * headDim] context.
+// q as [B, S, heads * headDim], k and v as [B, S, kvHeads * headDim] (HF's repeat_kv
+// copies them to `heads` heads first: expand + reshape, one copy each, saving nothing);
+// returns the [B, S, heads * headDim] context.
 // `causalMask` is a bool [S, S] buffer (true = attend), shared by the layers.
 int addEagerAttention(GraphBuilder& b, int q, int k, int v, int causalMask, const EagerAttentionShape& shape,
                       const std::string& name);

@@ -66,7 +66,7 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     Attributes attnAttrs{{"heads", headsR}, {"kv_heads", headsR}, {"causal", std::int64_t{1}}};
     if (dropout > 0) attnAttrs["dropout"] = dropout;
     const int causalMask = eager ? addCausalMaskBuffer(b, S, "causal_mask") : -1;
-    const EagerAttentionShape eagerShape{headsR, hidden / heads, dropout};
+    const EagerAttentionShape eagerShape{.heads = headsR, .headDim = hidden / heads, .dropout = dropout};
     auto residualDropout = [&](const std::string& name, int in) {
         return dropout > 0 ? b.ops("Dropout", name, {in}, {{"ratio", dropout}}, 2)[0] : in;
     };

@@ -166,6 +166,58 @@ private slots:
         QCOMPARE(scores, 0);  // nothing of the eager S x S chain is left, forward or backward
     }
 
+    // LLaMA's eager attention (HF eager_attention_forward, GQA): against its sdpa form, a
+    // layer also saves the fp32 softmax output (4as^2b) and its bf16 cast (2as^2b), and
+    // k and v repeated to all heads (repeat_kv's copies, which the matmuls save) in place
+    // of the kv-head k and v the flash kernel saves; it has no log-sum-exp (4asb).
+    void llamaEagerAttention() {
+        constexpr std::int64_t s = 1024, b = 4, h = 1024, a = 16, kv = 4, d = h / a;
+        auto project = [&](std::int64_t layers, const char* attention, int level) {
+            const nlohmann::json doc = {
+                {"format", "npustudio-project"},
+                {"version", 1},
+                {"name", "llama-eager"},
+                {"model",
+                 {{"zoo", "llama"},
+                  {"config", {{"hidden", h}, {"ffn", 2816}, {"layers", layers}, {"heads", a}, {"kv_heads", kv}, {"vocab", 256},
+                              {"hf_eager_ops", false}, {"attention", attention}}}}},
+                {"device", "h200"},
+                {"optimizations", {{"graph_level", level}}},
+                {"training", {{"batch", b}, {"seq", s}, {"precision", "bf16-o2"}, {"optimizer", "adamw"}}}};
+            auto p = parseProject(doc, "llama-eager.json");
+            if (!p) qFatal("%s", p.message().c_str());
+            return *p;
+        };
+        const double sdpa = savedBytesPerLayer(project(2, "sdpa", 0), project(3, "sdpa", 0));
+        const double eager = savedBytesPerLayer(project(2, "eager", 0), project(3, "eager", 0));
+        const double fused = savedBytesPerLayer(project(2, "eager", 3), project(3, "eager", 3));
+        const double sdpa3 = savedBytesPerLayer(project(2, "sdpa", 3), project(3, "sdpa", 3));
+        const double scores = double(a * s * s * b), kvFull = double(2 * s * b * h), kvHeads = double(2 * s * b * kv * d);
+        qInfo("llama layer: sdpa %.0f B, eager %.0f B (+%.0f); graph_level 3: sdpa %.0f B, eager %.0f B (+%.0f)", sdpa, eager,
+              eager - sdpa, sdpa3, fused, fused - sdpa3);
+        QCOMPARE(eager - sdpa, 6 * scores + 2 * (kvFull - kvHeads) - 4.0 * a * s * b);
+        // Level 3 fuses the S x S chain (against sdpa at the same level, whose other fusions
+        // match); the repeat_kv copies stay outside the kernel.
+        QCOMPARE(fused - sdpa3, 2 * (kvFull - kvHeads) - 4.0 * a * s * b);
+        // HF's eager ops and autocast (casts around the softmax and before each matmul, the
+        // fp32 k/v cache concatenation) still fuse, one flash kernel per layer.
+        for (const char* precision : {"bf16-amp", "bf16-o2", "fp32"}) {
+            Project p = project(2, "eager", 3);
+            p.model.config["hf_eager_ops"] = true;
+            p.model.config["attention_dropout"] = 0.1;
+            p.training.precision = precision;
+            const SimulationResult r = run(p, true);
+            auto graph = graphFromJson(nlohmann::json::parse(r.graph_after_fusion), "after fusion");
+            QVERIFY2(graph.ok(), graph.ok() ? "" : graph.message().c_str());
+            int flash = 0, left = 0;
+            for (const Node& n : graph->nodes()) {
+                if (n.op == "FusedAttention" && n.phase == Phase::forward) ++flash;
+                if (n.op == "Softmax" || n.op == "SoftmaxGrad" || n.op == "DropoutGrad") ++left;
+            }
+            QVERIFY2(flash == 2 && left == 0, precision);
+        }
+    }
+
     void zeroStagesExact() {
         const Project p = gptProject(2);
         const SimulationResult r = run(p, true);
