@@ -36,6 +36,30 @@ bool ConfigReader::boolean(const std::string& key, bool fallback) {
     return v.get<bool>();
 }
 
+std::string ConfigReader::choice(const std::string& key, const std::vector<std::string>& choices, const std::string& fallback) {
+    m_read.insert(key);
+    if (!m_config.is_object() || !m_config.contains(key)) return fallback;
+    const auto& v = m_config.at(key);
+    std::string list;
+    for (const auto& c : choices) list += (list.empty() ? "\"" : ", \"") + c + "\"";
+    if (v.is_string())
+        for (const auto& c : choices)
+            if (v.get<std::string>() == c) return c;
+    fail(m_prefix + "." + key + ": expected one of " + list + ", got " + v.dump());
+    return fallback;
+}
+
+double ConfigReader::probability(const std::string& key, double fallback) {
+    m_read.insert(key);
+    if (!m_config.is_object() || !m_config.contains(key)) return fallback;
+    const auto& v = m_config.at(key);
+    if (!v.is_number() || v.get<double>() < 0 || v.get<double>() >= 1) {
+        fail(m_prefix + "." + key + ": expected a probability in [0, 1), got " + v.dump());
+        return fallback;
+    }
+    return v.get<double>();
+}
+
 Status ConfigReader::finish() {
     if (!m_error && m_config.is_object())
         for (const auto& [key, value] : m_config.items())

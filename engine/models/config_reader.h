@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace npu::engine {
 
@@ -20,6 +21,10 @@ public:
     // Required when fallback < 0; a missing key takes the fallback otherwise.
     std::int64_t positiveInt(const std::string& key, std::int64_t fallback = -1);
     bool boolean(const std::string& key, bool fallback);
+    // One of `choices` (a missing key takes the fallback).
+    std::string choice(const std::string& key, const std::vector<std::string>& choices, const std::string& fallback);
+    // A probability in [0, 1) (dropout); a missing key takes the fallback.
+    double probability(const std::string& key, double fallback);
     // First error seen, or an unknown key, or the config not being an object.
     Status finish();
     bool ok() const { return !m_error.has_value(); }

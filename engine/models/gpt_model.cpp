@@ -1,10 +1,19 @@
 // GPT-2 (Radford et al. 2019; HF GPT2LMHeadModel): token + learned position embeddings,
 // pre-LN blocks (LayerNorm with bias, causal attention with biased q/k/v/o projections,
 // GELU MLP of ffn = 4 x hidden by default), final LayerNorm, lm_head tied to the token
-// embedding by default. Dropout is omitted (p = 0 in modern training recipes).
-// c_attn is split into q/k/v projections: same parameters and FLOPs.
+// embedding by default. c_attn is split into q/k/v projections: same parameters and FLOPs.
+//
+// "attention": "sdpa" (default) runs one fused flash kernel (F.scaled_dot_product_attention);
+// "eager" spells attention out as GPT2Attention._attn / Megatron without flash do
+// (engine/models/eager_attention.h), keeping the [B, heads, S, S] softmax output, dropout
+// mask and dropped probabilities that Korthikanti et al.'s 5as/h term counts.
+// "dropout" (default 0, as in modern recipes; GPT-2 trained with 0.1) is HF's embd_pdrop,
+// attn_pdrop and resid_pdrop in one: after the embeddings, on the attention probabilities
+// (inside the flash kernel for sdpa, which regenerates its mask rather than saving it) and
+// after each block's output projection (saving a 1-byte mask each). 0 emits no Dropout.
 #include "engine/models/causal_lm_head.h"
 #include "engine/models/config_reader.h"
+#include "engine/models/eager_attention.h"
 #include "engine/models/graph_builder.h"
 #include "engine/models/model_partition.h"
 #include "engine/models/model_zoo.h"
@@ -20,6 +29,8 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     const auto maxSeq = cfg.positiveInt("max_seq", 1024);
     const auto ffn = cfg.positiveInt("ffn", 4 * hidden);
     const bool tied = cfg.boolean("tie_embeddings", true);
+    const bool eager = cfg.choice("attention", {"sdpa", "eager"}, "sdpa") == "eager";
+    const double dropout = cfg.probability("dropout", 0);
     const ModelPartition part = ModelPartition::read(cfg);
     if (auto s = cfg.finish(); !s) return s.error();
     if (layers > kMaxModelLayers) return makeError(tooManyLayers(layers));
@@ -41,6 +52,7 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
         const int tok = b.op("Embedding", "wte", {ids, wte});
         const int pe = b.op("Embedding", "wpe", {pos, b.weight("wpe.weight", {maxSeq, hidden})});
         x = b.op("Add", "embed.add", {tok, pe});
+        if (dropout > 0) x = b.ops("Dropout", "embed.dropout", {x}, {{"ratio", dropout}}, 2)[0];
     } else {
         x = addStageInput(b, B, S, hidden);
     }
@@ -51,7 +63,13 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
         return b.op("LayerNormalization", name, {in, b.weight(name + ".weight", {hidden}), b.weight(name + ".bias", {hidden})},
                     {{"axis", std::int64_t{-1}}});
     };
-    const Attributes attnAttrs{{"heads", headsR}, {"kv_heads", headsR}, {"causal", std::int64_t{1}}};
+    Attributes attnAttrs{{"heads", headsR}, {"kv_heads", headsR}, {"causal", std::int64_t{1}}};
+    if (dropout > 0) attnAttrs["dropout"] = dropout;
+    const int causalMask = eager ? addCausalMaskBuffer(b, S, "causal_mask") : -1;
+    const EagerAttentionShape eagerShape{.heads = headsR, .headDim = hidden / heads, .dropout = dropout};
+    auto residualDropout = [&](const std::string& name, int in) {
+        return dropout > 0 ? b.ops("Dropout", name, {in}, {{"ratio", dropout}}, 2)[0] : in;
+    };
     for (std::int64_t i = 0; i < layers; ++i) {
         const std::string p = "layers." + std::to_string(i) + ".";
         b.setBlock("layers." + std::to_string(i));
@@ -59,11 +77,14 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
         const int q = linear(p + "attn.q_proj", n1, hiddenR, hidden);
         const int k = linear(p + "attn.k_proj", n1, hiddenR, hidden);
         const int v = linear(p + "attn.v_proj", n1, hiddenR, hidden);
-        const int a = b.ops("ScaledDotProductAttention", p + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
-        x = b.op("Add", p + "attn.residual", {x, linear(p + "attn.o_proj", a, hidden, hiddenR)});
+        const int a = eager ? addEagerAttention(b, q, k, v, causalMask, eagerShape, p + "attn.eager")
+                            : b.ops("ScaledDotProductAttention", p + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
+        const int o = residualDropout(p + "attn.resid_dropout", linear(p + "attn.o_proj", a, hidden, hiddenR));
+        x = b.op("Add", p + "attn.residual", {x, o});
         const int n2 = layerNorm(p + "ln_2", x);
         const int h = b.op("Gelu", p + "mlp.gelu", {linear(p + "mlp.fc", n2, ffnR, hidden)});
-        x = b.op("Add", p + "mlp.residual", {x, linear(p + "mlp.proj", h, hidden, ffnR)});
+        const int m = residualDropout(p + "mlp.dropout", linear(p + "mlp.proj", h, hidden, ffnR));
+        x = b.op("Add", p + "mlp.residual", {x, m});
     }
     b.setBlock("");
     if (!part.lmHead) {

@@ -10,8 +10,13 @@
 // node each (a model written with fused kernels, e.g. Liger or apex). With it, "use_cache"
 // (HF's config default: true) adds DynamicCache.update's torch.cat of k and v onto the empty
 // fp32 cache, which eager runs even in training: it makes k and v fp32 before attention.
+// "attention": "sdpa" (default) is one flash kernel; "eager" is HF's eager_attention_forward
+// (engine/models/eager_attention.h): repeat_kv copies, q.k^T, scale, causal mask, softmax
+// in fp32 cast back to the query's dtype, dropout ("attention_dropout", HF's default 0: no
+// Dropout), .v. graph_level 3 fuses it back into one flash kernel.
 #include "engine/models/causal_lm_head.h"
 #include "engine/models/config_reader.h"
+#include "engine/models/eager_attention.h"
 #include "engine/models/graph_builder.h"
 #include "engine/models/hf_eager_ops.h"
 #include "engine/models/model_partition.h"
@@ -32,6 +37,8 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     const auto maxSeq = cfg.positiveInt("max_seq", 0);
     const bool hf = cfg.boolean("hf_eager_ops", true);
     const bool useCache = cfg.boolean("use_cache", true) && hf;
+    const bool eager = cfg.choice("attention", {"sdpa", "eager"}, "sdpa") == "eager";
+    const double attnDropout = cfg.probability("attention_dropout", 0);
     const ModelPartition part = ModelPartition::read(cfg);
     if (auto s = cfg.finish(); !s) return s.error();
     if (layers > kMaxModelLayers) return makeError(tooManyLayers(layers));
@@ -56,7 +63,10 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     } else {
         x = addStageInput(b, B, S, hidden);
     }
-    const Attributes attnAttrs{{"heads", headsR}, {"kv_heads", kvHeadsR}, {"causal", std::int64_t{1}}};
+    Attributes attnAttrs{{"heads", headsR}, {"kv_heads", kvHeadsR}, {"causal", std::int64_t{1}}};
+    if (attnDropout > 0) attnAttrs["dropout"] = attnDropout;
+    const int causalMask = eager ? addCausalMaskBuffer(b, S, "causal_mask") : -1;
+    const EagerAttentionShape eagerShape{.heads = headsR, .kvHeads = kvHeadsR, .headDim = headDim, .dropout = attnDropout, .softmaxFp32 = true};
     const Attributes ropeAttrs{{"head_dim", headDim}};
     // LlamaRotaryEmbedding's per-step cos/sin tables (fp32, [S, 1, head_dim] broadcast over heads).
     const int cosT = hf ? b.buffer("rotary_emb.cos", {S, 1, headDim}) : -1;
@@ -77,7 +87,8 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
             kr = b.op("Concat", p + "attn.cache_k", {empty, kr}, {{"axis", std::int64_t{1}}});
             vc = b.op("Concat", p + "attn.cache_v", {empty, v}, {{"axis", std::int64_t{1}}});
         }
-        const int a = b.ops("ScaledDotProductAttention", p + "attn.sdpa", {qr, kr, vc}, attnAttrs, 2)[0];
+        const int a = eager ? addEagerAttention(b, qr, kr, vc, causalMask, eagerShape, p + "attn.eager")
+                            : b.ops("ScaledDotProductAttention", p + "attn.sdpa", {qr, kr, vc}, attnAttrs, 2)[0];
         const int o = b.op("Linear", p + "attn.o_proj", {a, b.weight(p + "attn.o_proj.weight", {hidden, headsR * headDim})});
         x = b.op("Add", p + "attn.residual", {x, o});
         const int n2 = norm(x, p + "post_attention_layernorm", b.weight(p + "post_attention_layernorm.weight", {hidden}));

@@ -243,6 +243,44 @@ void softmaxRule(BackwardContext& c) {
     c.emit(f.op + "Grad", ".grad", {f.outputs[0], firstGrad(c)}, {c.dIn[0]}, f.attrs);
 }
 
+// Dropout saves its mask, not its input (native_dropout_backward: dX = dY * mask / (1-p)),
+// as PyTorch and Megatron do: 1 byte per element (the mask output is bool).
+void dropoutRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    std::vector<int> ins{firstGrad(c)};
+    if (f.outputs.size() > 1 && f.outputs[1] >= 0) ins.insert(ins.begin(), f.outputs[1]);
+    c.emit("DropoutGrad", ".grad", ins, {c.dIn[0]}, f.attrs);
+}
+
+// Where(cond, a, b): dA = where(cond, dY, 0), dB = where(cond, 0, dY) (WhereBackward);
+// autograd saves only the condition, never the selected values.
+void whereRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    for (std::size_t i = 1; i < 3 && i < f.inputs.size(); ++i) {
+        if (!need(c, i)) continue;
+        c.dIn[i] = c.newGrad(f.inputs[i]);
+        c.emit("Where", ".grad_" + std::to_string(i), {f.inputs[0], firstGrad(c)}, {c.dIn[i]});
+    }
+}
+
+// Transpose (a copy, ONNX's op and PyTorch's permute().contiguous()): dX is dY transposed
+// back by the inverse permutation; it reads only dY, so nothing is saved.
+void transposeRule(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!need(c, 0)) return;
+    std::vector<std::int64_t> perm = f.attrInts("perm"), inverse;
+    const std::size_t rank = c.graph.tensor(f.inputs[0]).shape.size();
+    if (perm.empty())
+        for (std::size_t i = 0; i < rank; ++i) perm.push_back(static_cast<std::int64_t>(rank - 1 - i));
+    inverse.assign(perm.size(), 0);
+    for (std::size_t i = 0; i < perm.size(); ++i)
+        if (perm[i] >= 0 && static_cast<std::size_t>(perm[i]) < perm.size()) inverse[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.emit("Transpose", ".grad", {firstGrad(c)}, {c.dIn[0]}, {{"perm", inverse}});
+}
+
 // Rotary: x*cos + rotate_half(x)*sin is linear in x; backward needs only dY (and the
 // cos/sin tables), so it saves no activation.
 void rotaryRule(BackwardContext& c) {
@@ -303,6 +341,9 @@ void emitBackward(BackwardContext& c) {
     if (op == "Mul") return mulRule(c);
     if (op == "Softmax" || op == "LogSoftmax") return softmaxRule(c);
     if (op == "Rotary") return rotaryRule(c);
+    if (op == "Dropout") return dropoutRule(c);
+    if (op == "Transpose") return transposeRule(c);
+    if (op == "Where") return whereRule(c);
     if (op == "Cast" || op == "CastLike") return castRule(c);
     if (op == "Neg") return negRule(c);
     if (op == "Rsqrt") return rsqrtRule(c);

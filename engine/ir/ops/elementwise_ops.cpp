@@ -131,6 +131,8 @@ void registerElementwiseOps(OpRegistry& r) {
     r.add("Cast", {OpCategory::elementwise, false, castShape, perElement(0)});
     r.add("CastLike", {OpCategory::elementwise, false, castLikeShape, perElement(0)});
     r.add("Dropout", {OpCategory::elementwise, false, dropoutShape, perElement(2)});
+    // dX = dY * mask / (1 - p): reads dY and the 1-byte mask, writes dX.
+    r.add("DropoutGrad", {OpCategory::elementwise, false, {}, perElement(2)});
 }
 
 }  // namespace npu::engine::ops

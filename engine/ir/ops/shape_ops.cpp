@@ -332,6 +332,9 @@ void registerShapeOps(OpRegistry& r) {
     r.add("Unsqueeze", {view, true, unsqueezeShape, {}});
     r.add("Identity", {view, true, identityShape, {}});
     r.add("Transpose", {view, false, transposeShape, {}});
+    // PyTorch's transpose/permute: a strided view, no kernel (ONNX's Transpose copies; a
+    // model's .contiguous() after a permute is that copy).
+    r.add("TransposeView", {view, true, transposeShape, {}});
     r.add("Concat", {view, false, concatShape, {}});
     r.add("Split", {view, false, splitShape, copyCost});
     r.add("Slice", {view, false, sliceShape, copyCost});

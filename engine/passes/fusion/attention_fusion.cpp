@@ -31,23 +31,25 @@ void AttentionFusion::match(FusionContext& ctx) {
         }
         if (scores < 0) continue;
         nodes.push_back(scores);
-        // Forward: optional Dropout / Cast, then the probabilities . v MatMul.
+        // Forward: optional Dropout / casts (HF LLaMA's softmax(dtype=float32).to(q.dtype),
+        // autocast's cast before the matmul), then the probabilities . v MatMul.
         cur = id;
         int out = -1;
-        for (int step = 0; step < 3; ++step) {
+        for (int step = 0; step < 4; ++step) {
             const int c = ctx.soleConsumer(cur);
             if (c < 0 || !ctx.available(c)) break;
             if (g.node(c).op == "MatMul" && g.node(c).inputs[0] == g.node(cur).outputs[0]) {
                 out = c;
                 break;
             }
-            if (!isOp(g.node(c), {"Dropout", "Cast"})) break;
+            if (!isOp(g.node(c), {"Dropout", "Cast", "CastLike"})) break;
             nodes.push_back(c);
             cur = c;
         }
         if (out < 0) continue;
         nodes.push_back(out);
         FusionRequest r{nodes, "FusedAttention", "flash_attention"};
+        r.regeneratesDropoutMask = true;  // flash kernels keep the Philox seed/offset, not the mask
         ctx.fuse(r);
     }
 }

@@ -282,6 +282,8 @@ int FusionContext::fuseGroups(const std::vector<int>& fwd, const FusionRequest& 
                 if (bwdSet.count(c)) readByBwd = true;
                 else if (!fwdSet.count(c)) readElsewhere = true;
             }
+            const bool dropoutMask = n.op == "Dropout" && n.outputs.size() > 1 && t == n.outputs[1];
+            if (dropoutMask && !request.regeneratesDropoutMask) continue;
             if (readByBwd && !readElsewhere && request.recompute) recomputed.push_back(t);
         }
     }

@@ -35,6 +35,10 @@ struct FusionRequest {
     // and loss kernels) rather than reading them saved. Off for groups holding a matmul
     // or conv, which nobody recomputes.
     bool recompute = true;
+    // A Dropout mask is random: a backward kernel cannot recompute it from the set's inputs,
+    // so it stays saved (Megatron's fused bias-dropout-add keeps its 1-byte mask) unless the
+    // kernel regenerates it from the RNG seed and offset, as flash attention does.
+    bool regeneratesDropoutMask = false;
 };
 
 class FusionContext {

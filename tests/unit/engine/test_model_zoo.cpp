@@ -87,6 +87,19 @@ private slots:
         auto unknown = buildZooModel("resnet", {{"depth", 50}, {"colour", 1}}, {1, 0});
         QVERIFY(!unknown.ok());
         QVERIFY2(unknown.message().find("model.config.colour: unknown key") != std::string::npos, unknown.message().c_str());
+        const nlohmann::json gpt{{"hidden", 64}, {"layers", 1}, {"heads", 4}, {"vocab", 16}};
+        auto attention = gpt;
+        attention["attention"] = "flash";
+        auto attn = buildZooModel("gpt", attention, {1, 8});
+        QVERIFY(!attn.ok());
+        QVERIFY2(attn.message().find("model.config.attention: expected one of \"sdpa\", \"eager\", got \"flash\"") != std::string::npos,
+                 attn.message().c_str());
+        auto dropout = gpt;
+        dropout["dropout"] = 1.5;
+        auto drop = buildZooModel("gpt", dropout, {1, 8});
+        QVERIFY(!drop.ok());
+        QVERIFY2(drop.message().find("model.config.dropout: expected a probability in [0, 1), got 1.5") != std::string::npos,
+                 drop.message().c_str());
         auto family = buildZooModel("mamba", {}, {1, 8});
         QVERIFY(!family.ok());
         QVERIFY(family.message().find("model.zoo") != std::string::npos);
