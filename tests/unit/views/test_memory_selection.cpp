@@ -14,6 +14,7 @@
 #include "views/tables/diagnostics_view.h"
 #include "views/tables/oom_panel.h"
 #include "views/tables/record_table_model.h"
+#include "tests/unit/views/mouse_events.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -79,9 +80,9 @@ std::shared_ptr<const profiler::ProfileDb> writeAndOpen(const QTemporaryDir& dir
     return db ? std::shared_ptr<const profiler::ProfileDb>(std::move(*db)) : nullptr;
 }
 
+// Every press and release here is of the left button.
 void sendMouse(QWidget* w, QEvent::Type type, QPoint pos, Qt::MouseButtons buttons, Qt::KeyboardModifiers mods) {
-    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), Qt::LeftButton, buttons, mods);
-    QApplication::sendEvent(w, &e);
+    views::testing::sendMouse(w, type, pos, Qt::LeftButton, buttons, mods);
 }
 
 }  // namespace
