@@ -5,7 +5,7 @@ Usage: measure_checkpoint_host.py [--reps N] [--quick]
 
 Why: the checkpointed H200 LLaMA-small step (h200_llama_small_training.json,
 amp_bf16_checkpointing: 66.51 ms) is ~21 ms longer than all of its host work issued back
-to back (docs/simulator.md, "What the measurements imply"); the suspect is
+to back (docs/calibration.md, "What the measurements imply"); the suspect is
 torch.utils.checkpoint's own Python work (hooks per saved tensor, frame bookkeeping,
 the re-run's detaches), which no trace in ../shared/data shows. This script measures it.
 
@@ -25,7 +25,7 @@ overhead (Python, dispatcher, autograd). Forward+backward is timed for:
   ckpt_v2         use_reentrant=False re-implemented with the per-saved-tensor work of
                   PyTorch 2.x's _checkpoint_without_reentrant_generator (metadata dict
                   per saved tensor, holder + handle objects, graph-task lookup, early stop,
-                  the metadata check after the re-run); see docs/simulator.md for what it
+                  the metadata check after the re-run); see docs/calibration.md for what it
                   leaves out. Not PyTorch's code: a re-statement of the steps it takes.
 each in fp32 and under CPU autocast(bf16) when available. Also: the eager dispatch of
 one tiny add in a Python loop (the H200 data's launch_overhead_1000_tiny_adds), the
@@ -47,251 +47,21 @@ import contextlib
 import statistics
 import sys
 import time
-import weakref
-from collections import defaultdict
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import torch.utils.checkpoint as tuc
 
+from checkpoint_host_model import BATCH, HEADS, HIDDEN, INTER, LAYERS, SEQ, VOCAB, DecoderLayer, Model
+from checkpoint_v2 import checkpoint_v2
+
 torch.set_num_threads(1)
 torch.manual_seed(0)
-
-# Tiny LLaMA: the op sequence of LLaMA-small, sizes that make kernels negligible.
-LAYERS, HIDDEN, HEADS, INTER, VOCAB, BATCH, SEQ = 8, 16, 2, 32, 64, 1, 8
-HEAD_DIM = HIDDEN // HEADS
-
-
-class RMSNorm(nn.Module):
-    def __init__(self, n, eps=1e-6):
-        super().__init__()
-        self.weight = nn.Parameter(torch.ones(n))
-        self.eps = eps
-
-    def forward(self, x):
-        dtype = x.dtype
-        x = x.to(torch.float32)
-        var = x.pow(2).mean(-1, keepdim=True)
-        x = x * torch.rsqrt(var + self.eps)
-        return self.weight * x.to(dtype)
-
 
 # The H200 side, for the projection at the end (sources in the comment there).
 H200_TINY_ADD_US = 9.399
 H200_LAYERS_FORWARD_MS = 10.31
-
-
-def rotate_half(x):
-    x1 = x[..., : x.shape[-1] // 2]
-    x2 = x[..., x.shape[-1] // 2:]
-    return torch.cat((-x2, x1), dim=-1)
-
-
-def apply_rotary(q, k, cos, sin):
-    cos = cos.unsqueeze(1)
-    sin = sin.unsqueeze(1)
-    return (q * cos) + (rotate_half(q) * sin), (k * cos) + (rotate_half(k) * sin)
-
-
-def causal_attention(q, k, v):
-    # Math path of scaled_dot_product_attention(is_causal=True) (1.13 has no SDPA).
-    s = q.shape[-2]
-    scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / HEAD_DIM ** 0.5)
-    mask = torch.ones(s, s, dtype=torch.bool).tril()
-    scores = scores.masked_fill(~mask, float("-inf"))
-    p = torch.softmax(scores, dim=-1)
-    return torch.matmul(p, v)
-
-
-class DecoderLayer(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.input_layernorm = RMSNorm(HIDDEN)
-        self.q_proj = nn.Linear(HIDDEN, HIDDEN, bias=False)
-        self.k_proj = nn.Linear(HIDDEN, HIDDEN, bias=False)
-        self.v_proj = nn.Linear(HIDDEN, HIDDEN, bias=False)
-        self.o_proj = nn.Linear(HIDDEN, HIDDEN, bias=False)
-        self.post_attention_layernorm = RMSNorm(HIDDEN)
-        self.gate_proj = nn.Linear(HIDDEN, INTER, bias=False)
-        self.up_proj = nn.Linear(HIDDEN, INTER, bias=False)
-        self.down_proj = nn.Linear(INTER, HIDDEN, bias=False)
-
-    def forward(self, h, cos, sin):
-        residual = h
-        h = self.input_layernorm(h)
-        shape = (*h.shape[:-1], -1, HEAD_DIM)
-        q = self.q_proj(h).view(shape).transpose(1, 2)
-        k = self.k_proj(h).view(shape).transpose(1, 2)
-        v = self.v_proj(h).view(shape).transpose(1, 2)
-        q, k = apply_rotary(q, k, cos, sin)
-        a = causal_attention(q, k, v)
-        a = a.transpose(1, 2).contiguous()
-        a = a.reshape(*a.shape[:-2], -1).contiguous()
-        h = residual + self.o_proj(a)
-        residual = h
-        h = self.post_attention_layernorm(h)
-        h = self.down_proj(F.silu(self.gate_proj(h)) * self.up_proj(h))
-        return residual + h
-
-
-# --- PyTorch 2.x's non-reentrant checkpoint, step by step (see the module docstring) ---
-class _Holder:
-    def __init__(self):
-        self.handles = {}
-
-
-class _Handle:
-    pass
-
-
-class _StopRecompute(Exception):
-    pass
-
-
-def _meta(x):
-    return {"shape": x.shape, "dtype": x.dtype, "device": x.device}
-
-
-def _disabled(fn):
-    # Stands for the torch._dynamo.disable / _disable_dynamo wrappers 2.x puts on
-    # checkpoint(), the re-run and the re-run's pack hook: one more Python call layer
-    # (the real wrapper also checks dynamo's state; issue #188077 measures 0.2-0.3 us).
-    def wrapper(*a, **k):
-        return fn(*a, **k)
-    return wrapper
-
-
-class _Frame:
-    def __init__(self, recompute_fn):
-        self.recompute_fn = recompute_fn
-        self.weak_holders = []
-        self.recomputed = defaultdict(weakref.WeakKeyDictionary)
-        self.recomp_counter = defaultdict(int)
-        self.is_recomputed = defaultdict(bool)
-        self.x_metadatas = []
-        self.saved_args = []
-
-    def check(self, gid):
-        if len(self.weak_holders) != self.recomp_counter[gid]:
-            raise RuntimeError(f"checkpoint: different number of saved tensors {len(self.weak_holders)} {self.recomp_counter[gid]}")
-        for idx, wh in enumerate(self.weak_holders):
-            holder = wh()
-            if holder is None:
-                continue
-            x = self.recomputed[gid][holder.handles[gid]]
-            if self.x_metadatas[idx] != _meta(x):
-                raise RuntimeError("checkpoint: metadata mismatch")
-
-
-def _recompute_hooks(frame_ref, gid):
-    @_disabled
-    def pack(x):
-        x = x.detach() if x.requires_grad else x
-        frame = frame_ref()
-        idx = frame.recomp_counter[gid]
-        frame.recomp_counter[gid] += 1
-        holder = frame.weak_holders[idx]()
-        if holder is not None:
-            holder.handles[gid] = _Handle()
-            frame.recomputed[gid][holder.handles[gid]] = x
-        # 2.x stops the re-run here with an exception once every saved tensor is back
-        # (early stop). Not emulated: 1.13 turns an exception raised inside an op's hook
-        # into a RuntimeError carrying formatted tracebacks (~ms, an artefact 2.x does not
-        # have), and in a LLaMA layer only the final residual add follows the last save.
-        return x
-
-    def unpack(x):
-        return x
-    return torch.autograd.graph.saved_tensors_hooks(pack, unpack)
-
-
-def _checkpoint_hooks(frame):
-    def pack(x):
-        holder = _Holder()
-        frame.weak_holders.append(weakref.ref(holder))
-        with torch.no_grad():
-            frame.x_metadatas.append(_meta(x))
-        return holder
-
-    def unpack(holder):
-        # 2.x: the current GraphExecGroup, else the autograd graph task's id (C calls);
-        # 1.13 has neither, and one backward per frame makes the id a constant here.
-        gid = torch._C._current_graph_task_id() if hasattr(torch._C, "_current_graph_task_id") else 0
-        if not frame.is_recomputed[gid]:
-            args = list(frame.saved_args)  # 2.x: SavedTensor.unpack(), the inputs as they were
-            try:
-                with _recompute_hooks(weakref.ref(frame), gid), torch.enable_grad():
-                    _disabled(frame.recompute_fn)(*args)
-            except _StopRecompute:
-                pass
-            frame.is_recomputed[gid] = True
-            frame.check(gid)
-        ret = frame.recomputed[gid][holder.handles[gid]]
-        holder.handles[gid] = None
-        return ret
-    return torch.autograd.graph.saved_tensors_hooks(pack, unpack)
-
-
-@_disabled
-def checkpoint_v2(fn, *args, preserve_rng_state=True):
-    autocast_on = torch.is_autocast_cpu_enabled()
-    autocast_dtype = torch.get_autocast_cpu_dtype()
-    rng = torch.get_rng_state() if preserve_rng_state else None
-
-    def recompute_fn(*a):
-        with torch.random.fork_rng(devices=[], enabled=preserve_rng_state):
-            if preserve_rng_state:
-                torch.set_rng_state(rng)
-            with torch.autocast("cpu", enabled=autocast_on, dtype=autocast_dtype):
-                fn(*a)
-
-    frame = _Frame(recompute_fn)
-    frame.saved_args = list(args)
-    with _checkpoint_hooks(frame):
-        return fn(*args)
-
-
-class Model(nn.Module):
-    def __init__(self, mode):
-        super().__init__()
-        self.mode = mode
-        self.embed = nn.Embedding(VOCAB, HIDDEN)
-        self.layers = nn.ModuleList(DecoderLayer() for _ in range(LAYERS))
-        self.norm = RMSNorm(HIDDEN)
-        self.lm_head = nn.Linear(HIDDEN, VOCAB, bias=False)
-        self.register_buffer("inv_freq", 1.0 / (10000 ** (torch.arange(0, HEAD_DIM, 2).float() / HEAD_DIM)))
-
-    def rotary(self, positions):
-        with torch.autocast("cpu", enabled=False):
-            freqs = positions[:, :, None].float() * self.inv_freq[None, None, :]
-            emb = torch.cat((freqs, freqs), dim=-1)
-            return emb.cos(), emb.sin()
-
-    def run_layer(self, layer, h, cos, sin):
-        m = self.mode
-        if m == "plain":
-            return layer(h, cos, sin)
-        if m == "hooks":
-            with torch.autograd.graph.saved_tensors_hooks(lambda x: x, lambda x: x):
-                return layer(h, cos, sin)
-        if m == "ckpt":
-            return tuc.checkpoint(layer, h, cos, sin, use_reentrant=False)
-        if m == "ckpt_norng":
-            return tuc.checkpoint(layer, h, cos, sin, use_reentrant=False, preserve_rng_state=False)
-        if m == "ckpt_reentrant":
-            return tuc.checkpoint(layer, h, cos, sin, use_reentrant=True)
-        if m == "ckpt_v2":
-            return checkpoint_v2(layer, h, cos, sin)
-        raise ValueError(m)
-
-    def forward(self, ids, labels):
-        h = self.embed(ids)
-        cos, sin = self.rotary(torch.arange(ids.shape[1])[None, :])
-        for layer in self.layers:
-            h = self.run_layer(layer, h, cos, sin)
-        logits = self.lm_head(self.norm(h)).float()
-        return F.cross_entropy(logits.view(-1, VOCAB), labels.view(-1))
 
 
 def autocast_ctx(bf16):

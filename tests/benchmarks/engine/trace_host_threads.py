@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Host time of a torch.profiler trace split by host thread, for the checkpointing gap of
-the step calibration (docs/simulator.md, "Calibration").
+the step calibration (docs/calibration.md).
 
 Usage: trace_host_threads.py [LLAMA_TRACE.json.gz]
 (default: ../shared/data/traces/llama_small_amp_bf16_b8s1024_h200.json.gz)

@@ -175,7 +175,7 @@ private slots:
 
     // The four measured modes of h200_llama_small_training.json on the calibration
     // project: peak memory and the step within 10% in all of them (issue 9's bound),
-    // checkpointing included (docs/simulator.md, "What the measurements imply").
+    // checkpointing included (docs/calibration.md, "What the measurements imply").
     void llamaSmallSteps() {
         std::ifstream in(NPU_SHARED_DATA_DIR "/hardware/h200_llama_small_training.json");
         if (!in) QSKIP("../shared/data/hardware/h200_llama_small_training.json is absent");
