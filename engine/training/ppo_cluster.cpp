@@ -140,13 +140,16 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
             cs.ranks.push_back(r);
             DeviceResult dev = c + 1 == listed ? std::move(timeline->device) : timeline->device;
             dev.id = rank;
-            dev.name = "rank " + std::to_string(rank) + (everyRank ? "" : " (" + (P > 1 ? "stage " + std::to_string(s) + ", " : std::string()) + "stands for " + std::to_string(inStage) + " ranks)");
+            // On several nodes the node leads the name, as cluster_simulator names ranks.
+            dev.name = (setup.cluster.nodes > 1 ? "node " + std::to_string(setup.nodeOf(rank)) + " · " : std::string()) + "rank " + std::to_string(rank) + (everyRank ? "" : " (" + (P > 1 ? "stage " + std::to_string(s) + ", " : std::string()) + "stands for " + std::to_string(inStage) + " ranks)");
             if (P > 1) dev.peak_bytes = runs.at(representativeStage(s, P)).summary.peak_bytes;
             result.devices.push_back(std::move(dev));
         }
-        for (const auto& [key, c] : timeline->collectives)
+        for (const auto& entry : timeline->collectives) {
+            const CollectiveSummary& c = entry.second;  // not a structured binding: clang 14 cannot capture one
             if (std::none_of(cs.collectives.begin(), cs.collectives.end(), [&](const CollectiveSummary& k) { return k.group == c.group && k.kind == c.kind; }))
                 cs.collectives.push_back(c);
+        }
     }
     std::sort(result.devices.begin(), result.devices.end(), [](const DeviceResult& a, const DeviceResult& b) { return a.id < b.id; });
     std::sort(cs.ranks.begin(), cs.ranks.end(), [](const RankTimeSplit& a, const RankTimeSplit& b) { return a.rank < b.rank; });
