@@ -1,5 +1,7 @@
 #include "engine/cluster/cluster_setup.h"
 
+#include "engine/cluster/cluster_summary.h"
+
 #include "engine/pipeline/simulation_pipeline.h"  // defaultDevicesDir
 
 #include <algorithm>
@@ -45,6 +47,24 @@ Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceP
     s.gradientBytes = pureHalf ? 2 : 4;
     s.weightBytes = fp32 ? 4 : 2;
     return s;
+}
+
+void describeClusterShape(ClusterSummary& cs, const ClusterSetup& setup) {
+    const ParallelConfig& par = setup.parallel;
+    cs.present = true;
+    cs.nodes = setup.cluster.nodes;
+    cs.devices_per_node = setup.cluster.devicesPerNode;
+    cs.data_parallel = par.dataParallel;
+    cs.tensor_parallel = par.tensorParallel;
+    cs.pipeline_stages = par.pipelineStages;
+    cs.sequence_parallel = par.sequenceParallel;
+    cs.micro_batches = par.microBatches;
+    cs.micro_batch_size = setup.microBatch;
+    cs.zero_stage = par.zeroStage;
+}
+
+std::string rankDeviceName(const ClusterSetup& setup, int rank) {
+    return (setup.cluster.nodes > 1 ? "node " + std::to_string(setup.nodeOf(rank)) + " · " : std::string()) + "rank " + std::to_string(rank);
 }
 
 std::string withProjectFile(const Project& project, const std::string& message) {

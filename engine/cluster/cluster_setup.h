@@ -17,6 +17,8 @@
 
 namespace npu::engine {
 
+struct ClusterSummary;
+
 struct ClusterSetup {
     ClusterSpec cluster;
     ParallelConfig parallel;
@@ -49,6 +51,14 @@ struct ResolvedCluster {
     ClusterSetup setup;
 };
 Expected<ResolvedCluster> resolveCluster(const Project& project, const std::filesystem::path& devicesDir);
+
+// The cluster's shape as the report states it (nodes, degrees, micro-batches, ZeRO) in
+// `cs`, marked present; the schedule and the bubble are the caller's, who laid it out.
+void describeClusterShape(ClusterSummary& cs, const ClusterSetup& setup);
+
+// "rank 5", or "node 1 · rank 5" on several nodes: the timeline lists a node's ranks
+// together under it (ranks are numbered node by node).
+std::string rankDeviceName(const ClusterSetup& setup, int rank);
 
 // `message` led by the project's file (or name) unless it already is.
 std::string withProjectFile(const Project& project, const std::string& message);

@@ -106,17 +106,8 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     result.steps.push_back({0, 0, iteration});
 
     ClusterSummary& cs = result.summary.cluster;
-    cs.present = true;
-    cs.nodes = setup.cluster.nodes;
-    cs.devices_per_node = setup.cluster.devicesPerNode;
-    cs.data_parallel = par.dataParallel;
-    cs.tensor_parallel = par.tensorParallel;
-    cs.pipeline_stages = P;
-    cs.sequence_parallel = par.sequenceParallel;
-    cs.micro_batches = par.microBatches;
-    cs.micro_batch_size = setup.microBatch;
+    describeClusterShape(cs, setup);
     cs.schedule = std::string(pipelineScheduleName(par.schedule));
-    cs.zero_stage = par.zeroStage;
     cs.bubble_fraction = P > 1 ? layout->bubbleFraction : 0;
 
     std::map<std::string, CollectiveSummary> collectives;
@@ -139,10 +130,7 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
             cs.ranks.push_back(split);
             DeviceResult dev = c + 1 == g.ranks.size() ? std::move(rt.device) : rt.device;
             dev.id = rank;
-            // On several nodes the node leads the name: the timeline lists a node's ranks
-            // together under it (ranks are numbered node by node).
-            dev.name = (setup.cluster.nodes > 1 ? "node " + std::to_string(setup.nodeOf(rank)) + " · " : std::string()) + "rank " +
-                       std::to_string(rank) + (g.represents == 1 ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(g.represents) + " ranks)");
+            dev.name = rankDeviceName(setup, rank) + (g.represents == 1 ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(g.represents) + " ranks)");
             dev.capacity_bytes = first.run.summary.capacity_bytes;
             dev.peak_bytes = profiles.at(representativeStage(s, P)).run.summary.peak_bytes;
             result.devices.push_back(std::move(dev));

@@ -104,17 +104,8 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
 
     SimSummary& sum = result.summary;
     ClusterSummary& cs = sum.cluster;
-    cs.present = true;
-    cs.nodes = setup.cluster.nodes;
-    cs.devices_per_node = setup.cluster.devicesPerNode;
-    cs.data_parallel = par.dataParallel;
-    cs.tensor_parallel = par.tensorParallel;
-    cs.pipeline_stages = P;
-    cs.sequence_parallel = par.sequenceParallel;
-    cs.micro_batches = par.microBatches;
-    cs.micro_batch_size = setup.microBatch;
+    describeClusterShape(cs, setup);
     cs.schedule = P > 1 ? std::string(pipelineScheduleName(par.schedule)) : "none";
-    cs.zero_stage = par.zeroStage;
     cs.bubble_fraction = P > 1 ? pipeline.bubbleFraction : 0;
     for (const auto& [stage, run] : runs)  // a later stage out of memory makes the run so
         if (run.summary.status != "ok" && result.summary.status == "ok") {
@@ -140,8 +131,7 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
             cs.ranks.push_back(r);
             DeviceResult dev = c + 1 == listed ? std::move(timeline->device) : timeline->device;
             dev.id = rank;
-            // On several nodes the node leads the name, as cluster_simulator names ranks.
-            dev.name = (setup.cluster.nodes > 1 ? "node " + std::to_string(setup.nodeOf(rank)) + " · " : std::string()) + "rank " + std::to_string(rank) + (everyRank ? "" : " (" + (P > 1 ? "stage " + std::to_string(s) + ", " : std::string()) + "stands for " + std::to_string(inStage) + " ranks)");
+            dev.name = rankDeviceName(setup, rank) + (everyRank ? "" : " (" + (P > 1 ? "stage " + std::to_string(s) + ", " : std::string()) + "stands for " + std::to_string(inStage) + " ranks)");
             if (P > 1) dev.peak_bytes = runs.at(representativeStage(s, P)).summary.peak_bytes;
             result.devices.push_back(std::move(dev));
         }

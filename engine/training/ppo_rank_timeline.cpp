@@ -2,6 +2,7 @@
 
 #include "engine/cluster/rank_time_split.h"
 #include "engine/cluster/stage_profile.h"
+#include "engine/sim/device_time_map.h"
 #include "engine/training/ppo_graph.h"
 #include "engine/training/ppo_passes.h"
 
@@ -259,16 +260,7 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
         return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns;
     });
     // Memory and host activity follow their tasks.
-    for (MemoryEvent& e : rt.device.memory) e.t_ns = shifts.map(e.t_ns);
-    for (AllocatorSample& s : rt.device.allocator_samples) s.t_ns = shifts.map(s.t_ns);
-    for (PlacedBlock& b : rt.device.memory_blocks) {
-        b.alloc_ns = shifts.map(b.alloc_ns);
-        if (b.free_ns >= 0) b.free_ns = shifts.map(b.free_ns);
-    }
-    for (SegmentSpan& s : rt.device.memory_segments) {
-        s.alloc_ns = shifts.map(s.alloc_ns);
-        if (s.free_ns >= 0) s.free_ns = shifts.map(s.free_ns);
-    }
+    remapMemoryTimes(rt.device, [&](std::int64_t t) { return shifts.map(t); });
     for (HostSlice& h : rt.device.host) {
         h.start_ns = shifts.map(h.start_ns);
         if (h.kernel_start_ns >= 0) h.kernel_start_ns = shifts.map(h.kernel_start_ns);

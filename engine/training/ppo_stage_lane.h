@@ -5,6 +5,7 @@
 // collectives inside and the communication the layout adds; then its memory and host
 // activity moved with the pieces they happened in.
 
+#include "engine/sim/device_time_map.h"
 #include "engine/cluster/rank_timeline.h"
 #include "engine/parallel/collective_cost.h"
 #include "engine/sim/simulation_result.h"
@@ -150,16 +151,7 @@ public:
             return from + roundNs(f * static_cast<double>(to - from));
         };
         DeviceResult& d = m_rt.device;
-        for (MemoryEvent& e : d.memory) e.t_ns = map(e.t_ns);
-        for (AllocatorSample& s : d.allocator_samples) s.t_ns = map(s.t_ns);
-        for (PlacedBlock& b : d.memory_blocks) {
-            b.alloc_ns = map(b.alloc_ns);
-            if (b.free_ns >= 0) b.free_ns = map(b.free_ns);
-        }
-        for (SegmentSpan& s : d.memory_segments) {
-            s.alloc_ns = map(s.alloc_ns);
-            if (s.free_ns >= 0) s.free_ns = map(s.free_ns);
-        }
+        remapMemoryTimes(d, map);
         for (HostSlice& h : d.host) {
             // Its end in the piece it ran in (an end on a piece's boundary is not the next one's start).
             const std::int64_t end = h.dur_ns > 0 ? map(h.start_ns + h.dur_ns - 1) + 1 : map(h.start_ns);

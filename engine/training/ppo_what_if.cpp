@@ -1,6 +1,7 @@
 #include "engine/training/ppo_what_if.h"
 
 #include "engine/cluster/rank_timeline.h"
+#include "engine/sim/device_time_map.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -62,16 +63,7 @@ SimulationResult pacedRun(const SimulationResult& run, double f) {
             t.start_ns = at(t.start_ns);
             t.dur_ns = at(t.dur_ns);
         }
-        for (MemoryEvent& e : d.memory) e.t_ns = at(e.t_ns);
-        for (AllocatorSample& s : d.allocator_samples) s.t_ns = at(s.t_ns);
-        for (PlacedBlock& b : d.memory_blocks) {
-            b.alloc_ns = at(b.alloc_ns);
-            if (b.free_ns >= 0) b.free_ns = at(b.free_ns);
-        }
-        for (SegmentSpan& s : d.memory_segments) {
-            s.alloc_ns = at(s.alloc_ns);
-            if (s.free_ns >= 0) s.free_ns = at(s.free_ns);
-        }
+        remapMemoryTimes(d, at);
         for (HostSlice& h : d.host) {
             h.start_ns = at(h.start_ns);
             h.dur_ns = at(h.dur_ns);
