@@ -61,10 +61,7 @@ void TimelineWidget::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     applyBounds();
     s.viewport.setRange(s.data && !s.data->tracks().empty() ? s.data->startNs() : 0,
                         s.data && !s.data->tracks().empty() ? s.data->endNs() : 1000);
-    relayout();
-    s.listsDirty = true;
-    rebuildLists();
-    update();
+    relayoutAndRedraw();
     if (background && s.data->pendingTracks() > 0)
         startLoading();
     emit viewRangeChanged(s.viewport.t0() - s.offset, s.viewport.t1() - s.offset);

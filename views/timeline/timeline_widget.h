@@ -168,6 +168,9 @@ private:
     bool onGutterEdge(QPoint pos) const;
     int trackAreaHeight() const;
     void relayout();
+    // After the rows change (a fold, the arrangement, a new database): layout, draw lists
+    // (windowed data: a folded track's windows go, an unfolded one's load), repaint.
+    void relayoutAndRedraw();
     void applyBounds();
     void startLoading();
     void cancelLoading();

@@ -235,10 +235,7 @@ void TimelineWidget::setGroupCollapsed(qint64 deviceId, bool collapsed)
         s.collapsed.insert(deviceId);
     else
         s.collapsed.erase(deviceId);
-    relayout();
-    s.listsDirty = true;  // windowed data: a folded device's windows go, an unfolded one's load
-    rebuildLists();
-    update();
+    relayoutAndRedraw();
 }
 
 bool TimelineWidget::isGroupCollapsed(qint64 deviceId) const { return m_state->collapsed.count(deviceId) > 0; }
@@ -250,10 +247,7 @@ void TimelineWidget::setNodeCollapsed(int node, bool collapsed)
         s.collapsedNodes.insert(node);
     else
         s.collapsedNodes.erase(node);
-    relayout();
-    s.listsDirty = true;  // windowed data: a folded node's windows go, an unfolded one's load
-    rebuildLists();
-    update();
+    relayoutAndRedraw();
 }
 
 bool TimelineWidget::isNodeCollapsed(int node) const { return m_state->collapsedNodes.count(node) > 0; }
@@ -267,8 +261,13 @@ void TimelineWidget::setAllNodesCollapsed(bool collapsed, int except)
             if (node != except)
                 s.collapsedNodes.insert(node);
     }
+    relayoutAndRedraw();
+}
+
+void TimelineWidget::relayoutAndRedraw()
+{
     relayout();
-    s.listsDirty = true;
+    m_state->listsDirty = true;
     rebuildLists();
     update();
 }

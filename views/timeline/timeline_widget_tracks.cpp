@@ -17,12 +17,8 @@ constexpr int kFlagHitPx = 5;  // a right-click this close to a flag offers to r
 
 void TimelineWidget::arrangementChanged()
 {
-    State& s = *m_state;
     // Indices into the layout go stale; an area over tracks that vanished keeps the rest.
-    relayout();
-    s.listsDirty = true;
-    rebuildLists();
-    update();
+    relayoutAndRedraw();
     emit trackArrangementChanged();
 }
 
