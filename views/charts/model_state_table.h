@@ -5,7 +5,7 @@
 // and its adapters the trainable one) with its trainable and frozen parameters and the
 // bytes one device holds of its trainable weights, frozen weights, gradients and
 // optimizer states (tensor-parallel shard and ZeRO applied), then a row of the totals.
-// Read from the run's summary (profiler/store/simulation_writer: params_by_model,
+// Rows from profiler::modelStateRows over the run's summary (params_by_model,
 // bytes_by_model); hidden for runs without them (imported traces).
 
 #include "profiler/store/profile_db.h"
