@@ -1,6 +1,6 @@
 #include "app/batch_io.h"
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <chrono>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // Small helpers the batch sub-commands share: writing the JSON report atomically,
 // opening a run database with a message that names the file, and progress on stderr.
 
-#include "engine/core/progress.h"
+#include "base/progress.h"
 #include "profiler/store/profile_db.h"
 
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 #include "app/batch_runner.h"
 #include "app/junit_writer.h"
 #include "app/suite_case_runner.h"
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 #include "regression/baseline.h"
 #include "regression/suite_report.h"
 

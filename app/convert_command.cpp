@@ -1,6 +1,6 @@
 #include "app/convert_command.h"
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 #include "engine/frontends/onnx/onnx_importer.h"
 #include "engine/npuom/offline_model.h"
 

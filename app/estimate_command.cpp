@@ -1,7 +1,7 @@
 #include "app/estimate_command.h"
 
 #include "app/batch_runner.h"
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 #include "engine/training/resource_estimator.h"
 
 #include <cstdio>

@@ -4,7 +4,7 @@
 // cancel flag); this class forwards it to the GUI thread as signals, throttled so a
 // fast job does not flood the event loop.
 
-#include "engine/core/progress.h"
+#include "base/progress.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -3,7 +3,7 @@
 #include "app/batch_runner.h"
 #include "app/simulation_report.h"
 #include "engine/cluster/strategy_search.h"
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <chrono>
 #include <cstdio>

@@ -5,7 +5,7 @@
 // tree (an edited optimizations.graph_level, main_window_what_if.cpp) and the Memory
 // tab's what-if row (checkpointing, ZeRO, offload, allocator; main_window_memory_what_if.cpp).
 
-#include "engine/core/progress.h"
+#include "base/progress.h"
 #include "engine/project/project.h"
 
 #include <QFutureWatcher>

@@ -1,6 +1,6 @@
 #include "regression/baseline.h"
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <fstream>
 #include <sstream>

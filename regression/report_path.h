@@ -3,7 +3,7 @@
 // elements by index, every element by [*]: "step_time_ms", "memory.peak_bytes",
 // "devices[0].comm_comp_overlap_pct", "communication.ranks[*].comm_ratio".
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #include "regression/suite.h"
 
-#include "engine/project/json_checker.h"
+#include "base/json_checker.h"
 #include "regression/report_path.h"
 
 #include <fstream>
@@ -30,7 +30,7 @@ bool looksLikeSuite(const json& doc) {
 
 namespace {
 
-void readBound(const json& spec, const char* key, std::optional<double>& out, engine::JsonChecker& check,
+void readBound(const json& spec, const char* key, std::optional<double>& out, JsonChecker& check,
                const std::string& metricKey, bool nonNegative) {
     auto it = spec.find(key);
     if (it == spec.end()) return;
@@ -42,7 +42,7 @@ void readBound(const json& spec, const char* key, std::optional<double>& out, en
     out = it->get<double>();
 }
 
-void readMetrics(const json& metrics, SuiteCase& c, engine::JsonChecker& check) {
+void readMetrics(const json& metrics, SuiteCase& c, JsonChecker& check) {
     for (auto it = metrics.begin(); it != metrics.end(); ++it) {
         const std::string key = "metrics." + it.key();
         MetricSpec m;
@@ -68,7 +68,7 @@ void readMetrics(const json& metrics, SuiteCase& c, engine::JsonChecker& check) 
     }
 }
 
-void readSet(const json& set, SuiteCase& c, engine::JsonChecker& check) {
+void readSet(const json& set, SuiteCase& c, JsonChecker& check) {
     for (auto it = set.begin(); it != set.end(); ++it) {
         const std::string& path = it.key();
         bool good = !path.empty() && path.front() != '.' && path.back() != '.' && path.find("..") == std::string::npos;
@@ -85,7 +85,7 @@ std::optional<SuiteCase> readCase(const json& j, int index, const std::string& f
     c.index = index;
     std::string where = "cases[" + std::to_string(index) + "]";
     if (j.is_object() && j.contains("name") && j["name"].is_string()) where += " \"" + j["name"].get<std::string>() + "\"";
-    engine::JsonChecker check(j, file, where);
+    JsonChecker check(j, file, where);
     c.name = check.string("name");
     // The name becomes the case's output folder (--out DIR/<name>/).
     if (!c.name.empty() && (c.name.front() == '.' || c.name.size() > 100 ||
@@ -147,7 +147,7 @@ std::optional<SuiteCase> readCase(const json& j, int index, const std::string& f
 Expected<Suite> parseSuite(const json& doc, const std::string& file, const fs::path& folder, bool checkFiles) {
     Suite suite;
     suite.file = file;
-    engine::JsonChecker top(doc, file, "");
+    JsonChecker top(doc, file, "");
     if (top.has("format") && top.string("format", "") != "npustudio-suite")
         top.fail("format", "expected \"npustudio-suite\"");
     if (top.has("version")) {

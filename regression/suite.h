@@ -4,7 +4,7 @@
 // Loading checks everything up front: unknown keys, bad values and missing files are
 // errors naming the suite file, the case and the key, all listed at once.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 

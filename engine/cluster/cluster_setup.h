@@ -4,7 +4,7 @@
 // Megatron-LM's rank order: tensor-parallel ranks are neighbours inside a node, then
 // data-parallel, then pipeline stages (rank = (stage * dp + dpRank) * tp + tpRank).
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/cost/device_profile.h"
 #include "engine/parallel/cluster_spec.h"
 #include "engine/parallel/collective_cost.h"

@@ -58,10 +58,10 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
             progress(lo + 0.8 * f / static_cast<double>(distinct.size()), "stage " + std::to_string(distinct[i]) + ": " + std::string(what));
         };
         auto stage = simulateStage(project, setup, distinct[i], options, sub);
-        if (!stage) return stage.message() == "cancelled" ? makeError("cancelled") : fail(stage.message());
+        if (!stage) return stage.cancelled() ? cancelledError() : fail(stage.message());
         profiles.emplace(distinct[i], std::move(*stage));
     }
-    if (progress.cancelled()) return makeError("cancelled");
+    if (progress.cancelled()) return cancelledError();
     progress(0.85, "scheduling the pipeline");
 
     const CommPlan plan = planCommunication(setup, project, *device);

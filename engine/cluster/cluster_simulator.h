@@ -7,8 +7,8 @@
 // Small clusters store every rank's timeline; large ones one rank per pipeline stage,
 // each standing for the ranks it represents.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "engine/project/project.h"
 #include "engine/sim/simulation_result.h"
 

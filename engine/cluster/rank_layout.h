@@ -14,7 +14,7 @@
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/rank_timeline.h"
 #include "engine/cluster/stage_profile.h"
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/parallel/pipeline_schedule.h"
 
 #include <cstdint>

@@ -7,7 +7,7 @@
 // Megatron-LM's tensor-parallel collectives follow a block of a layer.
 
 #include "engine/cluster/cluster_setup.h"
-#include "engine/core/progress.h"
+#include "base/progress.h"
 #include "engine/sim/simulation_result.h"
 
 #include <cstddef>

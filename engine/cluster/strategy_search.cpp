@@ -191,7 +191,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         auto run = simulateProject(withStrategy(project, t.config), sim, sub);
         ++result.simulations;
         if (!run) {
-            if (run.message() == "cancelled") {
+            if (run.cancelled()) {
                 result.cancelled = stop = true;
                 t.status = TrialStatus::not_run;
                 t.reason = "cancelled";

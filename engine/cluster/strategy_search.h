@@ -25,8 +25,8 @@
 // cluster simulation (engine/training/ppo_cluster: generation, scoring and training of the
 // four models), without ZeRO-3 under pipeline stages (which that simulation refuses).
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/project/project.h"
 

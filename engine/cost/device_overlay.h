@@ -10,7 +10,7 @@
 // value, so the roofline part of its time is divided by it. Scales of several overlays
 // multiply. See docs/device-profiles.md "Overlays".
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/cost/device_profile.h"
 
 #include <nlohmann/json.hpp>

@@ -4,7 +4,7 @@
 // efficiency curves and links. Every number in the file carries its "source"; the
 // loader rejects numbers without one. See docs/device-profiles.md.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/cost/efficiency_curve.h"
 #include "engine/cost/host_profile.h"
 #include "engine/ir/dtype.h"

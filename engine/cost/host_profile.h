@@ -5,7 +5,7 @@
 // and how many launches the host may run ahead of the device. Every number carries its
 // source, as in the rest of the profile. See docs/device-profiles.md.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/node.h"
 
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 // .npuom offline models all become a forward Graph with a scalar loss output, ready for
 // the training passes.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/graph.h"
 #include "engine/models/model_zoo.h"
 #include "engine/project/project.h"

@@ -23,7 +23,7 @@
 // - Dimensions that are not bound (-1) make a tensor's numel 0: such nodes cost 0 FLOPs.
 // - Backward ops named "<Op>Grad" without a specific rule cost 2x their forward node.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/graph.h"
 
 #include <cstdint>

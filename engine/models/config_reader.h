@@ -3,7 +3,7 @@
 // ("model.config.hidden: expected a positive integer, got \"big\""). Keys not read by
 // the builder are reported as unknown by finish(), so a typo never passes silently.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 

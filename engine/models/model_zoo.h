@@ -3,7 +3,7 @@
 // project). Each builder returns the forward graph of one training micro-batch with
 // fp32 weights; the passes add backward, optimizer, precision and recomputation.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/graph.h"
 
 #include <nlohmann/json.hpp>

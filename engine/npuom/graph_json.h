@@ -3,7 +3,7 @@
 // dims) and nodes (op, name, attributes with their types, links, phase, dtype, block,
 // opaque flag). Producer/consumer links are rebuilt on load and checked against the file.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/graph.h"
 
 #include <nlohmann/json.hpp>

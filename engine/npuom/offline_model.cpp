@@ -1,8 +1,8 @@
 #include "engine/npuom/offline_model.h"
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 #include "engine/npuom/graph_json.h"
-#include "engine/npuom/gzip_codec.h"
+#include "base/gzip_codec.h"
 
 #include <fstream>
 #include <sstream>

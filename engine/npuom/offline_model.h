@@ -2,7 +2,7 @@
 // The NPU offline model (.npuom): a converted model loadable without its ONNX source.
 // gzip-compressed JSON with a format name and version; see docs/npuom-format.md.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/frontends/onnx/onnx_importer.h"
 
 #include <filesystem>

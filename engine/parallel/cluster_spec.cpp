@@ -1,7 +1,7 @@
 #include "engine/parallel/cluster_spec.h"
 
 #include "engine/cost/device_profile.h"
-#include "engine/project/json_checker.h"
+#include "base/json_checker.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // inter-node network (RoCE / InfiniBand NICs). Units in the file are the ones datasheets
 // quote: GB/s per direction for the fabric, Gb/s per NIC, microseconds of latency.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 
 #include "engine/models/model_partition.h"
 #include "engine/parallel/cluster_spec.h"
-#include "engine/project/json_checker.h"
+#include "base/json_checker.h"
 #include "engine/project/project.h"
 
 namespace npu::engine {

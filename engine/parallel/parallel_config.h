@@ -6,7 +6,7 @@
 // Validation lists every violation (degrees vs devices, heads and layers vs degrees,
 // micro-batches vs stages), each naming its key.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/parallel/collective_cost.h"
 #include "engine/parallel/pipeline_schedule.h"
 

@@ -6,7 +6,7 @@
 // starts when its stage is free and its input has arrived from the neighbour stage.
 // Bubble time is what is left of the iteration when a stage is idle.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <cstdint>
 #include <string>

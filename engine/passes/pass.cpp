@@ -57,7 +57,7 @@ Expected<std::vector<PassStats>> PassManager::run(Graph& graph, const Progress& 
     for (std::size_t i = 0; i < m_passes.size(); ++i) {
         Pass& pass = *m_passes[i];
         if (pass.level() > m_level || m_disabled.count(pass.name())) continue;
-        if (progress.cancelled()) return makeError("cancelled");
+        if (progress.cancelled()) return cancelledError();
         progress(static_cast<double>(i) / static_cast<double>(m_passes.size()), pass.name());
         if (beforeEach) beforeEach(pass, graph);
         auto stats = pass.run(graph);

@@ -6,8 +6,8 @@
 // (optimizations.passes_off). Passes that only regroup work (fusion) declare
 // preservesFlops(); the manager checks that they did.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "engine/ir/graph.h"
 
 #include <functional>

@@ -68,7 +68,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     auto modeGraph = buildModeGraph(project, halfType);
     if (!modeGraph) return fail(modeGraph.message());
     Graph* graph = &modeGraph->graph;
-    if (progress.cancelled()) return makeError("cancelled");
+    if (progress.cancelled()) return cancelledError();
 
     progress(0.1, "loading device profile");
     auto device = loadDeviceProfile(project.device, options.devicesDir.empty() ? defaultDevicesDir() : options.devicesDir,
@@ -100,7 +100,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     passProgress.cancel = progress.cancel;
     passProgress.report = [&](double f, std::string_view stage) { progress(0.15 + 0.15 * f, stage); };
     auto stats = passes.run(*graph, passProgress);
-    if (!stats) return stats.message() == "cancelled" ? makeError("cancelled") : fail(stats.message());
+    if (!stats) return stats.cancelled() ? cancelledError() : fail(stats.message());
     const std::vector<std::string> ppoPhaseOfNode = modeGraph->ppo ? schedulePpoStep(*graph) : std::vector<std::string>{};
 
     // Every micro-batch's kernels are laid out one by one (their memory too): bound the
@@ -132,7 +132,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     simProgress.cancel = progress.cancel;
     simProgress.report = [&](double f, std::string_view stage) { progress(0.3 + 0.7 * f, stage); };
     auto result = simulate(*graph, *device, sim, simProgress);
-    if (!result) return result.message() == "cancelled" ? makeError("cancelled") : fail(result.message());
+    if (!result) return result.cancelled() ? cancelledError() : fail(result.message());
     result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
     result->summary.trainable_params = modeGraph->parameters.trainable;
     result->summary.frozen_params = modeGraph->parameters.frozen;

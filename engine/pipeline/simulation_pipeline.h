@@ -2,8 +2,8 @@
 // Project → graph → passes → simulator: the one call the app, batch runner and tests
 // use to simulate a project.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "engine/project/project.h"
 #include "engine/sim/simulation_result.h"
 

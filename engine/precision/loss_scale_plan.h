@@ -4,7 +4,7 @@
 // (training.loss_scaling, engine/precision/loss_scaler) and so which steps skip their
 // optimizer update. Only the fp16 levels scale the loss; bf16 and fp32 get a disabled plan.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/precision/precision_level.h"
 #include "engine/project/project.h"
 #include "engine/sim/simulation_result.h"

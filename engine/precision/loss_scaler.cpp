@@ -1,6 +1,6 @@
 #include "engine/precision/loss_scaler.h"
 
-#include "engine/project/json_checker.h"
+#include "base/json_checker.h"
 
 #include <cmath>
 

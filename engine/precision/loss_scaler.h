@@ -4,7 +4,7 @@
 // scaled gradients overflow (inf/nan) is skipped and, with dynamic scaling, the scale
 // backs off. bf16 has fp32's exponent range and needs none.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 

@@ -13,7 +13,7 @@
 // fp16 levels need loss scaling (engine/precision/loss_scaler); bf16 has fp32's exponent
 // range and does not. docs/precision.md has the table.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/dtype.h"
 
 #include <string>

@@ -1,11 +1,11 @@
 #include "engine/project/project.h"
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 #include "engine/parallel/cluster_spec.h"
 #include "engine/parallel/parallel_config.h"
 #include "engine/precision/loss_scaler.h"
 #include "engine/precision/precision_level.h"
-#include "engine/project/json_checker.h"
+#include "base/json_checker.h"
 #include "engine/project/yaml_document.h"
 
 #include <fstream>

@@ -3,7 +3,7 @@
 // ("format": "npustudio-project", "version": N); key names follow the training
 // toolchain vocabulary (see ../shared/DESIGN.md and docs/project-format.md).
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/training/training_mode.h"
 
 #include <nlohmann/json.hpp>

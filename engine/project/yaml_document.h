@@ -5,7 +5,7 @@
 // one. Plain scalars become booleans, null, integers or numbers when they read as such;
 // quoted scalars stay strings.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 

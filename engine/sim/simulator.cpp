@@ -46,7 +46,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     for (std::size_t i = 0; i < order.size(); ++i) {
         timing[static_cast<std::size_t>(order[i])] = model.time(graph, graph.node(order[i]));
         if (i % 4096 == 0) {
-            if (progress.cancelled()) return makeError("cancelled");
+            if (progress.cancelled()) return cancelledError();
             progress(0.5 * static_cast<double>(i) / static_cast<double>(order.size()), "costing operators");
         }
     }
@@ -143,7 +143,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     std::int64_t now = 0;
     const int summary = summaryStep(options.skipUpdate, options.steps);  // the step the summary describes
     for (int step = 0; step < options.steps; ++step) {
-        if (progress.cancelled()) return makeError("cancelled");
+        if (progress.cancelled()) return cancelledError();
         progress(0.5 + 0.4 * step / options.steps, "scheduling step " + std::to_string(step + 1));
         const bool skipped = static_cast<std::size_t>(step) < options.skipUpdate.size() && options.skipUpdate[static_cast<std::size_t>(step)];
         const std::vector<DispatchOp>& ops = skipped ? skippedOps : fullStepOps;

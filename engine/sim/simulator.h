@@ -6,8 +6,8 @@
 // through the chosen allocator and fills the summary. A run whose allocator cannot fit the step in the
 // device's HBM is returned with status "oom", the failing op and the live tensors.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "engine/cost/device_profile.h"
 #include "engine/ir/graph.h"
 #include "engine/memory/memory_analysis.h"

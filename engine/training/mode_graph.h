@@ -5,7 +5,7 @@
 // (engine/training/ppo_graph). The training passes then add backward and optimizer for
 // whatever is not frozen.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/graph.h"
 #include "engine/project/project.h"
 #include "engine/training/peft_adapters.h"

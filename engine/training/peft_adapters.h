@@ -14,7 +14,7 @@
 // The adapters' ops are ordinary graph nodes, so their cost comes from the op registry and
 // their backward from the training pass like every other op.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/graph.h"
 #include "engine/training/training_mode.h"
 

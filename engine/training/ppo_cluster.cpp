@@ -59,7 +59,7 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
             progress(lo + 0.85 * f / static_cast<double>(distinct.size()), (P > 1 ? "stage " + std::to_string(distinct[i]) : std::string("rank 0")) + ": " + std::string(what));
         };
         auto run = simulateProject(rank, one, sub);
-        if (!run) return run.message() == "cancelled" ? makeError("cancelled") : fail(run.message());
+        if (!run) return run.cancelled() ? cancelledError() : fail(run.message());
         runs.emplace(distinct[i], std::move(*run));
     }
     progress(0.9, "adding the cluster's communication");

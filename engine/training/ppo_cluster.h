@@ -11,8 +11,8 @@
 // interleaved schedule under pipeline stages. The slow-rank / slow-link what-ifs pace the
 // step (engine/training/ppo_what_if).
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "engine/project/project.h"
 #include "engine/sim/simulation_result.h"
 

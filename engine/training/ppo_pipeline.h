@@ -24,7 +24,7 @@
 
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/rank_timeline.h"
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/sim/simulation_result.h"
 
 #include <cstdint>

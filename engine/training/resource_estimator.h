@@ -5,7 +5,7 @@
 // count — every candidate a cluster simulation with its collectives — and the time of one
 // step and of N training tokens (PPO too: the search runs its cluster simulation).
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/pipeline/simulation_pipeline.h"
 #include "engine/project/project.h"
 

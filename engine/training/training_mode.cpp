@@ -1,6 +1,6 @@
 #include "engine/training/training_mode.h"
 
-#include "engine/project/json_checker.h"
+#include "base/json_checker.h"
 
 namespace npu::engine {
 

@@ -4,7 +4,7 @@
 // preference/RL methods of TRL (dpo, ppo). Each mode's options live under
 // training.<mode> (docs/project-format.md). Defaults follow the PEFT/TRL config classes.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
-namespace npu::engine {
-
+namespace npu {
 class JsonChecker;
+}
+
+namespace npu::engine {
 
 struct LoraOptions {
     std::int64_t rank = 8;       // peft.LoraConfig.r

@@ -1,6 +1,6 @@
 #include "profiler/exporters/chrome_trace_exporter.h"
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 #include "profiler/exporters/json_text.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
@@ -49,11 +49,11 @@ Expected<ChromeExportSummary> exportChromeTrace(const ProfileDb& db, const std::
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(tmp.c_str(), "wb"));
     if (!file) return makeError("cannot write " + out.string() + ": folder missing or not writable");
     std::setvbuf(file.get(), buffer.data(), _IOFBF, buffer.size());
-    auto fail = [&](std::string why) -> Error {
+    auto fail = [&](std::string why, ErrorCode code = ErrorCode::io) -> Error {
         file.reset();
         std::error_code ec;
         std::filesystem::remove(tmp, ec);
-        return makeError(std::move(why));
+        return makeError(std::move(why), code);
     };
 
     // Names are escaped once per interned string, not once per slice.
@@ -134,7 +134,7 @@ Expected<ChromeExportSummary> exportChromeTrace(const ProfileDb& db, const std::
             line += '}';
             w.raw(line);
             if ((++summary.slices & 0xFFFF) == 0) {
-                if (progress.cancelled()) return fail("export cancelled");
+                if (progress.cancelled()) return fail("export cancelled", ErrorCode::cancelled);
                 progress(0.9 * double(summary.slices) / totalSlices, "writing slices");
             }
         }

@@ -4,8 +4,8 @@
 // name and sort-index metadata), X slices with their args, C counter samples and flows
 // as s/f pairs. Streams row by row (no DOM) into a temporary file renamed into place.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 
 #include <cstdint>
 #include <filesystem>

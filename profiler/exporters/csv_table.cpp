@@ -1,6 +1,6 @@
 #include "profiler/exporters/csv_table.h"
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 #include "profiler/analysis/device_metrics.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/range_aggregation.h"

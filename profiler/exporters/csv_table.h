@@ -3,7 +3,7 @@
 // builder turns one analysis result into a table; times are microseconds like the
 // Ascend and HTA tables users compare against.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <filesystem>
 #include <string>

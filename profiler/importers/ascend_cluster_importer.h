@@ -13,7 +13,7 @@
 // left out. Op type: "p2p" for send/receive ops (the database) or ops filed under "p2p"
 // (the json), else "collective". There is no timeline: the analysis has none.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/importers/import_diagnostics.h"
 #include "profiler/importers/sqlite_source.h"
 #include "profiler/store/trace_sink.h"

@@ -6,7 +6,7 @@
 // are stored in integer nanoseconds. The "Total Op Info" summary entry is not an op and
 // is skipped (its figures are the sums of the ops').
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/importers/import_diagnostics.h"
 #include "profiler/store/comm_records.h"
 #include "profiler/store/trace_sink.h"

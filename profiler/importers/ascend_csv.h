@@ -4,7 +4,7 @@
 // after a number is counted (trailing_tab) and read without it; a cell that should hold
 // a number and does not is counted (unreadable_number) and its row skipped by the caller.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/importers/import_diagnostics.h"
 
 #include <cstdint>

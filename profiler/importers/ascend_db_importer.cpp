@@ -11,11 +11,11 @@ Expected<AscendDbStats> AscendDbReader::run() {
     m_cpu = m_sink.addDevice(m_options.devicePrefix + "CPU", "cpu");
     ++m_stats.devices;
     if (auto s = hostRanges("PYTORCH_API", "Python", "cpu_op", m_pytorchFlows); !s) return s.error();
-    if (m_progress.cancelled()) return makeError("import cancelled");
+    if (m_progress.cancelled()) return cancelledError("import cancelled");
     if (auto s = hostRanges("CANN_API", "CANN", "cann_api", m_cannFlows); !s) return s.error();
     m_progress(0.4, "reading tasks");
     if (auto s = tasks(); !s) return s.error();
-    if (m_progress.cancelled()) return makeError("import cancelled");
+    if (m_progress.cancelled()) return cancelledError("import cancelled");
     m_progress(0.7, "reading communication ops");
     if (auto s = communicationOps(); !s) return s.error();
     m_progress(0.8, "reading memory records");

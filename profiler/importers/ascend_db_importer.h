@@ -15,8 +15,8 @@
 // the args with json_object); memory is bounded by the host ranges' connection ids,
 // kept to bind flows, not by the number of tasks.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "profiler/importers/import_diagnostics.h"
 #include "profiler/store/trace_sink.h"
 

@@ -178,7 +178,7 @@ Status AscendDbReader::tasks() {
                 ++m_stats.flows;
             }
         }
-        if ((m_stats.tasks & 0xffff) == 0 && m_progress.cancelled()) return makeError("import cancelled");
+        if ((m_stats.tasks & 0xffff) == 0 && m_progress.cancelled()) return cancelledError("import cancelled");
     }
     return rc == SQLITE_DONE ? Status{} : queryError("TASK", m_src.handle());
 }

@@ -4,7 +4,7 @@
 // writes them; times in epoch microseconds; empty release times in operator_memory.csv
 // mean the block was still live when the capture stopped (empty_release_time).
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/importers/import_diagnostics.h"
 #include "profiler/store/trace_sink.h"
 

@@ -2,7 +2,7 @@
 // The bytes of a trace file, decompressed on the fly when it is gzip (detected by its
 // magic bytes, not its name), so a .json.gz never needs its inflated size in memory.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <cstdint>
 #include <filesystem>

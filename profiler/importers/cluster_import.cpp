@@ -166,7 +166,7 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
             ready.wait_for(lock, std::chrono::milliseconds(50));
             if (progress.cancelled()) {
                 stop = true;
-                return makeError("import cancelled");
+                return cancelledError("import cancelled");
             }
             report(kParseShare * double(consumed) / double(std::max<std::uint64_t>(1, totalBytes)), "reading traces");
         }

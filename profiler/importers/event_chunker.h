@@ -6,7 +6,7 @@
 // Structural errors (not JSON, truncated, wrong top-level type) name the byte offset
 // of the decompressed stream and what was expected there.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/importers/byte_source.h"
 
 #include <cstdint>

@@ -3,7 +3,7 @@
 // importer needs (ph, name, cat, pid, tid, ts, dur, id/id2/bind_id, bp, args as raw
 // text) and handing each to a callback. Invalid JSON is an Error naming the byte.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/importers/event_chunker.h"
 #include "profiler/importers/raw_event.h"
 

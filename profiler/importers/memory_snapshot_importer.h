@@ -6,8 +6,8 @@
 // "Caching allocator model: reserved" counter beside the measurement. Blocks with their
 // addresses (for a memory map) are not stored yet.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "profiler/importers/trace_importer.h"
 
 #include <filesystem>

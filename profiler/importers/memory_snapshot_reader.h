@@ -5,7 +5,7 @@
 // hand-converted files have one flat "trace" list). Trace entries carry action, addr,
 // size and, when recorded, time_us and stream.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 

@@ -238,7 +238,7 @@ private:
             } else {
                 ++unmatched;
             }
-            if ((m_summary.slices & 0xffff) == 0 && m_progress.cancelled()) return makeError("import cancelled");
+            if ((m_summary.slices & 0xffff) == 0 && m_progress.cancelled()) return cancelledError("import cancelled");
         }
         if (unmatched > 0)
             m_diag.add(DiagnosticKind::unmatched_correlation, unmatched,

@@ -10,8 +10,8 @@
 // rename columns: shortName/demangledName, greenContextId, textId/text) import alike;
 // tables absent from an export (no NVTX, no MEMSET) are skipped.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/trace_sink.h"
 

@@ -16,8 +16,8 @@
 // `npustudio --batch --import PATH` and the GUI's File > Open / Open Folder call this
 // (through importTrace, the name app/ already used, which forwards here).
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/trace_sink.h"
 

@@ -6,7 +6,7 @@
 // between tool versions, so queries are built from the columns that exist: col() gives
 // the first present spelling of a column or NULL, and notes the absence as a diagnostic.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/importers/import_diagnostics.h"
 
 #include <sqlite3.h>

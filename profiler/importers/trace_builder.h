@@ -6,8 +6,8 @@
 // Holding compact rows instead of the file lets slices be sorted and flows bound
 // after the whole file is read, with memory well under the file size.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "profiler/importers/import_diagnostics.h"
 #include "profiler/importers/raw_event.h"
 #include "profiler/importers/string_pool.h"

@@ -111,7 +111,7 @@ Expected<TraceEmitStats> TraceBuilder::writeTo(TraceSink& sink, const TraceEmitO
                 if (options.steps && placement[p].kind == TraceDeviceKind::cpu && m_strings.view(s.name).starts_with("ProfilerStep#"))
                     steps.emplace_back(s.start, s.start + s.dur);
                 if ((++written & 0xFFFF) == 0) {
-                    if (progress.cancelled()) return makeError("import cancelled");
+                    if (progress.cancelled()) return cancelledError("import cancelled");
                     progress(progressFrom + span * 0.9 * double(written) / double(std::max<std::int64_t>(1, totalSlices)),
                              "writing slices");
                 }
@@ -141,7 +141,7 @@ Expected<TraceEmitStats> TraceBuilder::writeTo(TraceSink& sink, const TraceEmitO
             stats.counters += static_cast<std::int64_t>(series->size());
         }
     }
-    if (progress.cancelled()) return makeError("import cancelled");
+    if (progress.cancelled()) return cancelledError("import cancelled");
     progress(progressFrom + span * 0.95, "binding flows");
     stats.flows = FlowBinder::run(*this, sink);
 

@@ -64,7 +64,7 @@ private:
                 m_free.pop_front();
             }
             Expected<bool> more = (m_cancel && m_cancel->load(std::memory_order_relaxed))
-                                      ? Expected<bool>(makeError("import cancelled"))
+                                      ? Expected<bool>(cancelledError("import cancelled"))
                                       : m_chunker.next(m_slots[slot].batch);
             std::lock_guard lock(m_mutex);
             if (!more || !*more) {
@@ -108,7 +108,7 @@ Expected<std::unique_ptr<TraceBuilder>> readTraceFile(const std::filesystem::pat
     {
         BatchPipeline pipeline(chunker, src, options.cancel);
         while (auto* slot = pipeline.next()) {
-            if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return makeError("import cancelled");
+            if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return cancelledError("import cancelled");
             if (auto s = parser.parse(slot->batch, name, src.compressed(), handler); !s) return s.error();
             if (options.onBytes && slot->consumed > reported) {
                 options.onBytes(slot->consumed - reported);
@@ -118,7 +118,7 @@ Expected<std::unique_ptr<TraceBuilder>> readTraceFile(const std::filesystem::pat
         if (pipeline.error()) return *pipeline.error();
     }
     if (options.onBytes && src.fileBytesConsumed() > reported) options.onBytes(src.fileBytesConsumed() - reported);
-    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return makeError("import cancelled");
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) return cancelledError("import cancelled");
     if (chunker.unterminatedArray())
         builder->diagnostics().add(DiagnosticKind::unterminated_event_array, 1,
                                    "the array of events has no closing ']' (allowed by the Trace Event Format)");

@@ -3,7 +3,7 @@
 // stream into batches of whole events, simdjson parses each batch, the builder keeps
 // compact rows. Memory: one batch window plus the builder, not the file.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/importers/trace_builder.h"
 
 #include <atomic>

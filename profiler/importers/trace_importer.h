@@ -5,8 +5,8 @@
 // DOM of the file. Odd events are counted in DIAGNOSTIC; malformed input is an Error
 // with the file, byte offset and what was expected, and leaves no output file.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -4,7 +4,7 @@
 // runner, the suites and the GUI (profiler/runs/simulation_run) so all record runs the same
 // way.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/project/project.h"
 
 #include <filesystem>

@@ -35,7 +35,7 @@ SimulationRun runSimulation(engine::Project& project, const SimulationRunOptions
     simOptions.steps = options.steps;
     simOptions.devicesDir = options.devicesDir;
     auto simulated = engine::simulateProject(project, simOptions, progress);
-    if (progress.cancelled()) return failed(SimulationRun::Outcome::cancelled, "simulation cancelled");
+    if (progress.cancelled() || simulated.cancelled()) return failed(SimulationRun::Outcome::cancelled, "simulation cancelled");
     // The engine only returns an Error for input it cannot simulate (bad model config,
     // unknown device); an out-of-memory run comes back as a result.
     if (!simulated) return failed(SimulationRun::Outcome::badInput, simulated.message());

@@ -4,7 +4,7 @@
 // PROJECT.json` and regression suites all call runSimulation; the report writer and the
 // console printers (app/simulation_report) format the typed summary it returns.
 
-#include "engine/core/progress.h"
+#include "base/progress.h"
 #include "engine/project/project.h"
 #include "engine/sim/simulation_result.h"
 #include "profiler/analysis/op_statistics.h"

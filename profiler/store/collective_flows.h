@@ -17,7 +17,7 @@
 //   ranks                 from the device names (rank_device_name.h); a rank's devices
 //                         are taken together
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <cstdint>
 

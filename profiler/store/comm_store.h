@@ -3,7 +3,7 @@
 // COMM_PACKET, COMM_MATRIX, CLUSTER_STEP, COMM_GROUP; docs/npudb-schema.md). Read back by
 // profiler/analysis/communication_summary.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/store/comm_records.h"
 
 struct sqlite3;

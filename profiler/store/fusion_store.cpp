@@ -1,6 +1,6 @@
 #include "profiler/store/fusion_store.h"
 
-#include "engine/npuom/gzip_codec.h"
+#include "base/gzip_codec.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
 
@@ -20,7 +20,7 @@ Status writeFusionRecords(sqlite3* db, const engine::SimulationResult& result) {
     for (const auto& [name, text] : {std::pair<const char*, const std::string*>{kGraphBeforeFusion, &result.graph_before_fusion},
                                      {kGraphAfterFusion, &result.graph_after_fusion}}) {
         if (text->empty()) continue;
-        auto packed = engine::gzipCompress(*text);
+        auto packed = gzipCompress(*text);
         if (!packed) return packed.error();
         graph.bind(1, std::string_view(name));
         sqlite3_bind_blob(graph.get(), 2, packed->data(), static_cast<int>(packed->size()), SQLITE_TRANSIENT);
@@ -59,7 +59,7 @@ Expected<std::string> readRunGraph(const ProfileDb& db, const std::string& name)
     if (q.step() != SQLITE_ROW) return std::string{};
     const auto* data = static_cast<const char*>(sqlite3_column_blob(q.get(), 0));
     const int size = sqlite3_column_bytes(q.get(), 0);
-    auto text = engine::gzipDecompress(std::string_view(data ? data : "", static_cast<std::size_t>(size)));
+    auto text = gzipDecompress(std::string_view(data ? data : "", static_cast<std::size_t>(size)));
     if (!text) return makeError(db.path().string() + ": RUN_GRAPH '" + name + "': " + text.message());
     return *text;
 }

@@ -4,7 +4,7 @@
 // JSON gzip-compressed) so an opened run can show its Passes panel and Graph tab.
 // Documented in docs/npudb-schema.md.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/sim/simulation_result.h"
 
 #include <string>

@@ -5,7 +5,7 @@
 // (the chosen allocator's replay, engine/memory) and imported memory snapshots (the
 // real addresses of the snapshot's trace).
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/sim/simulation_result.h"
 
 #include <cstdint>

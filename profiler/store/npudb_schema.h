@@ -3,7 +3,7 @@
 // indexes built after the bulk load, and the migration hook that upgrades an older
 // database to kSchemaVersion.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <filesystem>
 #include <string_view>

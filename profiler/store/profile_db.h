@@ -5,7 +5,7 @@
 // ProfileDb opens an existing database read-only and answers the views' and
 // analyses' queries.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/store/trace_sink.h"
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 #include "profiler/store/profile_db_writer_impl.h"
 #include "profiler/store/collective_flows.h"
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 #include "profiler/store/comm_store.h"
 #include "profiler/store/sqlite_attach.h"
 

@@ -4,7 +4,7 @@
 // counter track per device, steps, and META_DATA (source=simulated, project, device,
 // model, summary figures).
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/sim/simulation_result.h"
 #include "profiler/store/trace_sink.h"
 

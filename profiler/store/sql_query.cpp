@@ -50,7 +50,7 @@ Expected<SqlQueryResult> runReadOnlyQuery(const std::filesystem::path& dbPath, c
         }
         out.table.rows.push_back(std::move(row));
     }
-    if (rc == SQLITE_INTERRUPT || (cancel && cancel->load())) return makeError("query cancelled");
+    if (rc == SQLITE_INTERRUPT || (cancel && cancel->load())) return cancelledError("query cancelled");
     if (rc != SQLITE_DONE) return makeError(std::string("query: ") + sqlite3_errmsg(db.get()));
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;

@@ -5,7 +5,7 @@
 // counted), cancellable from another thread through `cancel` (checked by SQLite's
 // progress handler, which then interrupts the statement).
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/exporters/csv_table.h"
 
 #include <atomic>

@@ -4,7 +4,7 @@
 // profiler source (SqliteSource), so a vendor's database is never written, not even a
 // journal, and files on read-only media open.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <filesystem>
 #include <string_view>

@@ -3,7 +3,7 @@
 // over `tracks` device tracks (compute/comm/memcpy, nested two deep on compute), a
 // memory counter per device, and ten steps. Same seed, same file.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <cstdint>
 #include <filesystem>

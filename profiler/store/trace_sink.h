@@ -3,7 +3,7 @@
 // flows. ProfileDbWriter implements it on SQLite; tests can implement it in memory.
 // Times are integer nanoseconds; ids returned are the rows' ids.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "profiler/store/comm_records.h"
 
 #include <cstdint>

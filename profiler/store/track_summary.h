@@ -6,7 +6,7 @@
 // 10M-slice file shows its shape in the first frame, as Perfetto's precomputed track
 // summaries do. Older files get them computed once, by the 5 -> 6 migration.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <cstdint>
 #include <vector>

@@ -5,7 +5,7 @@
 // node by node (the graph may be any graph the JSON describes).
 
 #include "engine/ir/op_registry.h"
-#include "engine/npuom/gzip_codec.h"
+#include "base/gzip_codec.h"
 #include "engine/npuom/offline_model.h"
 
 #include <cstddef>
@@ -14,6 +14,7 @@
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    using namespace npu;
     using namespace npu::engine;
     std::string_view bytes(reinterpret_cast<const char*>(data), size);
     std::string packed;

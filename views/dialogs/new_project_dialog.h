@@ -3,7 +3,7 @@
 // preset), device, batch, sequence length and precision. On OK it writes
 // <location>/<name>/project.json through engine::saveProject.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/project/project.h"
 
 #include <QDialog>

@@ -6,7 +6,7 @@
 // device-hours for the tokens, every device count tried and the assumptions out. The
 // estimate runs off the GUI thread; the dialog stays responsive.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/project/project.h"
 #include "engine/training/resource_estimator.h"
 

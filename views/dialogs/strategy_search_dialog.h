@@ -8,7 +8,7 @@
 // offered).
 
 #include "engine/cluster/strategy_search.h"
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/project/project.h"
 
 #include <QDialog>

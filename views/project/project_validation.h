@@ -4,7 +4,7 @@
 // builder (heads dividing hidden, sequence within max_seq, ...). The New Project dialog
 // and in-place edits in the Project explorer both use it.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/project/project.h"
 
 namespace npu::views {

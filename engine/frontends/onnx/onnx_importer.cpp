@@ -79,7 +79,7 @@ std::string unsupportedList(const ConversionReport& report) {
 Expected<ConversionResult> convert(std::string_view bytes, const std::string& name, const std::filesystem::path& modelDir,
                                    const OnnxImportOptions& options, const Progress& progress) {
     const auto start = std::chrono::steady_clock::now();
-    auto cancelled = [&]() -> Error { return makeError(name + ": conversion cancelled"); };
+    auto cancelled = [&]() -> Error { return cancelledError(name + ": conversion cancelled"); };
     ConversionResult result;
     ConversionReport& report = result.report;
     report.source = name;

@@ -3,8 +3,8 @@
 // binds dynamic dimensions, and lowers the nodes to the engine's forward Graph. Weight
 // bytes are never copied: initializers contribute their shape and dtype only.
 
-#include "engine/core/expected.h"
-#include "engine/core/progress.h"
+#include "base/expected.h"
+#include "base/progress.h"
 #include "engine/frontends/onnx/conversion_report.h"
 #include "engine/ir/dtype.h"
 #include "engine/ir/graph.h"

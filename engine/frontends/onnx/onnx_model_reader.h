@@ -3,7 +3,7 @@
 // truncated and non-ONNX files, opsets outside 7..17, checker failures. Internal to the
 // ONNX front end (exposes libonnx types).
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <onnx/onnx_pb.h>
 

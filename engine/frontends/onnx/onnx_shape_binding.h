@@ -3,7 +3,7 @@
 // user ("input_ids:8,1024") and values per symbolic name ("batch"=8), applied to the
 // graph inputs, outputs and value_info so inference sees consistent static dims.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/frontends/onnx/onnx_importer.h"
 
 #include <onnx/onnx_pb.h>

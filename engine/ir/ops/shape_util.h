@@ -1,7 +1,7 @@
 #pragma once
 // Helpers shared by the shape-inference rules of the op families.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 #include "engine/ir/node.h"
 #include "engine/ir/op_registry.h"
 

@@ -5,7 +5,7 @@
 // torch.compile range the issue gives for the LLaMA (1.8-2.2x faster than eager).
 // Usage: fusion_levels_report [--ops]   (--ops: the LLaMA's time per op type and phase at
 // each level, top 12, to see where a level's time goes)
-#include "engine/npuom/gzip_codec.h"
+#include "base/gzip_codec.h"
 #include "engine/pipeline/simulation_pipeline.h"
 
 #include <nlohmann/json.hpp>
@@ -17,6 +17,7 @@
 #include <map>
 #include <sstream>
 
+using namespace npu;
 using namespace npu::engine;
 
 namespace {

@@ -5,7 +5,7 @@
 
 #include "engine/frontends/onnx/onnx_importer.h"
 #include "engine/ir/op_registry.h"
-#include "engine/npuom/gzip_codec.h"
+#include "base/gzip_codec.h"
 #include "engine/npuom/offline_model.h"
 #include "engine/project/project.h"
 #include "tests/fuzz/fuzz_input_files.h"
@@ -16,6 +16,7 @@
 #include <iostream>
 #include <sstream>
 
+using namespace npu;
 using namespace npu::engine;
 
 namespace {

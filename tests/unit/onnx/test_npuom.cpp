@@ -1,7 +1,7 @@
 // The .npuom offline model: save then load gives back exactly the converted graph and
 // report (every field of every tensor and node), and broken files fail with clear errors.
 
-#include "engine/npuom/gzip_codec.h"
+#include "base/gzip_codec.h"
 #include "engine/npuom/offline_model.h"
 
 #include <QTemporaryDir>
@@ -9,6 +9,7 @@
 
 #include <fstream>
 
+using namespace npu;
 using namespace npu::engine;
 
 namespace {

@@ -2,7 +2,7 @@
 // Atomic file replacement: write to a temporary file next to the target, flush, then
 // rename over it, so a crash or failure never leaves a half-written user file.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <filesystem>
 #include <string_view>

@@ -4,7 +4,7 @@
 // Keys a reader never asks for are reported as unknown by finish(). Every problem is kept
 // (one per key), so a user fixing a file sees all of them at once, one per line.
 
-#include "engine/core/expected.h"
+#include "base/expected.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace npu::engine {
+namespace npu {
 
 class JsonChecker {
 public:
@@ -49,4 +49,4 @@ private:
     std::set<std::string> m_failedKeys;
 };
 
-}  // namespace npu::engine
+}  // namespace npu

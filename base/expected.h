@@ -1,17 +1,31 @@
 #pragma once
-// Error values for library code: engine/ and profiler/ report failures as values with
-// a message a user can act on (file, position, what was expected) instead of throwing
-// across the library boundary.
+// Error values for library code: engine/, profiler/ and runner/ report failures as values
+// with a message a user can act on (file, position, what was expected) instead of throwing
+// across the library boundary. The code says what kind of failure it is, so a caller tells
+// a cancel from bad input without reading the message.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
+#include <string_view>
 #include <variant>
 
 namespace npu {
 
+enum class ErrorCode : std::uint8_t {
+    failed,         // none of the kinds below
+    bad_input,      // the user's file, option or setting is wrong (the message names it)
+    not_found,      // a named file, device profile or table does not exist
+    io,             // reading or writing failed
+    cancelled,      // the user (or the caller's cancel flag) stopped the work
+    out_of_memory,  // the simulated device does not have the memory the work needs
+};
+std::string_view errorCodeName(ErrorCode code);
+
 struct Error {
     std::string message;
+    ErrorCode code = ErrorCode::failed;
 };
 
 // Success or an Error. Status is Expected<void>.
@@ -34,6 +48,7 @@ public:
 
     const Error& error() const { return std::get<Error>(m_state); }
     const std::string& message() const { return error().message; }
+    bool cancelled() const { return !ok() && error().code == ErrorCode::cancelled; }
 
 private:
     std::variant<T, Error> m_state;
@@ -49,6 +64,7 @@ public:
     explicit operator bool() const { return ok(); }
     const Error& error() const { return *m_error; }
     const std::string& message() const { return m_error->message; }
+    bool cancelled() const { return !ok() && m_error->code == ErrorCode::cancelled; }
 
 private:
     std::optional<Error> m_error;
@@ -56,6 +72,8 @@ private:
 
 using Status = Expected<void>;
 
-inline Error makeError(std::string message) { return Error{std::move(message)}; }
+inline Error makeError(std::string message, ErrorCode code = ErrorCode::failed) { return Error{std::move(message), code}; }
+// What long work returns when its Progress says stop; `what` names the work for the user.
+inline Error cancelledError(std::string what = "cancelled") { return Error{std::move(what), ErrorCode::cancelled}; }
 
 }  // namespace npu

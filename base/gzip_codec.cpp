@@ -1,8 +1,8 @@
-#include "engine/npuom/gzip_codec.h"
+#include "base/gzip_codec.h"
 
 #include <zlib.h>
 
-namespace npu::engine {
+namespace npu {
 
 Expected<std::string> gzipCompress(std::string_view data) {
     z_stream zs{};
@@ -43,4 +43,4 @@ Expected<std::string> gzipDecompress(std::string_view data) {
     return makeError("truncated gzip stream after " + std::to_string(out.size()) + " uncompressed bytes");
 }
 
-}  // namespace npu::engine
+}  // namespace npu

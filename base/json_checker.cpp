@@ -1,6 +1,6 @@
-#include "engine/project/json_checker.h"
+#include "base/json_checker.h"
 
-namespace npu::engine {
+namespace npu {
 
 namespace {
 const nlohmann::json& emptyObject() {
@@ -118,4 +118,4 @@ Status JsonChecker::finish() {
     return makeError(all);
 }
 
-}  // namespace npu::engine
+}  // namespace npu

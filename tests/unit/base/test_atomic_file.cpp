@@ -1,7 +1,7 @@
 // Atomic saves: the target is replaced whole or not at all, and temporaries left by a
 // writer that was killed mid-write are cleaned by the next write of the same file.
 
-#include "engine/core/atomic_file.h"
+#include "base/atomic_file.h"
 
 #include <QTemporaryDir>
 #include <QTest>
