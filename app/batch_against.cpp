@@ -3,7 +3,7 @@
 #include "app/batch_io.h"
 #include "app/batch_runner.h"
 #include "engine/cost/device_profile.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "profiler/analysis/profile_fit.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"

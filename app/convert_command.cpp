@@ -1,7 +1,7 @@
 #include "app/convert_command.h"
 
 #include "base/atomic_file.h"
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/npuom/offline_model.h"
 
 #include <cstdio>

@@ -2,7 +2,7 @@
 
 #include "app/batch_runner.h"
 #include "base/atomic_file.h"
-#include "engine/training/resource_estimator.h"
+#include "engine/planner/resource_estimator.h"
 
 #include <cstdio>
 #include <ostream>

@@ -1,7 +1,7 @@
 #pragma once
 // `npustudio --batch --estimate PROJECT.json --tokens N [--devices-max K] [--report FILE]`:
 // the fewest devices that hold the project's model and training.mode, the time per step
-// and for N training tokens, with the assumptions (engine/training/resource_estimator).
+// and for N training tokens, with the assumptions (engine/planner/resource_estimator).
 
 #include <iosfwd>
 #include <string>

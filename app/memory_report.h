@@ -3,7 +3,7 @@
 // lower bound, static plan, fragmentation, bytes by category at the peak, largest free
 // block, the allocators compared, and the out-of-memory diagnosis with its advice.
 
-#include "engine/memory/memory_summary.h"
+#include "engine/result/memory_summary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 
 #include "app/batch_runner.h"
 #include "app/simulation_report.h"
-#include "engine/cluster/strategy_search.h"
+#include "engine/planner/strategy_search.h"
 #include "base/atomic_file.h"
 
 #include <chrono>

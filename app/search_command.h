@@ -1,7 +1,7 @@
 #pragma once
 // `npustudio --batch --search PROJECT.json [--top N] [--report FILE]`: the parallel
 // strategies of the project's cluster ranked by predicted throughput
-// (engine/cluster/strategy_search), as a table of the top N feasible ones, how many were
+// (engine/planner/strategy_search), as a table of the top N feasible ones, how many were
 // over memory or refused, and how the search was bounded. Its own flag rather than a
 // mode of --estimate: the estimate answers "how many devices" for N tokens; the search
 // keeps the project's devices and answers "which strategy on them".

@@ -1,7 +1,7 @@
 #include "app/simulation_report.h"
 
 #include "app/memory_report.h"
-#include "engine/cluster/cluster_summary_json.h"
+#include "engine/result/cluster_summary_json.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #include "app/suite_case_runner.h"
 
 #include "app/simulation_report.h"
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/npuom/offline_model.h"
 #include "engine/project/project.h"
 #include "profiler/analysis/run_report.h"

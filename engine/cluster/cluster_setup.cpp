@@ -1,8 +1,8 @@
 #include "engine/cluster/cluster_setup.h"
 
-#include "engine/cluster/cluster_summary.h"
+#include "engine/result/cluster_summary.h"
 
-#include "engine/pipeline/simulation_pipeline.h"  // defaultDevicesDir
+#include "engine/driver/simulate_project.h"  // defaultDevicesDir
 
 #include <algorithm>
 

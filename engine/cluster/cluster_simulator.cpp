@@ -8,7 +8,7 @@
 #include "engine/cluster/stage_profile.h"
 #include "engine/models/model_zoo.h"
 #include "engine/passes/mixed_precision_pass.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/sim/simulator.h"
 
 #include <algorithm>

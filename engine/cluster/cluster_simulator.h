@@ -10,7 +10,7 @@
 #include "base/expected.h"
 #include "base/progress.h"
 #include "engine/project/project.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 namespace npu::engine {
 

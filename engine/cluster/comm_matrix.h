@@ -10,7 +10,7 @@
 // Only pairs of listed ranks: a large symmetric run lists one rank per stage and has none.
 
 #include "engine/cluster/cluster_setup.h"
-#include "engine/cluster/cluster_summary.h"
+#include "engine/result/cluster_summary.h"
 
 #include <vector>
 

@@ -5,7 +5,7 @@
 // neither is bubble while the pipeline fills and drains (before the last backward pass
 // ends) and free after it (waiting for gradients, other stages, the optimizer).
 
-#include "engine/cluster/cluster_summary.h"
+#include "engine/result/cluster_summary.h"
 #include "engine/cluster/rank_timeline.h"
 
 namespace npu::engine {

@@ -7,7 +7,7 @@
 // pass when communication.overlap), the optimizer step, and ZeRO's parameter all-gathers.
 
 #include "engine/cluster/cluster_setup.h"
-#include "engine/cluster/cluster_summary.h"
+#include "engine/result/cluster_summary.h"
 #include "engine/cluster/stage_profile.h"
 #include "engine/parallel/pipeline_schedule.h"
 

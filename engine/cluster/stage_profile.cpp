@@ -1,6 +1,6 @@
 #include "engine/cluster/stage_profile.h"
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -8,7 +8,7 @@
 
 #include "engine/cluster/cluster_setup.h"
 #include "base/progress.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <cstddef>
 #include <cstdint>

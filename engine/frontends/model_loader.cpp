@@ -1,6 +1,6 @@
 #include "engine/frontends/model_loader.h"
 
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/npuom/offline_model.h"
 
 namespace npu::engine {

@@ -6,7 +6,7 @@
 // snapshot. Every allocator and planner in engine/memory consumes this one form.
 
 #include "engine/memory/memory_category.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <cstdint>
 #include <vector>

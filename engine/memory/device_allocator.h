@@ -7,7 +7,7 @@
 // satisfy (out of memory) with what was live then.
 
 #include "engine/memory/allocation_trace.h"
-#include "engine/memory/memory_summary.h"
+#include "engine/result/memory_summary.h"
 
 #include <cstdint>
 #include <string>

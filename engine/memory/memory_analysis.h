@@ -10,7 +10,7 @@
 #include "engine/memory/buddy_allocator.h"
 #include "engine/memory/caching_allocator.h"
 #include "engine/memory/device_allocator.h"
-#include "engine/memory/memory_summary.h"
+#include "engine/result/memory_summary.h"
 
 #include <string>
 #include <vector>

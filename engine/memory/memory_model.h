@@ -10,7 +10,7 @@
 // allocator reuses a block released by the previous op.
 
 #include "engine/ir/graph.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <cstdint>
 #include <map>

@@ -10,7 +10,7 @@
 
 #include "engine/ir/graph.h"
 #include "engine/memory/memory_category.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <cstdint>
 #include <functional>

@@ -3,7 +3,7 @@
 // gzip-compressed JSON with a format name and version; see docs/npuom-format.md.
 
 #include "base/expected.h"
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 
 #include <filesystem>
 #include <string>

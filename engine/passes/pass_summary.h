@@ -5,7 +5,7 @@
 // any ran) and "Total" (every pass): the graph before the first and after the last, the
 // passes' times summed; level -1.
 
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <vector>
 

@@ -4,7 +4,7 @@
 // toolchain vocabulary (see ../shared/DESIGN.md and docs/project-format.md).
 
 #include "base/expected.h"
-#include "engine/training/training_mode.h"
+#include "engine/project/training_mode.h"
 
 #include <nlohmann/json.hpp>
 

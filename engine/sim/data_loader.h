@@ -12,7 +12,7 @@
 // queue and its workers busy (their starts staggered), and every simulated step waits
 // what a steady step waits.
 
-#include "engine/sim/host_activity.h"
+#include "engine/result/host_activity.h"
 
 #include <cstdint>
 #include <vector>

@@ -3,7 +3,7 @@
 // bf16, fp16, ...): where a precision level's time and bytes go. Filled alongside
 // time_by_category_ms, over the same step (engine/precision/skipped_update.h summaryStep).
 
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 namespace npu::engine {
 

@@ -12,7 +12,7 @@
 // The step's wall time splits exactly into device busy, device idle while the host was
 // waiting for a batch (data wait) and the rest of the idle (host-bound).
 
-#include "engine/sim/host_activity.h"
+#include "engine/result/host_activity.h"
 
 #include <cstdint>
 #include <functional>

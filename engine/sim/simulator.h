@@ -13,7 +13,7 @@
 #include "engine/memory/memory_analysis.h"
 #include "engine/sim/data_loader.h"
 #include "engine/sim/host_dispatch.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <functional>
 #include <string>

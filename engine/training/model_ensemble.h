@@ -8,7 +8,7 @@
 // torch.no_grad().
 
 #include "engine/ir/graph.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <functional>
 #include <map>

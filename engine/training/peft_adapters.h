@@ -16,7 +16,7 @@
 
 #include "base/expected.h"
 #include "engine/ir/graph.h"
-#include "engine/training/training_mode.h"
+#include "engine/project/training_mode.h"
 
 #include <cstdint>
 

@@ -4,7 +4,7 @@
 #include "engine/cluster/cluster_simulator.h"
 #include "engine/cluster/rank_time_split.h"
 #include "engine/cluster/stage_profile.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/precision/precision_level.h"
 #include "engine/training/mode_graph.h"
 #include "engine/cluster/comm_matrix.h"

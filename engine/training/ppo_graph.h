@@ -14,7 +14,7 @@
 // (training.ppo.critic may override their model.config). The losses are stand-ins of the
 // same cost: the LM cross-entropy for the actor, the value head's for the critic.
 
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 #include "engine/training/mode_graph.h"
 
 #include <map>

@@ -7,7 +7,7 @@
 // (a piece lasts from its first task's start to the next piece's), so host-bound gaps of
 // eager decoding stay with the step that waited on the host.
 
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "engine/cluster/rank_time_split.h"
 #include "engine/cluster/stage_profile.h"
-#include "engine/sim/device_time_map.h"
+#include "engine/result/device_time_map.h"
 #include "engine/training/ppo_graph.h"
 #include "engine/training/ppo_passes.h"
 

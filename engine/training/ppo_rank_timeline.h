@@ -16,7 +16,7 @@
 
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/rank_timeline.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <cstdint>
 #include <map>

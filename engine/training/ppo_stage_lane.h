@@ -5,10 +5,10 @@
 // collectives inside and the communication the layout adds; then its memory and host
 // activity moved with the pieces they happened in.
 
-#include "engine/sim/device_time_map.h"
+#include "engine/result/device_time_map.h"
 #include "engine/cluster/rank_timeline.h"
 #include "engine/parallel/collective_cost.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 #include "engine/training/ppo_passes.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 #include "engine/training/ppo_what_if.h"
 
 #include "engine/cluster/rank_timeline.h"
-#include "engine/sim/device_time_map.h"
+#include "engine/result/device_time_map.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -12,7 +12,7 @@
 // the what-ifs of the other modes show (engine/cluster/rank_layout).
 
 #include "engine/cluster/cluster_setup.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <string>
 #include <vector>

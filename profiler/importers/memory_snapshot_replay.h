@@ -9,7 +9,7 @@
 
 #include "engine/memory/allocation_trace.h"
 #include "engine/memory/caching_allocator.h"
-#include "engine/memory/memory_summary.h"
+#include "engine/result/memory_summary.h"
 #include "profiler/importers/memory_snapshot_reader.h"
 
 #include <cstdint>

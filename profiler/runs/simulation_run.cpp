@@ -1,6 +1,6 @@
 #include "profiler/runs/simulation_run.h"
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "profiler/runs/run_recorder.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/simulation_writer.h"

@@ -6,7 +6,7 @@
 
 #include "base/progress.h"
 #include "engine/project/project.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 #include "profiler/analysis/op_statistics.h"
 
 #include <cstddef>

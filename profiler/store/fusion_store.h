@@ -5,7 +5,7 @@
 // Documented in docs/npudb-schema.md.
 
 #include "base/expected.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 // summary as META_DATA "loss_scale" ({final, overflows, skipped_steps, dynamic}).
 // Documented in docs/npudb-schema.md.
 
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 #include "profiler/store/trace_sink.h"
 
 #include <optional>

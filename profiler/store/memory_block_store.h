@@ -6,7 +6,7 @@
 // real addresses of the snapshot's trace).
 
 #include "base/expected.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <cstdint>
 #include <string>

@@ -4,7 +4,7 @@
 // so an opened run's views (the Diagnostics tab's out-of-memory view, the Memory tab's
 // what-if row) read reserved peak, allocators and memory.oom without re-simulating.
 
-#include "engine/memory/memory_summary.h"
+#include "engine/result/memory_summary.h"
 
 #include <nlohmann/json.hpp>
 

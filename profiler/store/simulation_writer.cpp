@@ -1,6 +1,6 @@
 #include "profiler/store/simulation_writer.h"
 
-#include "engine/cluster/cluster_summary_json.h"
+#include "engine/result/cluster_summary_json.h"
 #include "profiler/store/fusion_store.h"
 #include "profiler/store/loss_scale_store.h"
 #include "profiler/store/memory_block_store.h"

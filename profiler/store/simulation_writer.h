@@ -5,7 +5,7 @@
 // model, summary figures).
 
 #include "base/expected.h"
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 #include "profiler/store/trace_sink.h"
 
 #include <filesystem>

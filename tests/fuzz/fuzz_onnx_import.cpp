@@ -2,7 +2,7 @@
 // error value, never crash, hang or touch memory it does not own. The converted graph is
 // also saved and reloaded as .npuom to fuzz the offline model round trip on odd graphs.
 
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/ir/op_registry.h"
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 // hour that involve more than one view. Each slot fails without its fix.
 #include "app/job_runner.h"
 #include "app/main_window.h"
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/models/model_zoo.h"
 #include "engine/npuom/offline_model.h"
 #include "profiler/store/profile_db.h"

@@ -3,7 +3,7 @@
 // unsupported ones highlighted in red, unbound dimensions and warnings. Shown at the end
 // of the Convert Model wizard and wherever a converted model's report is opened.
 
-#include "engine/frontends/onnx/conversion_report.h"
+#include "engine/onnx/conversion_report.h"
 
 #include <QWidget>
 

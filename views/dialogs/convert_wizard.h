@@ -4,7 +4,7 @@
 // progress and Cancel, then read the report (unsupported ops highlighted). The .npuom is
 // written when conversion succeeds.
 
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 
 #include <QFutureWatcher>
 #include <QWizard>

@@ -1,6 +1,6 @@
 #include "views/dialogs/new_project_dialog.h"
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/precision/precision_level.h"
 #include "views/project/project_validation.h"
 

@@ -8,7 +8,7 @@
 
 #include "base/expected.h"
 #include "engine/project/project.h"
-#include "engine/training/resource_estimator.h"
+#include "engine/planner/resource_estimator.h"
 
 #include <QDialog>
 

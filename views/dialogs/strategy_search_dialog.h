@@ -7,7 +7,7 @@
 // into the project through the Project explorer's edit path (checked, saved, re-simulation
 // offered).
 
-#include "engine/cluster/strategy_search.h"
+#include "engine/planner/strategy_search.h"
 #include "base/expected.h"
 #include "engine/project/project.h"
 

@@ -7,7 +7,7 @@
 // alone, the figures fusion is judged by. Both sort last whichever way a column is
 // sorted (PassesSortProxy).
 
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>

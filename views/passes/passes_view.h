@@ -4,7 +4,7 @@
 // framed in the Graph tab (passSelected); double-click / Enter also goes there
 // (passActivated).
 
-#include "engine/sim/simulation_result.h"
+#include "engine/result/simulation_result.h"
 
 #include <QWidget>
 

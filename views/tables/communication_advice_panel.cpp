@@ -1,6 +1,6 @@
 #include "views/tables/communication_advice_panel.h"
 
-#include "engine/cluster/cluster_summary_json.h"
+#include "engine/result/cluster_summary_json.h"
 #include "views/common/units.h"
 #include "views/tables/advice_table.h"
 #include "views/tables/record_table_model.h"

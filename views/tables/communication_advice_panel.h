@@ -5,7 +5,7 @@
 // compression, another TP/DP split — with the step time and communication ratio
 // re-simulating it gave, best first, beside the run's own step time.
 
-#include "engine/cluster/cluster_summary.h"
+#include "engine/result/cluster_summary.h"
 
 #include <QWidget>
 

@@ -4,7 +4,7 @@
 #include "profiler/importers/diagnostic_kinds.h"
 #include "profiler/store/memory_summary_json.h"
 #include "profiler/store/profile_db.h"
-#include "engine/cluster/cluster_summary_json.h"
+#include "engine/result/cluster_summary_json.h"
 #include "views/tables/communication_advice_panel.h"
 #include "views/tables/oom_panel.h"
 #include "views/tables/record_table_model.h"

@@ -5,7 +5,7 @@
 // the playbook's advice — each step with the peak (allocated, reserved) and step time
 // re-simulating it gave, and whether it fits. "Show in Timeline" goes to the failing op.
 
-#include "engine/memory/memory_summary.h"
+#include "engine/result/memory_summary.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // Prints the simulated LLaMA-small training step on the h200 profile next to the
 // measurements of ../shared/data/hardware/h200_llama_small_training.json, per mode.
 // Usage: calibration_report [h200_llama_small_training.json]
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <nlohmann/json.hpp>
 

@@ -9,7 +9,7 @@
 // Usage: cluster_report [path/to/projects]   (defaults to the source tree's projects/)
 // CLUSTER_REPORT_VERBOSE=1 adds categories, collectives and ranks; =2 rank 0's kernels by
 // op type; CLUSTER_REPORT_GRAPH_LEVEL=n runs the Korthikanti setups at another level.
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/project/project.h"
 #include "tests/benchmarks/engine/korthikanti_setups.h"
 

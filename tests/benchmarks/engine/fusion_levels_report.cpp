@@ -6,7 +6,7 @@
 // Usage: fusion_levels_report [--ops]   (--ops: the LLaMA's time per op type and phase at
 // each level, top 12, to see where a level's time goes)
 #include "base/gzip_codec.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <nlohmann/json.hpp>
 

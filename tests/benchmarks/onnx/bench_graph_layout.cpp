@@ -1,7 +1,7 @@
 // Graph view layout time (Graphviz dot through libgvc) for the largest graphs at hand:
 // a GPT-2-like zoo graph grown past 1,000 nodes and the biggest libonnx-testdata model.
 // Prints display-graph build and dot layout times (the GUI adds item creation, ~ms).
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/models/model_zoo.h"
 #include "views/graph/graph_display_model.h"
 #include "views/graph/graph_items.h"

@@ -1,6 +1,6 @@
 // Conversion time of the four reference models (best and median of 5 runs), plus the
 // .npuom save/load time. Run: build/.../tests/benchmarks/onnx/bench_onnx_conversion
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/npuom/offline_model.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // strategy into the project, which the window saves (the explorer's edit path).
 
 #include "app/main_window.h"
-#include "engine/cluster/strategy_search.h"
+#include "engine/planner/strategy_search.h"
 #include "engine/parallel/parallel_config.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "views/dialogs/strategy_search_dialog.h"

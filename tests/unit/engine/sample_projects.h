@@ -3,7 +3,7 @@
 // model's sample project (projects/llama-small-h200). Failures to load or simulate stop
 // the test with the engine's message.
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <QtGlobal>
 

@@ -11,7 +11,7 @@
 #include "engine/memory/zero_sharding.h"
 #include "engine/memory/memory_category.h"
 #include "engine/npuom/graph_json.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <QtTest>
 

@@ -5,7 +5,7 @@
 // copy takes bytes / PCIe bandwidth (+ launch), and the device's work grows by exactly the
 // copies' time (the single-device schedule runs them in program order).
 #include "engine/cost/device_profile.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 
 #include <QtTest>

@@ -7,7 +7,7 @@
 // error (unfused eager kernels the zoo graph does not spell out, launch gaps, allocator
 // rounding). Together with the other modes the calibration report prints, the spread
 // across modes is about +-10% for eager runs, which is what 15% leaves room for.
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <QtTest>
 

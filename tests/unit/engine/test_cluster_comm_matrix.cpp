@@ -6,7 +6,7 @@
 // hierarchical on 2 nodes x 2 sends B (reduce-scatter + all-gather, 2 ranks) inside the
 // node and 2 (m-1)/m x B/2 = B/2 to the same place in the other node.
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 
 #include <QTest>

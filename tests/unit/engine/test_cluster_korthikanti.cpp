@@ -6,7 +6,7 @@
 // figure (resources/devices/a100-80gb.json), so this guards the whole chain (compute model,
 // fusion, recomputation, TP/SP collectives, 1F1B) against drifting, not the curve itself.
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/benchmarks/engine/korthikanti_setups.h"
 
 #include <QTest>

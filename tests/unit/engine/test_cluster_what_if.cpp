@@ -5,9 +5,9 @@
 // exposed communication (not below) and each suggestion's predicted step time is the
 // changed project re-simulated.
 
-#include "engine/cluster/cluster_summary_json.h"
-#include "engine/cluster/communication_advice.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/result/cluster_summary_json.h"
+#include "engine/planner/communication_advice.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "engine/project/project.h"
 

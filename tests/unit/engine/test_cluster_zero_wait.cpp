@@ -9,7 +9,7 @@
 // (f - 1) x the shard's optimizer time. The slowed rank itself waits in none of them;
 // symmetric runs wait nowhere.
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 
 #include <QTest>

@@ -1,6 +1,6 @@
 // Device profiles (loading, validation errors) and the roofline cost model.
 #include "engine/cost/cost_model.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <QtTest>
 

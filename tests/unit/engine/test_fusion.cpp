@@ -12,7 +12,7 @@
 #include "engine/passes/graph_cost_summary.h"
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

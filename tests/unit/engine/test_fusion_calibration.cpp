@@ -8,7 +8,7 @@
 // fuses), and resources/devices/h200.json is fitted on kernel time
 // (make_h200_profile.py --kernel-time: matmul, attention, conv and optimizer curves from
 // the traces' kernels, memory-bound kernels by bytes / achieved bandwidth per size).
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <QtTest>
 

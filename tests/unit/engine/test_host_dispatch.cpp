@@ -9,10 +9,10 @@
 // region's re-run paying the checkpoint's own host work (checkpoint_overhead_ratio); and
 // autocast's casts dispatched inside their consumer (no host launch of their own).
 #include "engine/cost/device_profile.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/sim/data_loader.h"
 #include "engine/sim/host_dispatch.h"
-#include "engine/sim/project_host_options.h"
+#include "engine/driver/project_host_options.h"
 #include "tests/unit/engine/sample_projects.h"
 
 #include <QtTest>

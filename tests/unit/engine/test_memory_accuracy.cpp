@@ -3,7 +3,7 @@
 // and bf16 autocast with per-layer checkpointing, the simulated allocated peak
 // (torch.cuda.max_memory_allocated) within 5% and the caching allocator's reserved peak
 // within 10%.
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // accumulation (micro-batches, one update), ZeRO stages of one data-parallel rank
 // against the paper's model-state arithmetic, the allocator choice, and the
 // out-of-memory diagnosis with its playbook advice on a device made too small.
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 
 #include <QTemporaryDir>

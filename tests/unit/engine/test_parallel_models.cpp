@@ -7,7 +7,7 @@
 #include "engine/parallel/cluster_spec.h"
 #include "engine/parallel/collective_cost.h"
 #include "engine/parallel/pipeline_schedule.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/project/project.h"
 
 #include <QTest>

@@ -3,7 +3,7 @@
 // 256 + 256 tokens, bf16-o2, optimizer offloaded) with the rollout batch of 8 split by data
 // parallelism, sharded by tensor parallelism and ZeRO-3. The phases keep their split,
 // and each degree moves the per-rank time and memory the way it must.
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "sample_projects.h"
 
 #include <QtTest>

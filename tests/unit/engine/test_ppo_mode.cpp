@@ -2,7 +2,7 @@
 // models' parameter counts, the phases in order on per-model tracks, decode time against
 // the hand formula (weight bytes + KV bytes) / HBM bandwidth, and the memory of the step.
 #include "engine/cost/device_profile.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/training/model_ensemble.h"
 #include "engine/training/ppo_graph.h"
 

@@ -4,9 +4,9 @@
 // micro-batches = (p-1) x (pass + hop) + m x pass), then LLaMA-7B PPO on 8 H200s
 // (projects/llama-7b-ppo) with PP2 x DP4 and PP2 x TP4: phases, bubbles, memory per stage.
 #include "engine/cluster/cluster_setup.h"
-#include "engine/cluster/strategy_search.h"
-#include "engine/pipeline/simulation_pipeline.h"
-#include "engine/training/resource_estimator.h"
+#include "engine/planner/strategy_search.h"
+#include "engine/driver/simulate_project.h"
+#include "engine/planner/resource_estimator.h"
 #include "engine/training/ppo_pipeline.h"
 #include "sample_projects.h"
 

@@ -6,7 +6,7 @@
 #include "engine/models/model_zoo.h"
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/project/project.h"
 
 #include <QtTest>

@@ -1,6 +1,6 @@
 // Simulator: schedule, memory events, OOM, steps, progress and cancellation; the sample
 // projects end to end.
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 
 #include <QtTest>

@@ -1,13 +1,13 @@
-// The strategy search (engine/cluster/strategy_search): every strategy it ranks passes
+// The strategy search (engine/planner/strategy_search): every strategy it ranks passes
 // the cluster validation and fits memory, the ranking is by throughput, the best one's
 // time is what a direct simulation of it gives, cancelling stops early with partial
 // results, and LLaMA-7B on 8 devices finishes in seconds (the figure is printed).
 
 #include "engine/cluster/cluster_setup.h"
-#include "engine/cluster/strategy_search.h"
+#include "engine/planner/strategy_search.h"
 #include "engine/cost/device_profile.h"
 #include "engine/parallel/parallel_config.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/project/project.h"
 #include "tests/unit/engine/sample_projects.h"
 

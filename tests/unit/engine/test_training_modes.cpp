@@ -1,9 +1,9 @@
 // training.mode: the loader's errors, PEFT's exact trainable counts for LLaMA-7B, and what
 // freezing does to a simulated step (no optimizer state or master copy for frozen weights).
 #include "engine/models/model_zoo.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/training/peft_adapters.h"
-#include "engine/training/resource_estimator.h"
+#include "engine/planner/resource_estimator.h"
 
 #include <QtTest>
 

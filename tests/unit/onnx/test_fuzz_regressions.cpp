@@ -3,7 +3,7 @@
 // build (and under the asan preset): each must load or fail with an error value naming
 // the source, never crash.
 
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/ir/op_registry.h"
 #include "base/gzip_codec.h"
 #include "engine/npuom/offline_model.h"

@@ -2,7 +2,7 @@
 // edges on screen, unsupported ops flagged, search, details, block collapsing, and a
 // 1,000+ node graph laid out and shown.
 
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/models/model_zoo.h"
 #include "onnx_test_models.h"
 #include "views/graph/graph_display_model.h"

@@ -2,7 +2,7 @@
 // file and says what is wrong, never crash: empty, truncated, corrupt, other formats,
 // too-new opsets, bad shape bindings.
 
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/npuom/offline_model.h"
 #include "onnx_test_models.h"
 

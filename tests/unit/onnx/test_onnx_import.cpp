@@ -14,7 +14,7 @@
 // same way) = 3,487,816; tiny_bert by hand: embeddings 1000x128 + 64x128, two encoder
 // layers of 198,272, final LayerNorm 256, head 128x1000+1000 = 661,992.
 
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/ir/op_registry.h"
 #include "onnx_test_models.h"
 

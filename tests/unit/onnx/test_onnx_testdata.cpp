@@ -8,9 +8,9 @@
 
 #include "engine/cost/cost_model.h"
 #include "engine/cost/device_profile.h"
-#include "engine/frontends/onnx/onnx_importer.h"
+#include "engine/onnx/onnx_importer.h"
 #include "engine/ir/op_registry.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // PASS_STATS and RUN_GRAPH: a simulated run at graph_level 3 keeps its per-pass table
 // and the graph before/after fusion in its .npudb; a schema-1 file is upgraded on open.
 #include "engine/npuom/graph_json.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "profiler/store/fusion_store.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/simulation_writer.h"

@@ -3,7 +3,7 @@
 // optimizer kernels, the "Loss scale" / "Optimizer step skipped" counter tracks and the
 // summary stored in the .npudb; the dtype of every op in OP_INFO as the operator table
 // and the timeline's "Colour by dtype" read it.
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/store/loss_scale_store.h"

@@ -11,7 +11,7 @@
 #include "engine/cost/calibration_category.h"
 #include "engine/cost/device_overlay.h"
 #include "engine/cost/device_profile.h"
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "engine/project/project.h"
 #include "profiler/analysis/measured_comparison.h"
 #include "profiler/analysis/profile_fit.h"

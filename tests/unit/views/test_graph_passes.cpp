@@ -3,7 +3,7 @@
 // PASS_STATS rows (read back with a raw SQL query), a fused node lists its members and
 // frames them in the graph before passes, a pass frames the nodes it produced.
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/simulation_writer.h"
 #include "views/graph/fused_node_details.h"

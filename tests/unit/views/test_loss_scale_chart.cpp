@@ -3,7 +3,7 @@
 // machine, pinned step by step in test_loss_scale_run) read back from the .npudb.
 #include "views/charts/qcustomplot_include.h"  // first: see there
 
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "profiler/store/loss_scale_store.h"
 #include "profiler/store/profile_db.h"

@@ -2,7 +2,7 @@
 // the Summary tab's bytes rows: for PPO a row per model (actor and critic trainable, with
 // gradients and optimizer states; reward and reference frozen, with neither) and the
 // totals; for LoRA one row whose frozen part is the base and trainable part the adapters.
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/simulation_writer.h"
 #include "views/charts/memory_chart.h"

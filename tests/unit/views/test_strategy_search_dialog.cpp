@@ -2,7 +2,7 @@
 // thread with a progress bar, cancels with partial results, and Apply writes the chosen
 // strategy into the project through the Project explorer's edit path (applyEdits).
 
-#include "engine/cluster/strategy_search.h"
+#include "engine/planner/strategy_search.h"
 #include "engine/parallel/parallel_config.h"
 #include "engine/project/project.h"
 #include "tests/unit/engine/sample_projects.h"

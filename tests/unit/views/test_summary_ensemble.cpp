@@ -1,7 +1,7 @@
 // The Summary tab of a run of several models (training.mode ppo): the headline gives the
 // step's generation, scoring and training time, and the run table a parameter row per
 // model (trainable and frozen).
-#include "engine/pipeline/simulation_pipeline.h"
+#include "engine/driver/simulate_project.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/simulation_writer.h"
 #include "views/summary/summary_view.h"

@@ -1,0 +1,344 @@
+#include "engine/planner/strategy_search.h"
+
+#include "engine/cluster/cluster_setup.h"
+#include "engine/cost/device_profile.h"
+#include "engine/parallel/cluster_spec.h"
+#include "engine/parallel/parallel_config.h"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+
+namespace npu::engine {
+
+namespace {
+
+constexpr std::array<const char*, 3> kCheckpointing{"none", "selective", "full"};
+
+std::vector<int> divisorsOf(std::int64_t n) {
+    std::vector<int> d;
+    for (std::int64_t i = 1; i <= n && i <= (1 << 20); ++i)
+        if (n % i == 0) d.push_back(static_cast<int>(i));
+    return d;
+}
+
+// The valid micro-batch counts (1F1B needs one per stage at least, the batch splits
+// evenly), thinned to `most`: the fewest (largest micro-batch: the most efficient
+// kernels), the most (least activation memory, smallest bubble), and between them by
+// factors of two from the fewest.
+std::vector<int> microBatchChoices(std::int64_t perPipeline, int stages, int most) {
+    std::vector<int> valid;
+    for (int m : divisorsOf(perPipeline))
+        if (m >= stages || stages == 1) valid.push_back(m);
+    if (static_cast<int>(valid.size()) <= most) return valid;
+    std::vector<int> picked{valid.front()};
+    for (int m = valid.front() * 2; static_cast<int>(picked.size()) + 1 < most && m < valid.back(); m *= 2)
+        if (std::find(valid.begin(), valid.end(), m) != valid.end()) picked.push_back(m);
+    picked.push_back(valid.back());
+    return picked;
+}
+
+std::string searchedFile(const Project& p) { return p.file.empty() ? p.name : p.file.string(); }
+
+}  // namespace
+
+std::string StrategyConfig::label() const {
+    std::string s = "DP " + std::to_string(dataParallel) + " · TP " + std::to_string(tensorParallel) + (sequenceParallel ? "+SP" : "") +
+                    " · PP " + std::to_string(pipelineStages) + " · " + std::to_string(microBatches) + " micro-batch" +
+                    (microBatches == 1 ? "" : "es");
+    if (zeroStage > 0) s += " · ZeRO-" + std::to_string(zeroStage);
+    if (activationCheckpointing != "none") s += " · " + activationCheckpointing + " recomputation";
+    return s;
+}
+
+nlohmann::json StrategyConfig::toJson() const {
+    return {{"data_parallel", dataParallel},   {"tensor_parallel", tensorParallel},
+            {"pipeline_stages", pipelineStages}, {"micro_batches", microBatches},
+            {"zero_stage", zeroStage},           {"activation_checkpointing", activationCheckpointing},
+            {"sequence_parallel", sequenceParallel}};
+}
+
+std::string_view trialStatusName(TrialStatus s) {
+    switch (s) {
+    case TrialStatus::fits: return "fits";
+    case TrialStatus::over_memory: return "over_memory";
+    case TrialStatus::implied_over_memory: return "implied_over_memory";
+    case TrialStatus::dominated: return "dominated";
+    case TrialStatus::invalid: return "invalid";
+    case TrialStatus::not_run: return "not_run";
+    }
+    return "?";
+}
+
+nlohmann::json StrategySearchResult::toJson() const {
+    nlohmann::json list = nlohmann::json::array();
+    int rank = 0;
+    for (const StrategyTrial& t : strategies) {
+        nlohmann::json j = {{"config", t.config.toJson()}, {"label", t.config.label()}, {"status", trialStatusName(t.status)},
+                            {"feasible", t.feasible()}, {"simulated", t.simulated()}};
+        if (t.feasible()) j["rank"] = ++rank;
+        if (t.current) j["current"] = true;
+        if (t.simulated()) {
+            j["step_time_ms"] = t.step_time_ms;
+            j["tokens_per_s"] = t.tokens_per_s;
+            j["samples_per_s"] = t.samples_per_s;
+            j["peak_bytes"] = t.peak_bytes;
+        }
+        if (!t.reason.empty()) j["reason"] = t.reason;
+        list.push_back(std::move(j));
+    }
+    return {{"devices", devices},       {"devices_per_node", devicesPerNode}, {"capacity_bytes", capacity_bytes},
+            {"feasible", feasibleCount}, {"simulations", simulations},         {"cancelled", cancelled},
+            {"truncated", truncated},    {"bounds", bounds},                   {"strategies", list}};
+}
+
+const StrategyTrial* StrategySearchResult::current() const {
+    for (const StrategyTrial& t : strategies)
+        if (t.current) return &t;
+    return nullptr;
+}
+
+std::vector<std::pair<std::string, nlohmann::json>> strategyEdits(const StrategyConfig& c) {
+    return {{"/parallel/data_parallel", c.dataParallel},
+            {"/parallel/tensor_parallel", c.tensorParallel},
+            {"/parallel/pipeline_stages", c.pipelineStages},
+            {"/parallel/micro_batches", c.microBatches},
+            {"/parallel/zero_stage", c.zeroStage},
+            {"/parallel/sequence_parallel", c.sequenceParallel},
+            {"/training/activation_checkpointing", c.activationCheckpointing}};
+}
+
+Project withStrategy(const Project& project, const StrategyConfig& config) {
+    Project p = project;
+    for (const auto& [pointer, value] : strategyEdits(config)) {
+        static const std::string parallel = "/parallel/";
+        if (pointer.rfind(parallel, 0) == 0) p.parallel[pointer.substr(parallel.size())] = value;
+        else if (pointer == "/training/activation_checkpointing") p.training.activation_checkpointing = value.get<std::string>();
+    }
+    return p;
+}
+
+Expected<StrategySearchResult> searchStrategies(const Project& project, const StrategySearchOptions& options, const Progress& progress) {
+    const std::string file = searchedFile(project);
+    if (!isClusterProject(project))
+        return makeError(file + ": the strategy search needs a cluster: add a \"cluster\" block (nodes, devices_per_node) or "
+                                "parallel degrees (docs/project-format.md, \"Cluster runs\")");
+    auto current = parallelConfigOf(project);
+    if (!current) return current.error();
+    // With the device profile, so missing links (inter-node figures) fail here, once.
+    auto device = loadDeviceProfile(project.device, options.simulation.devicesDir.empty() ? defaultDevicesDir() : options.simulation.devicesDir);
+    if (!device) return makeError(file + ": " + device.message());
+    auto cluster = parseClusterSpec(clusterDocument(project, *current), &*device, file);
+    if (!cluster) return cluster.error();
+
+    StrategySearchResult result;
+    result.devices = cluster->devices();
+    result.devicesPerNode = cluster->devicesPerNode;
+    SimulationOptions sim = options.simulation;
+    sim.keepGraphs = false;
+    sim.adviseOnOom = false;
+    sim.steps = 1;
+
+    const bool ppo = project.training.mode.name == "ppo";
+    // The shapes: (tp, pp, micro-batches), dp following from the device count.
+    struct Shape { int tp, pp, dp, m; };
+    std::vector<Shape> shapes;
+    int thinned = 0;
+    for (int tp : divisorsOf(result.devices)) {
+        if (tp > cluster->devicesPerNode) continue;
+        for (int pp : divisorsOf(result.devices / tp)) {
+            const int dp = result.devices / tp / pp;
+            if (project.training.batch % dp != 0) {
+                shapes.push_back({tp, pp, dp, 1});  // refused by the validation, with its reason
+                continue;
+            }
+            const std::int64_t perPipeline = project.training.batch / dp;
+            // PPO without pipeline stages runs each rank's rollout as one batch: micro_batches
+            // changes nothing there (engine/training/ppo_cluster), one count suffices.
+            const auto ms = ppo && pp == 1 ? std::vector<int>{1} : microBatchChoices(perPipeline, pp, std::max(1, options.maxMicroBatchChoices));
+            const auto valid = microBatchChoices(perPipeline, pp, std::numeric_limits<int>::max());
+            thinned += static_cast<int>(valid.size() - ms.size());
+            if (ms.empty()) shapes.push_back({tp, pp, dp, pp});
+            for (int m : ms) shapes.push_back({tp, pp, dp, m});
+        }
+    }
+    result.bounds = {
+        std::to_string(result.devices) + " devices (" + std::to_string(cluster->nodes) + " x " + std::to_string(cluster->devicesPerNode) +
+            "): tensor_parallel up to " + std::to_string(cluster->devicesPerNode) + " (inside a node)",
+        "micro_batches: at most " + std::to_string(options.maxMicroBatchChoices) + " of the valid counts per shape (the fewest, the most, "
+            "factors of two between); " + std::to_string(std::max(0, thinned)) + " counts not tried",
+        "schedule, sequence parallelism and communication settings as in the project",
+        "not simulated: strategies implied over memory by one saving more memory (ZeRO stage, recomputation), those with more "
+            "recomputation than one of the same shape that fits (slower), and ZeRO-1 when ZeRO-2 fits (same time, less memory)",
+        "at most " + std::to_string(options.maxSimulations) + " simulations, plus the project's own strategy"};
+
+    // The cluster validation's verdict on a strategy ("" when valid), one line per problem.
+    auto validationProblems = [&](const StrategyConfig& c) {
+        const Project candidate = withStrategy(project, c);
+        auto cfg = parallelConfigOf(candidate);
+        std::string all;
+        for (const auto& p : cfg ? validateParallel(*cfg, *cluster, candidate) : std::vector<std::string>{cfg.message()})
+            all += (all.empty() ? "" : "; ") + p;
+        return all;
+    };
+    std::vector<StrategyTrial> trials;
+    bool stop = false;
+    // Simulates t's strategy into t; false when there is no time to rank (an error, which
+    // makes t invalid, or a cancel).
+    auto simulateTrial = [&](StrategyTrial& t) {
+        Progress sub;
+        sub.cancel = progress.cancel;
+        auto run = simulateProject(withStrategy(project, t.config), sim, sub);
+        ++result.simulations;
+        if (!run) {
+            if (run.cancelled()) {
+                result.cancelled = stop = true;
+                t.status = TrialStatus::not_run;
+                t.reason = "cancelled";
+            } else {
+                t.status = TrialStatus::invalid;
+                t.reason = run.message();
+            }
+            return false;
+        }
+        const SimSummary& s = run->summary;
+        result.capacity_bytes = s.capacity_bytes;
+        t.step_time_ms = s.step_time_ms;
+        t.tokens_per_s = s.tokens_per_s;
+        t.samples_per_s = s.samples_per_s;
+        t.peak_bytes = std::max(s.peak_bytes, s.memory.reserved_peak_bytes);
+        for (const DeviceResult& d : run->devices) t.peak_bytes = std::max(t.peak_bytes, d.peak_bytes);
+        t.status = s.status == "ok" ? TrialStatus::fits : TrialStatus::over_memory;
+        t.reason = s.status == "ok" ? "" : s.message.empty() ? "over device memory" : s.message;
+        return true;
+    };
+    for (std::size_t si = 0; si < shapes.size(); ++si) {
+        const Shape& sh = shapes[si];
+        StrategyConfig base;
+        base.dataParallel = sh.dp;
+        base.tensorParallel = sh.tp;
+        base.pipelineStages = sh.pp;
+        base.microBatches = sh.m;
+        base.sequenceParallel = current->sequenceParallel && sh.tp > 1;
+        // Validation does not depend on ZeRO (bar dp == 1) or recomputation: once per shape.
+        if (std::string problems = validationProblems(base); !problems.empty()) {
+            StrategyTrial t;
+            t.config = base;
+            t.status = TrialStatus::invalid;
+            t.reason = std::move(problems);
+            trials.push_back(std::move(t));
+            continue;
+        }
+        // ZeRO from the most sharded down; a recomputation level over memory at stage z is
+        // over memory at every lower stage too, so the next stage starts above it.
+        std::vector<int> zeros = sh.dp > 1 ? std::vector<int>{3, 2, 1, 0} : std::vector<int>{0};
+        // PPO with pipeline stages runs as NeMo-Aligner on Megatron-LM, which shards no
+        // weights (engine/training/ppo_cluster refuses ZeRO-3 there, with the reason).
+        if (ppo && sh.pp > 1 && sh.dp > 1) {
+            StrategyConfig c = base;
+            c.zeroStage = 3;
+            StrategyTrial t;
+            t.config = c;
+            t.status = TrialStatus::invalid;
+            t.reason = "training.mode \"ppo\" with pipeline stages: Megatron-LM's distributed optimizer shards optimizer states and gradients, not weights (ZeRO-3)";
+            trials.push_back(std::move(t));
+            zeros.erase(zeros.begin());
+        }
+        std::size_t minLevel = 0;
+        std::string overAt;  // the strategy that implies the next ones over memory
+        std::string zero2Fits;  // the ZeRO-2 strategy of this shape that fits, if any
+        for (int z : zeros) {
+            for (std::size_t level = 0; level < kCheckpointing.size(); ++level) {
+                StrategyConfig c = base;
+                c.zeroStage = z;
+                c.activationCheckpointing = kCheckpointing[level];
+                StrategyTrial t;
+                t.config = c;
+                if (level < minLevel) {
+                    t.status = TrialStatus::implied_over_memory;
+                    t.reason = "over memory like " + overAt + ", which saves more";
+                    trials.push_back(std::move(t));
+                    continue;
+                }
+                // ZeRO-1 and -2 move the same bytes and shard the optimizer step alike
+                // (rank_timeline): same time, and -2 keeps less. Once -2 fits, -1 cannot win.
+                if (z == 1 && !zero2Fits.empty()) {
+                    t.status = TrialStatus::dominated;
+                    t.reason = "not faster than " + zero2Fits + ", which fits (ZeRO-2 takes ZeRO-1's time and less memory)";
+                    trials.push_back(std::move(t));
+                    continue;
+                }
+                if (stop || progress.cancelled() || result.simulations >= options.maxSimulations) {
+                    result.cancelled = result.cancelled || progress.cancelled();
+                    result.truncated = result.truncated || (!result.cancelled && result.simulations >= options.maxSimulations);
+                    stop = true;
+                    t.reason = result.cancelled ? "cancelled" : "simulation cap reached";
+                    trials.push_back(std::move(t));
+                    continue;
+                }
+                progress((static_cast<double>(si) + 0.5) / static_cast<double>(shapes.size()), "simulating " + c.label());
+                if (!simulateTrial(t)) {
+                    trials.push_back(std::move(t));
+                    continue;
+                }
+                if (t.feasible()) {
+                    if (z == 2) zero2Fits = c.label();
+                    trials.push_back(std::move(t));
+                    // More recomputation: same memory knobs otherwise, only more work.
+                    for (std::size_t more = level + 1; more < kCheckpointing.size(); ++more) {
+                        StrategyConfig d = c;
+                        d.activationCheckpointing = kCheckpointing[more];
+                        StrategyTrial slower;
+                        slower.config = d;
+                        slower.status = TrialStatus::dominated;
+                        slower.reason = "slower than " + c.label() + ", which fits";
+                        trials.push_back(std::move(slower));
+                    }
+                    break;
+                }
+                overAt = c.label();
+                minLevel = level + 1;
+                trials.push_back(std::move(t));
+            }
+        }
+    }
+
+    // The project's own strategy is the reference: simulated even when the bounds skipped
+    // it (another micro-batch count, dominated), so the ranking says where it stands.
+    StrategyConfig own;
+    own.dataParallel = current->dataParallel;
+    own.tensorParallel = current->tensorParallel;
+    own.pipelineStages = current->pipelineStages;
+    own.microBatches = current->microBatches;
+    own.zeroStage = current->zeroStage;
+    own.activationCheckpointing = project.training.activation_checkpointing;
+    own.sequenceParallel = current->sequenceParallel;
+    auto it = std::find_if(trials.begin(), trials.end(), [&](const StrategyTrial& t) { return t.config == own; });
+    if (it == trials.end()) {
+        StrategyTrial t;
+        t.config = own;
+        t.reason = "not among the strategies searched";
+        it = trials.insert(trials.end(), std::move(t));
+    }
+    it->current = true;
+    // Past the simulation cap too (one more), not after a cancel.
+    if (std::string problems = validationProblems(own); !problems.empty()) {
+        it->status = TrialStatus::invalid;
+        it->reason = std::move(problems);
+    } else if (!it->simulated() && !progress.cancelled() && !result.cancelled) {
+        progress(0.99, "simulating the project's own strategy");
+        simulateTrial(*it);
+    }
+
+    // Rank: feasible by throughput (tokens/s, or samples/s for models without tokens).
+    std::stable_partition(trials.begin(), trials.end(), [](const StrategyTrial& t) { return t.feasible(); });
+    result.feasibleCount = static_cast<int>(std::count_if(trials.begin(), trials.end(), [](const StrategyTrial& t) { return t.feasible(); }));
+    std::stable_sort(trials.begin(), trials.begin() + result.feasibleCount, [](const StrategyTrial& a, const StrategyTrial& b) {
+        return a.tokens_per_s != b.tokens_per_s ? a.tokens_per_s > b.tokens_per_s : a.samples_per_s > b.samples_per_s;
+    });
+    result.strategies = std::move(trials);
+    progress(1.0, result.cancelled ? "search cancelled" : "search done");
+    return result;
+}
+
+}  // namespace npu::engine

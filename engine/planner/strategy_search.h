@@ -1,0 +1,113 @@
+#pragma once
+// The strategy search (issue 11): for a cluster project, the parallel strategies that
+// use exactly its devices — data_parallel x tensor_parallel x pipeline_stages, with
+// micro_batches, zero_stage and activation_checkpointing — each checked by the cluster
+// validation (validateParallel: heads, layers, batch divide), simulated by the cluster
+// simulation (simulateCluster, by symmetry) and ranked by predicted tokens/s; the ones
+// over device memory are kept in the list as not feasible, with the reason.
+// (engine/planner/resource_estimator answers the other question, how many devices, by
+// device counts; this keeps the project's devices and looks for the strategy.)
+//
+// Bounds (why the search finishes in seconds, see the .cpp for the order):
+// - tensor_parallel stays inside a node (Megatron-LM's placement; across nodes its
+//   per-layer all-reduces would run on the NICs);
+// - micro_batches: at most maxMicroBatchChoices of the valid counts (the fewest, the most
+//   and ones spread between them by factors of two);
+// - memory is monotone in ZeRO stage and recomputation: a strategy is not simulated when
+//   one that saves more memory of the same shape is already over memory ("implied");
+// - recomputation only adds work: when a strategy fits, the same one with more
+//   recomputation is slower and not simulated ("dominated");
+// - ZeRO-1 is not simulated when ZeRO-2 of the same shape fits: the cluster simulation
+//   times them alike (same collectives, same sharded optimizer step) and -2 keeps less;
+// - at most maxSimulations simulations, then the search stops (truncated).
+// The project's own strategy is always simulated (flagged current) as the reference, past
+// the cap too; a cancel stops everything. training.mode "ppo" is searched alike through its
+// cluster simulation (engine/training/ppo_cluster: generation, scoring and training of the
+// four models), without ZeRO-3 under pipeline stages (which that simulation refuses).
+
+#include "base/expected.h"
+#include "base/progress.h"
+#include "engine/driver/simulate_project.h"
+#include "engine/project/project.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace npu::engine {
+
+struct StrategyConfig {
+    int dataParallel = 1;
+    int tensorParallel = 1;
+    int pipelineStages = 1;
+    int microBatches = 1;
+    int zeroStage = 0;
+    std::string activationCheckpointing = "none";  // none | selective | full
+    bool sequenceParallel = false;                  // kept from the project (when tensor_parallel > 1)
+
+    bool operator==(const StrategyConfig&) const = default;
+    // "DP 2 · TP 4 · PP 1 · 8 micro-batches · ZeRO-1 · selective recomputation"
+    std::string label() const;
+    nlohmann::json toJson() const;  // project.json key names
+};
+
+enum class TrialStatus {
+    fits,                 // simulated, within device memory: ranked
+    over_memory,          // simulated, over device memory
+    implied_over_memory,  // not simulated: a strategy saving more memory is over
+    dominated,            // not simulated: the same with less recomputation fits and is faster
+    invalid,              // refused by the cluster validation (reason)
+    not_run,              // not simulated: cancelled or the simulation cap reached
+};
+std::string_view trialStatusName(TrialStatus s);
+
+struct StrategyTrial {
+    StrategyConfig config;
+    TrialStatus status = TrialStatus::not_run;
+    double step_time_ms = 0;
+    double tokens_per_s = 0;
+    double samples_per_s = 0;
+    std::int64_t peak_bytes = 0;  // the largest per-device peak over the pipeline stages
+    std::string reason;           // why not feasible / not simulated
+    bool current = false;         // the project's own strategy (always simulated when valid)
+
+    bool feasible() const { return status == TrialStatus::fits; }
+    bool simulated() const { return status == TrialStatus::fits || status == TrialStatus::over_memory; }
+};
+
+struct StrategySearchOptions {
+    SimulationOptions simulation;  // device lookup; graphs are never kept
+    int maxMicroBatchChoices = 3;
+    int maxSimulations = 120;
+};
+
+struct StrategySearchResult {
+    int devices = 0;
+    int devicesPerNode = 0;
+    std::int64_t capacity_bytes = 0;
+    // Feasible strategies first, fastest first; then the others in search order.
+    std::vector<StrategyTrial> strategies;
+    int feasibleCount = 0;
+    int simulations = 0;
+    bool cancelled = false;
+    bool truncated = false;       // maxSimulations reached
+    std::vector<std::string> bounds;  // how the search was bounded, with figures
+
+    const StrategyTrial* best() const { return feasibleCount > 0 ? &strategies.front() : nullptr; }
+    const StrategyTrial* current() const;
+    nlohmann::json toJson() const;
+};
+
+Expected<StrategySearchResult> searchStrategies(const Project& project, const StrategySearchOptions& options,
+                                                const Progress& progress = {});
+
+// The project.json edits that apply a strategy (JSON pointer, value): the parallel degrees,
+// micro-batches, ZeRO stage, sequence parallelism and training.activation_checkpointing.
+std::vector<std::pair<std::string, nlohmann::json>> strategyEdits(const StrategyConfig& config);
+// The project with those edits (what the search simulates, and what Apply writes).
+Project withStrategy(const Project& project, const StrategyConfig& config);
+
+}  // namespace npu::engine
