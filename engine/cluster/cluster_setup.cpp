@@ -2,7 +2,7 @@
 
 #include "engine/result/cluster_summary.h"
 
-#include "engine/driver/simulate_project.h"  // defaultDevicesDir
+#include "engine/project/parallel_settings.h"
 
 #include <algorithm>
 
@@ -73,7 +73,7 @@ std::string withProjectFile(const Project& project, const std::string& message) 
 }
 
 Expected<ResolvedCluster> resolveCluster(const Project& project, const std::filesystem::path& devicesDir) {
-    auto device = loadDeviceProfile(project.device, devicesDir.empty() ? defaultDevicesDir() : devicesDir);
+    auto device = loadDeviceProfile(project.device, devicesDir);
     if (!device) return makeError(withProjectFile(project, device.message()));
     auto setup = resolveClusterSetup(project, *device);
     if (!setup) return setup.error();

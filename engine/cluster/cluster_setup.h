@@ -44,7 +44,7 @@ nlohmann::json clusterDocument(const Project& project, const ParallelConfig& par
 // Errors list every violation of the project (one per line), naming file and key.
 Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceProfile& device);
 
-// A cluster run's device profile (from devicesDir, the default folder when empty) and its
+// A cluster run's device profile (from devicesDir) and its
 // setup: what every cluster simulation (engine/cluster, PPO's) starts from.
 struct ResolvedCluster {
     DeviceProfile device;

@@ -3,12 +3,11 @@
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/comm_matrix.h"
 #include "engine/cluster/rank_layout.h"
-#include "engine/cluster/rank_time_split.h"
 #include "engine/cluster/rank_timeline.h"
 #include "engine/cluster/stage_profile.h"
+#include "engine/cluster/step_result.h"
 #include "engine/models/model_zoo.h"
 #include "engine/passes/mixed_precision_pass.h"
-#include "engine/driver/simulate_project.h"
 #include "engine/sim/simulator.h"
 
 #include <algorithm>
@@ -36,31 +35,20 @@ CommPlan planCommunication(const ClusterSetup& s, const Project& project, const 
 
 }  // namespace
 
-Expected<SimulationResult> simulateCluster(const Project& project, const SimulationOptions& options, const Progress& progress) {
+Expected<SimulationResult> simulateCluster(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
+                                           const Progress& progress) {
     auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
-    auto resolved = resolveCluster(project, options.devicesDir);
-    if (!resolved) return resolved.error();
-    const DeviceProfile* device = &resolved->device;
-    const ClusterSetup& setup = resolved->setup;
+    const DeviceProfile* device = &resolved.device;
+    const ClusterSetup& setup = resolved.setup;
     const ParallelConfig& par = setup.parallel;
     const int P = par.pipelineStages;
 
     // The distinct stages, each simulated once on one device.
-    std::map<int, StageProfile> profiles;
-    std::vector<int> distinct{0};
-    if (P > 2) distinct.push_back(1);
-    if (P > 1) distinct.push_back(P - 1);
-    for (std::size_t i = 0; i < distinct.size(); ++i) {
-        Progress sub;
-        sub.cancel = progress.cancel;
-        const double lo = 0.8 * static_cast<double>(i) / static_cast<double>(distinct.size());
-        sub.report = [&, lo](double f, std::string_view what) {
-            progress(lo + 0.8 * f / static_cast<double>(distinct.size()), "stage " + std::to_string(distinct[i]) + ": " + std::string(what));
-        };
-        auto stage = simulateStage(project, setup, distinct[i], options, sub);
-        if (!stage) return stage.cancelled() ? cancelledError() : fail(stage.message());
-        profiles.emplace(distinct[i], std::move(*stage));
-    }
+    auto stages = runDistinctStages<StageProfile>(
+        P, 0.8, [](int stage) { return "stage " + std::to_string(stage); },
+        [&](int stage, const Progress& sub) { return simulateStage(project, setup, stage, simulateRank, sub); }, progress);
+    if (!stages) return stages.cancelled() ? cancelledError() : fail(stages.message());
+    const std::map<int, StageProfile>& profiles = *stages;
     if (progress.cancelled()) return cancelledError();
     progress(0.85, "scheduling the pipeline");
 
@@ -84,60 +72,23 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
     if (!layout) return fail(layout.message());
     const std::int64_t iteration = layout->iterationNs;
 
-    SimulationResult result;
-    const StageProfile& first = profiles.at(0);
-    result.summary = first.run.summary;
-    for (const auto& [stage, profile] : profiles) {  // a later stage out of memory makes the run so
-        if (profile.run.summary.status != "ok" && result.summary.status == "ok") {
-            result.summary.status = profile.run.summary.status;
-            result.summary.message = "pipeline stage " + std::to_string(stage) + ": " + profile.run.summary.message;
-        }
-        // The peaks are the stage that needs the most (a later stage may hold the LM head):
-        // what must fit the devices, and what the strategy search compares.
-        const SimSummary& st = profile.run.summary;
-        result.summary.peak_bytes = std::max(result.summary.peak_bytes, st.peak_bytes);
-        result.summary.memory.reserved_peak_bytes = std::max(result.summary.memory.reserved_peak_bytes, st.memory.reserved_peak_bytes);
-    }
-    result.graph_level = first.run.graph_level;
-    result.kernels_per_step = first.run.kernels_per_step;
-    result.passes = first.run.passes;
-    result.graph_before_fusion = first.run.graph_before_fusion;
-    result.graph_after_fusion = first.run.graph_after_fusion;
-    result.steps.push_back({0, 0, iteration});
-
+    const std::int64_t capacity = profiles.at(0).run.summary.capacity_bytes;
+    std::map<int, SimulationResult*> runs;
+    for (auto& [stage, profile] : *stages) runs[stage] = &profile.run;
+    SimulationResult result = startStepResult(runs, P, iteration, {.busiestPeaks = true, .lossScale = false});
     ClusterSummary& cs = result.summary.cluster;
     describeClusterShape(cs, setup);
     cs.schedule = std::string(pipelineScheduleName(par.schedule));
     cs.bubble_fraction = P > 1 ? layout->bubbleFraction : 0;
 
+    for (LaidOutRanks& g : layout->groups) g.peakBytes = profiles.at(representativeStage(g.stage, P)).run.summary.peak_bytes;
+    listRanks(layout->groups, setup, iteration, {.capacityBytes = capacity}, result);
     std::map<std::string, CollectiveSummary> collectives;
     const RankTimeline* middle = nullptr;  // a rank of a middle (or the last) stage
-    for (LaidOutRanks& g : layout->groups) {
-        RankTimeline& rt = g.timeline;
-        const int s = g.stage;
-        RankTimeSplit groupSplit = splitRankTime(rt, iteration, P > 1);
-        for (const auto& [key, c] : rt.collectives) {
-            groupSplit.collectives.push_back(c);
-            if (c.group == "dp" && c.algorithm.empty()) groupSplit.collectives.back().algorithm = std::string(collectiveAlgorithmName(par.comm.gradientAllreduce));
-        }
-        for (std::size_t c = 0; c < g.ranks.size(); ++c) {
-            const int rank = g.ranks[c];
-            RankTimeSplit split = groupSplit;
-            split.rank = rank;
-            split.node = setup.nodeOf(rank);
-            split.stage = s;
-            split.represents = g.represents;
-            cs.ranks.push_back(split);
-            DeviceResult dev = c + 1 == g.ranks.size() ? std::move(rt.device) : rt.device;
-            dev.id = rank;
-            dev.name = rankDeviceName(setup, rank) + (g.represents == 1 ? "" : " (stage " + std::to_string(s) + ", stands for " + std::to_string(g.represents) + " ranks)");
-            dev.capacity_bytes = first.run.summary.capacity_bytes;
-            dev.peak_bytes = profiles.at(representativeStage(s, P)).run.summary.peak_bytes;
-            result.devices.push_back(std::move(dev));
-        }
-        if (s == 0 && collectives.empty())
-            for (const auto& [key, c] : rt.collectives) collectives[key] = c;
-        if (s == (P > 2 ? 1 : P - 1) && !middle) middle = &rt;
+    for (const LaidOutRanks& g : layout->groups) {
+        if (g.stage == 0 && collectives.empty())
+            for (const auto& [key, c] : g.timeline.collectives) collectives[key] = c;
+        if (g.stage == (P > 2 ? 1 : P - 1) && !middle) middle = &g.timeline;
     }
     // The report's collectives: what one rank of the first stage runs per iteration, plus
     // the pipeline sends of a middle stage when the first has none of a kind.
@@ -148,8 +99,6 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Simulat
         if (c.group == "dp" && c.algorithm.empty()) c.algorithm = std::string(collectiveAlgorithmName(par.comm.gradientAllreduce));
         cs.collectives.push_back(c);
     }
-    std::sort(result.devices.begin(), result.devices.end(), [](const DeviceResult& a, const DeviceResult& b) { return a.id < b.id; });
-    std::sort(cs.ranks.begin(), cs.ranks.end(), [](const RankTimeSplit& a, const RankTimeSplit& b) { return a.rank < b.rank; });
     cs.links = communicationMatrix(setup, cs.ranks);
 
     // Whole-model figures: the unpartitioned model's FLOPs and parameters.

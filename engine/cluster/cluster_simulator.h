@@ -9,16 +9,14 @@
 
 #include "base/expected.h"
 #include "base/progress.h"
+#include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/rank_simulator.h"
 #include "engine/project/project.h"
 #include "engine/result/simulation_result.h"
 
 namespace npu::engine {
 
-struct SimulationOptions;
-
-// At most this many ranks get their own timeline in the result.
-inline constexpr int kMaxStoredRanks = 64;
-
-Expected<SimulationResult> simulateCluster(const Project& project, const SimulationOptions& options, const Progress& progress = {});
+Expected<SimulationResult> simulateCluster(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
+                                           const Progress& progress = {});
 
 }  // namespace npu::engine

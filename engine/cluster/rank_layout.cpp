@@ -1,6 +1,6 @@
 #include "engine/cluster/rank_layout.h"
 
-#include "engine/cluster/cluster_simulator.h"
+#include "engine/cluster/step_result.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -14,6 +14,7 @@
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/rank_timeline.h"
 #include "engine/cluster/stage_profile.h"
+#include "engine/cluster/step_result.h"
 #include "base/expected.h"
 #include "engine/parallel/pipeline_schedule.h"
 
@@ -23,13 +24,6 @@
 #include <vector>
 
 namespace npu::engine {
-
-struct LaidOutRanks {
-    int stage = 0;
-    std::vector<int> ranks;          // ranks sharing this timeline (listed one by one in the report)
-    int represents = 1;              // ranks each listed rank stands for (1 when every rank is listed)
-    RankTimeline timeline;
-};
 
 struct ClusterLayout {
     std::vector<LaidOutRanks> groups;  // ascending first rank
@@ -42,8 +36,5 @@ struct ClusterLayout {
 // forward/backward with TP collectives, p2p). everyRank: list (and materialise) every rank.
 Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profiles, const ClusterSetup& setup, const CommPlan& plan,
                                       const PipelineSetup& pipe, bool everyRank);
-
-// Stage s's representative among the simulated ones: first, a middle one, last.
-inline int representativeStage(int stage, int stages) { return stage == 0 ? 0 : stage == stages - 1 ? stages - 1 : 1; }
 
 }  // namespace npu::engine

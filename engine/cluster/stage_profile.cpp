@@ -1,6 +1,5 @@
 #include "engine/cluster/stage_profile.h"
 
-#include "engine/driver/simulate_project.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -192,27 +191,21 @@ std::vector<std::size_t> tensorParallelPoints(const std::vector<SimTask>& tasks,
     return points;
 }
 
-Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup& setup, int stage, const SimulationOptions& options,
+Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup& setup, int stage, const RankSimulator& simulateRank,
                                      const Progress& progress) {
-    SimulationOptions one = options;
-    one.steps = 1;
-    one.adviseOnOom = false;
-    one.zeroShardsOptimizer = false;  // the rank timeline scales the optimizer by 1/dp
-    one.keepGraphs = options.keepGraphs && stage == 0;
     const int layers = static_cast<int>(project.model.config.value("layers", std::int64_t{1}) / setup.parallel.pipelineStages);
     // Layers after the first do identical work: a stage of many layers is simulated with two
     // (and one, for what a layer adds to memory), then grown (layer symmetry).
     const bool grown = layers > 2;
     Project probe = stageProject(project, setup, stage);
     if (grown) probe.model.config["layers"] = 2;
-    auto run = simulateProject(probe, one, progress);
+    auto run = simulateRank(probe, stage == 0, progress);
     if (!run) return run.error();
     // The optimizer's kernels grow with the layers they update (per-tensor work included).
     double optimizerScale = 1;
     if (grown) {
         probe.model.config["layers"] = 1;
-        one.keepGraphs = false;
-        auto single = simulateProject(probe, one);
+        auto single = simulateRank(probe, false, {});
         if (!single) return single.error();
         growSummary(run->summary, single->summary, layers, run->summary.capacity_bytes);
         const double two = optimizerNs(*run), oneLayer = optimizerNs(*single);

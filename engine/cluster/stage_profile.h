@@ -7,6 +7,7 @@
 // Megatron-LM's tensor-parallel collectives follow a block of a layer.
 
 #include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/rank_simulator.h"
 #include "base/progress.h"
 #include "engine/result/simulation_result.h"
 
@@ -15,8 +16,6 @@
 #include <vector>
 
 namespace npu::engine {
-
-struct SimulationOptions;
 
 struct StageSegment {
     std::vector<SimTask> tasks;      // start_ns from the segment's start; stream as in the stage run
@@ -39,10 +38,10 @@ struct StageProfile {
 };
 
 // The stage's project: the model cut to the stage and the tensor-parallel shard, one
-// micro-batch, no cluster (so simulateProject runs it on one device).
+// micro-batch, no cluster (so it runs on one device).
 Project stageProject(const Project& project, const ClusterSetup& setup, int stage);
 
-Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup& setup, int stage, const SimulationOptions& options,
+Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup& setup, int stage, const RankSimulator& simulateRank,
                                      const Progress& progress = {});
 
 // Indices of tasks after which a Megatron tensor-parallel collective runs: the end of each

@@ -1,14 +1,15 @@
 #include "engine/driver/simulate_project.h"
 
 #include "engine/cluster/cluster_simulator.h"
-#include "engine/planner/communication_advice.h"
+#include "engine/driver/communication_advice.h"
 #include "engine/cost/device_profile.h"
 #include "engine/frontends/model_loader.h"
 #include "engine/npuom/graph_json.h"
 #include "engine/driver/project_memory_options.h"
 #include "engine/memory/zero_sharding.h"
 #include "engine/parallel/parallel_config.h"
-#include "engine/planner/oom_advice.h"
+#include "engine/project/parallel_settings.h"
+#include "engine/driver/oom_advice.h"
 #include "engine/passes/activation_checkpointing_pass.h"
 #include "engine/passes/activation_offload_pass.h"
 #include "engine/passes/fusion/fusion_passes.h"
@@ -52,7 +53,19 @@ std::string prefixed(const Project& project, const std::string& message) {
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options, const Progress& progress) {
     // Several devices: engine/cluster composes single-device runs of each pipeline stage.
     if (isClusterProject(project)) {
-        auto run = project.training.mode.name == "ppo" ? simulatePpoCluster(project, options, progress) : simulateCluster(project, options, progress);
+        auto resolved = resolveCluster(project, options.devicesDir.empty() ? defaultDevicesDir() : options.devicesDir);
+        if (!resolved) return resolved.error();
+        // Each distinct rank's share of the step, on one device.
+        const RankSimulator simulateRank = [&](const Project& rank, bool keepGraphs, const Progress& sub) {
+            SimulationOptions one = options;
+            one.steps = 1;
+            one.adviseOnOom = false;
+            one.zeroShardsOptimizer = false;  // the rank layouts scale the optimizer by 1/dp
+            one.keepGraphs = options.keepGraphs && keepGraphs;
+            return simulateProject(rank, one, sub);
+        };
+        auto run = project.training.mode.name == "ppo" ? simulatePpoCluster(project, *resolved, simulateRank, progress)
+                                                       : simulateCluster(project, *resolved, simulateRank, progress);
         if (run && options.adviseOnCommunication)
             run->summary.cluster.advice = communicationAdvice(project, run->summary.cluster, options);
         return run;
@@ -133,6 +146,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
     simProgress.report = [&](double f, std::string_view stage) { progress(0.3 + 0.7 * f, stage); };
     auto result = simulate(*graph, *device, sim, simProgress);
     if (!result) return result.cancelled() ? cancelledError() : fail(result.message());
+    if (modeGraph->ppo) labelPpoTasks(*result);
     result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
     result->summary.trainable_params = modeGraph->parameters.trainable;
     result->summary.frozen_params = modeGraph->parameters.frozen;

@@ -19,8 +19,8 @@ struct SimulationOptions {
     // Keep the graph before and after fusion in the result (as npuom graph JSON) so a
     // saved run can show its Graph tab.
     bool keepGraphs = true;
-    bool adviseOnOom = true;  // re-simulate the out-of-memory playbook (engine/planner/oom_advice)
-    // Cluster runs: re-simulate the communication playbook (engine/planner/communication_advice).
+    bool adviseOnOom = true;  // re-simulate the out-of-memory playbook (engine/driver/oom_advice)
+    // Cluster runs: re-simulate the communication playbook (engine/driver/communication_advice).
     bool adviseOnCommunication = true;
     // ZeRO >= 1 with data_parallel N: the optimizer update covers 1/N of the parameters.
     // false for the cluster's per-stage runs, whose rank timelines scale the optimizer's

@@ -1,9 +1,7 @@
 #include "engine/parallel/parallel_config.h"
 
-#include "engine/models/model_partition.h"
 #include "engine/parallel/cluster_spec.h"
 #include "base/json_checker.h"
-#include "engine/project/project.h"
 
 namespace npu::engine {
 
@@ -11,8 +9,6 @@ namespace {
 
 // Anything past this is a typo, not a cluster (the largest training runs use ~10^5 devices).
 constexpr std::int64_t kMaxDegree = 1 << 20;
-
-std::string fileOf(const Project& p) { return p.file.empty() ? p.name : p.file.string(); }
 
 }  // namespace
 
@@ -94,89 +90,6 @@ Status translateParallelStrategy(const nlohmann::json& doc, const std::string& f
     }
     if (c.has("zero_stage")) parallel["zero_stage"] = c.intInRange("zero_stage", 0, 3, 0);
     return c.finish();
-}
-
-bool isClusterProject(const Project& p) {
-    if (!p.cluster.empty()) return true;
-    const auto degree = [&](const char* key) { return p.parallel.value(key, std::int64_t{1}); };
-    return degree("tensor_parallel") > 1 || degree("pipeline_stages") > 1 || p.parallel.contains("micro_batches") ||
-           p.parallel.value("sequence_parallel", false);
-}
-
-Expected<ParallelConfig> parallelConfigOf(const Project& p) {
-    const std::string file = fileOf(p);
-    if (Status s = checkParallelSection(p.parallel, file); !s) return s.error();
-    if (Status s = checkCommunicationSection(p.communication, file); !s) return s.error();
-    ParallelConfig c;
-    const auto& j = p.parallel;
-    c.dataParallel = static_cast<int>(j.value("data_parallel", std::int64_t{1}));
-    c.tensorParallel = static_cast<int>(j.value("tensor_parallel", std::int64_t{1}));
-    c.pipelineStages = static_cast<int>(j.value("pipeline_stages", std::int64_t{1}));
-    c.sequenceParallel = j.value("sequence_parallel", false);
-    // Without micro_batches a pipeline gets one per stage (the least that fills 1F1B).
-    c.microBatches = static_cast<int>(j.value("micro_batches", std::int64_t{c.pipelineStages}));
-    parsePipelineSchedule(j.value("schedule", std::string("1f1b")), c.schedule);
-    c.virtualStages = static_cast<int>(j.value("virtual_stages", std::int64_t{c.schedule == PipelineSchedule::interleaved ? 2 : 1}));
-    c.zeroStage = static_cast<int>(j.value("zero_stage", std::int64_t{p.training.zero_stage}));
-    const auto& k = p.communication;
-    parseCollectiveAlgorithm(k.value("gradient_allreduce", std::string("ring")), c.comm.gradientAllreduce);
-    c.comm.bucketMb = k.value("bucket_size_mb", 25.0);
-    c.comm.overlap = k.value("overlap", true);
-    if (auto it = k.find("gradient_compression"); it != k.end() && it->is_number()) c.comm.compression = it->get<double>();
-    return c;
-}
-
-std::vector<std::string> validateParallel(const ParallelConfig& c, const ClusterSpec& cluster, const Project& p) {
-    std::vector<std::string> problems;
-    const std::string file = fileOf(p);
-    auto fail = [&](const std::string& key, const std::string& what) { problems.push_back(file + ": " + key + ": " + what); };
-    const auto n = [](auto v) { return std::to_string(v); };
-    if (c.devices() != cluster.devices())
-        fail("parallel", "data_parallel " + n(c.dataParallel) + " x tensor_parallel " + n(c.tensorParallel) + " x pipeline_stages " +
-                             n(c.pipelineStages) + " = " + n(c.devices()) + " devices, but the cluster has " + n(cluster.nodes) +
-                             " nodes x " + n(cluster.devicesPerNode) + " devices_per_node = " + n(cluster.devices()));
-    const bool sharded = c.tensorParallel > 1 || c.pipelineStages > 1;
-    const std::string& zoo = p.model.zoo;
-    if (sharded && zoo != "llama" && zoo != "gpt")
-        fail("parallel", "tensor_parallel and pipeline_stages partition the zoo's decoder models (llama, gpt); this model is " +
-                             (zoo.empty() ? std::string("not a zoo model") : "\"" + zoo + "\""));
-    const auto& cfg = p.model.config;
-    const auto dim = [&](const char* key, std::int64_t fallback) {
-        const auto it = cfg.find(key);
-        return it != cfg.end() && it->is_number_integer() ? it->get<std::int64_t>() : fallback;
-    };
-    if (zoo == "llama" || zoo == "gpt") {
-        const std::int64_t heads = dim("heads", 1), layers = dim("layers", 1), kvHeads = dim("kv_heads", heads);
-        const std::int64_t hidden = dim("hidden", 1), ffn = dim("ffn", zoo == "gpt" ? 4 * hidden : 1);
-        if (layers > kMaxModelLayers) problems.push_back(file + ": " + tooManyLayers(layers));
-        if (heads % c.tensorParallel != 0)
-            fail("parallel.tensor_parallel", n(c.tensorParallel) + " does not divide model.config.heads " + n(heads));
-        if (kvHeads % c.tensorParallel != 0)
-            fail("parallel.tensor_parallel", n(c.tensorParallel) + " does not divide model.config.kv_heads " + n(kvHeads));
-        if (ffn % c.tensorParallel != 0)
-            fail("parallel.tensor_parallel", n(c.tensorParallel) + " does not divide model.config.ffn " + n(ffn));
-        const std::int64_t chunks = static_cast<std::int64_t>(c.pipelineStages) * (c.schedule == PipelineSchedule::interleaved ? c.virtualStages : 1);
-        if (layers % chunks != 0)
-            fail("parallel.pipeline_stages", n(chunks) + (chunks != c.pipelineStages ? " model chunks (pipeline_stages x virtual_stages)" : " stages") +
-                                                 " do not divide model.config.layers " + n(layers));
-        if (c.sequenceParallel && p.training.seq % c.tensorParallel != 0)
-            fail("parallel.sequence_parallel", "tensor_parallel " + n(c.tensorParallel) + " does not divide training.seq " + n(p.training.seq));
-    }
-    if (c.sequenceParallel && c.tensorParallel == 1) fail("parallel.sequence_parallel", "needs tensor_parallel > 1");
-    if (c.schedule == PipelineSchedule::one_f_one_b && c.pipelineStages > 1 && c.microBatches < c.pipelineStages)
-        fail("parallel.micro_batches", n(c.microBatches) + " is fewer than pipeline_stages " + n(c.pipelineStages) +
-                                           ": 1F1B needs at least one micro-batch per stage");
-    if (c.schedule == PipelineSchedule::interleaved && c.microBatches % c.pipelineStages != 0)
-        fail("parallel.micro_batches", "the interleaved schedule needs a multiple of pipeline_stages " + n(c.pipelineStages) + ", got " +
-                                           n(c.microBatches));
-    const std::int64_t perStep = static_cast<std::int64_t>(c.dataParallel) * c.microBatches;
-    if (p.training.batch % perStep != 0)
-        fail("training.batch", "the global batch " + n(p.training.batch) + " is not divisible by data_parallel " + n(c.dataParallel) +
-                                   " x micro_batches " + n(c.microBatches) + " = " + n(perStep));
-    if (p.training.gradient_accumulation > 1)
-        fail("training.gradient_accumulation", "a cluster run accumulates over parallel.micro_batches; set micro_batches instead");
-    if (c.zeroStage > 0 && c.dataParallel == 1) fail("parallel.zero_stage", "ZeRO shards over data-parallel ranks: needs data_parallel > 1");
-    return problems;
 }
 
 }  // namespace npu::engine

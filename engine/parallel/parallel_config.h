@@ -18,8 +18,6 @@
 
 namespace npu::engine {
 
-struct Project;
-struct ClusterSpec;
 
 struct CommunicationSettings {
     CollectiveAlgorithm gradientAllreduce = CollectiveAlgorithm::ring;
@@ -51,15 +49,5 @@ Status checkCommunicationSection(const nlohmann::json& communication, const std:
 // names a dimension Megatron shards with the one tensor-parallel degree, so they must agree.
 Status translateParallelStrategy(const nlohmann::json& strategy, const std::string& file, nlohmann::json& parallel,
                                  nlohmann::json& communication);
-
-// A project runs the cluster simulation when it describes a cluster or any model/pipeline
-// parallelism; a project with only parallel.data_parallel keeps the older meaning (one
-// rank simulated, training.batch per device, data_parallel only shards ZeRO memory).
-bool isClusterProject(const Project& project);
-
-Expected<ParallelConfig> parallelConfigOf(const Project& project);
-
-// Every violation, one message each, naming file and key; empty when the setup is valid.
-std::vector<std::string> validateParallel(const ParallelConfig& config, const ClusterSpec& cluster, const Project& project);
 
 }  // namespace npu::engine

@@ -4,6 +4,7 @@
 #include "engine/cost/device_profile.h"
 #include "engine/parallel/cluster_spec.h"
 #include "engine/parallel/parallel_config.h"
+#include "engine/project/parallel_settings.h"
 
 #include <algorithm>
 #include <array>

@@ -29,6 +29,7 @@
 #include "base/progress.h"
 #include "engine/driver/simulate_project.h"
 #include "engine/project/project.h"
+#include "engine/project/parallel_settings.h"
 
 #include <nlohmann/json.hpp>
 

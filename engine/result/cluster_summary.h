@@ -57,7 +57,7 @@ struct CommLink {
     double time_ms = 0;          // src's transit time apportioned to this peer
 };
 
-// One step of the communication playbook (engine/planner/communication_advice), with what
+// One step of the communication playbook (engine/driver/communication_advice), with what
 // re-simulating it gave.
 struct CommunicationAdvice {
     std::string action;                  // bucket_size | overlap | gradient_compression | strategy

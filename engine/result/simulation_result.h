@@ -27,6 +27,11 @@ struct SimStream {
     StreamKind kind = StreamKind::compute;
 };
 
+// The phase of a multi-phase step a task belongs to (RLHF-PPO: generation, scoring,
+// training, in the order they run); none for a step of one phase.
+enum class StepPhase : std::int8_t { generation = 0, scoring = 1, training = 2, none = -1 };
+inline constexpr const char* kStepPhaseNames[] = {"generation", "scoring", "training"};
+
 struct SimTask {
     std::int64_t start_ns = 0;
     std::int64_t dur_ns = 0;
@@ -39,6 +44,13 @@ struct SimTask {
     Phase phase = Phase::forward;
     double flops = 0;
     double bytes = 0;        // bytes read + written
+    // Typed labels, set where the step is built, so no layout parses them back out of a
+    // name: the model of a multi-model step ("actor", "critic.score": the critic's scoring
+    // forward; empty with one model), its phase, and the micro-batch (-1: once per step,
+    // as the optimizer update).
+    std::string model;
+    StepPhase step_phase = StepPhase::none;
+    int micro_batch = -1;
 };
 
 // One change of the live memory; live_bytes is the running total after the change.

@@ -36,6 +36,7 @@ struct DispatchOp {
     int stream = 0;
     bool takesBatch = false;           // first op of a micro-batch: the host takes the next batch before it
     const char* name = "";             // for the host slice
+    int microBatch = -1;               // the micro-batch it belongs to; -1: once per step (the update)
 };
 
 struct DispatchedStep {

@@ -119,6 +119,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
                 op.stream = streamOf(n);
                 op.takesBatch = first;
                 op.name = n.name.c_str();
+                op.microBatch = n.phase == Phase::optimizer ? -1 : m;
                 ops.push_back(op);
                 first = false;
             }
@@ -169,6 +170,7 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
             task.phase = n.phase;
             task.flops = t.flops;
             task.bytes = t.bytes;
+            task.micro_batch = op.microBatch;
             if (step == summary) {
                 s.time_by_category_ms[std::string(opCategoryName(task.category))] += t.durationNs / 1e6;
                 s.time_by_phase_ms[std::string(phaseName(task.phase))] += t.durationNs / 1e6;

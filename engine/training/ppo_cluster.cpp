@@ -1,10 +1,8 @@
 #include "engine/training/ppo_cluster.h"
 
 #include "engine/cluster/cluster_setup.h"
-#include "engine/cluster/cluster_simulator.h"
-#include "engine/cluster/rank_time_split.h"
+#include "engine/cluster/step_result.h"
 #include "engine/cluster/stage_profile.h"
-#include "engine/driver/simulate_project.h"
 #include "engine/precision/precision_level.h"
 #include "engine/training/mode_graph.h"
 #include "engine/cluster/comm_matrix.h"
@@ -20,12 +18,11 @@
 
 namespace npu::engine {
 
-Expected<SimulationResult> simulatePpoCluster(const Project& project, const SimulationOptions& options, const Progress& progress) {
+Expected<SimulationResult> simulatePpoCluster(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
+                                              const Progress& progress) {
     auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
-    auto resolved = resolveCluster(project, options.devicesDir);
-    if (!resolved) return resolved.error();
-    const DeviceProfile* device = &resolved->device;
-    const ClusterSetup& setup = resolved->setup;
+    const DeviceProfile* device = &resolved.device;
+    const ClusterSetup& setup = resolved.setup;
     const ParallelConfig& par = setup.parallel;
     const int P = par.pipelineStages;
     if (P > 1 && par.zeroStage == 3)
@@ -40,30 +37,17 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
 
     // One rank per distinct stage (first, a middle one, last): its share of the rollout
     // batch, its layers, its tensor-parallel shard, ZeRO's memory.
-    std::vector<int> distinct{0};
-    if (P > 2) distinct.push_back(1);
-    if (P > 1) distinct.push_back(P - 1);
-    std::map<int, SimulationResult> runs;
-    for (std::size_t i = 0; i < distinct.size(); ++i) {
-        Project rank = stageProject(project, setup, distinct[i]);
-        rank.training.batch = setup.microBatch * par.microBatches;
-        SimulationOptions one = options;
-        one.steps = 1;
-        one.adviseOnOom = false;
-        one.zeroShardsOptimizer = false;  // the rank layouts scale the updates by 1/dp
-        one.keepGraphs = options.keepGraphs && i == 0;
-        Progress sub;
-        sub.cancel = progress.cancel;
-        const double lo = 0.85 * static_cast<double>(i) / static_cast<double>(distinct.size());
-        sub.report = [&, lo](double f, std::string_view what) {
-            progress(lo + 0.85 * f / static_cast<double>(distinct.size()), (P > 1 ? "stage " + std::to_string(distinct[i]) : std::string("rank 0")) + ": " + std::string(what));
-        };
-        auto run = simulateProject(rank, one, sub);
-        if (!run) return run.cancelled() ? cancelledError() : fail(run.message());
-        runs.emplace(distinct[i], std::move(*run));
-    }
+    auto stageRuns = runDistinctStages<SimulationResult>(
+        P, 0.85, [P](int stage) { return P > 1 ? "stage " + std::to_string(stage) : std::string("rank 0"); },
+        [&](int stage, const Progress& sub) {
+            Project rank = stageProject(project, setup, stage);
+            rank.training.batch = setup.microBatch * par.microBatches;
+            return simulateRank(rank, stage == 0, sub);
+        },
+        progress);
+    if (!stageRuns) return stageRuns.cancelled() ? cancelledError() : fail(stageRuns.message());
+    std::map<int, SimulationResult>& runs = *stageRuns;
     progress(0.9, "adding the cluster's communication");
-    SimulationResult* run = &runs.at(0);
     const PpoOptions& o = project.training.mode.ppo;
     const std::int64_t hidden = project.model.config.value("hidden", std::int64_t{1}), layers = project.model.config.value("layers", std::int64_t{1});
     PpoRankTimeline laid;
@@ -92,57 +76,34 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Simu
     }
     const std::int64_t iteration = P == 1 ? laid.rank.endNs : pipeline.iterationNs;
 
-    SimulationResult result;
-    result.summary = run->summary;
-    result.graph_level = run->graph_level;
-    result.kernels_per_step = run->kernels_per_step;
-    result.passes = run->passes;
-    result.loss_scale = run->loss_scale;
-    result.graph_before_fusion = std::move(run->graph_before_fusion);
-    result.graph_after_fusion = std::move(run->graph_after_fusion);
-    result.steps.push_back({0, 0, iteration});
-
+    std::map<int, SimulationResult*> stageResults;
+    for (auto& [stage, r] : runs) stageResults[stage] = &r;
+    SimulationResult result = startStepResult(stageResults, P, iteration, {.busiestPeaks = false, .lossScale = true});
     SimSummary& sum = result.summary;
     ClusterSummary& cs = sum.cluster;
     describeClusterShape(cs, setup);
     cs.schedule = P > 1 ? std::string(pipelineScheduleName(par.schedule)) : "none";
     cs.bubble_fraction = P > 1 ? pipeline.bubbleFraction : 0;
-    for (const auto& [stage, run] : runs)  // a later stage out of memory makes the run so
-        if (run.summary.status != "ok" && result.summary.status == "ok") {
-            result.summary.status = run.summary.status;
-            result.summary.message = (P > 1 ? "pipeline stage " + std::to_string(stage) + ": " : std::string()) + run.summary.message;
-        }
     // The ranks of a stage do the same work: all listed (each its own timeline) on a small
     // cluster, else one per stage standing for the others.
     const int devices = par.devices(), inStage = par.dataParallel * par.tensorParallel;
     const bool everyRank = devices <= kMaxStoredRanks;
+    std::vector<LaidOutRanks> groups;
     for (auto& [s, timeline] : stageTimelines) {
-        RankTimeSplit split = splitRankTime(*timeline, iteration, P > 1);
-        if (P > 1)
-            for (const auto& [key, c] : timeline->collectives) split.collectives.push_back(c);
-        const int listed = everyRank ? inStage : 1;
-        for (int c = 0; c < listed; ++c) {
-            const int rank = setup.rankOf(s, c / par.tensorParallel, c % par.tensorParallel);
-            RankTimeSplit r = split;
-            r.rank = rank;
-            r.node = setup.nodeOf(rank);
-            r.stage = s;
-            r.represents = everyRank ? 1 : inStage;
-            cs.ranks.push_back(r);
-            DeviceResult dev = c + 1 == listed ? std::move(timeline->device) : timeline->device;
-            dev.id = rank;
-            dev.name = rankDeviceName(setup, rank) + (everyRank ? "" : " (" + (P > 1 ? "stage " + std::to_string(s) + ", " : std::string()) + "stands for " + std::to_string(inStage) + " ranks)");
-            if (P > 1) dev.peak_bytes = runs.at(representativeStage(s, P)).summary.peak_bytes;
-            result.devices.push_back(std::move(dev));
-        }
         for (const auto& entry : timeline->collectives) {
             const CollectiveSummary& c = entry.second;  // not a structured binding: clang 14 cannot capture one
             if (std::none_of(cs.collectives.begin(), cs.collectives.end(), [&](const CollectiveSummary& k) { return k.group == c.group && k.kind == c.kind; }))
                 cs.collectives.push_back(c);
         }
+        LaidOutRanks g;
+        g.stage = s;
+        g.represents = everyRank ? 1 : inStage;
+        for (int c = 0; c < (everyRank ? inStage : 1); ++c) g.ranks.push_back(setup.rankOf(s, c / par.tensorParallel, c % par.tensorParallel));
+        if (P > 1) g.peakBytes = runs.at(representativeStage(s, P)).summary.peak_bytes;
+        g.timeline = std::move(*timeline);
+        groups.push_back(std::move(g));
     }
-    std::sort(result.devices.begin(), result.devices.end(), [](const DeviceResult& a, const DeviceResult& b) { return a.id < b.id; });
-    std::sort(cs.ranks.begin(), cs.ranks.end(), [](const RankTimeSplit& a, const RankTimeSplit& b) { return a.rank < b.rank; });
+    listRanks(groups, setup, iteration, {.collectivesPerRank = P > 1, .fillDpAlgorithm = false, .stageInName = P > 1}, result);
     if (P > 1) cs.links = communicationMatrix(setup, cs.ranks);
 
     // Whole-model parameters (the rank's run counts its tensor-parallel shard); the bytes

@@ -13,13 +13,14 @@
 
 #include "base/expected.h"
 #include "base/progress.h"
+#include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/rank_simulator.h"
 #include "engine/project/project.h"
 #include "engine/result/simulation_result.h"
 
 namespace npu::engine {
 
-struct SimulationOptions;
-
-Expected<SimulationResult> simulatePpoCluster(const Project& project, const SimulationOptions& options, const Progress& progress = {});
+Expected<SimulationResult> simulatePpoCluster(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
+                                              const Progress& progress = {});
 
 }  // namespace npu::engine

@@ -252,4 +252,20 @@ std::map<std::string, double> timeByPpoPhaseMs(const SimulationResult& result, c
     return ms;
 }
 
+void labelPpoTasks(SimulationResult& run) {
+    for (DeviceResult& device : run.devices) {
+        int lastGeneration = -1, lastScoring = -1;
+        for (const SimTask& t : device.tasks) {
+            const int group = std::min(groupOf(t.name), 2);
+            if (group == 0) lastGeneration = std::max(lastGeneration, t.node);
+            if (group == 1) lastScoring = std::max(lastScoring, t.node);
+        }
+        for (SimTask& t : device.tasks) {
+            t.model = t.name.starts_with("critic.score.") ? "critic.score" : t.name.substr(0, t.name.find('.'));
+            const int phase = t.node < 0 ? std::min(groupOf(t.name), 2) : t.node <= lastGeneration ? 0 : t.node <= lastScoring ? 1 : 2;
+            t.step_phase = static_cast<StepPhase>(phase);
+        }
+    }
+}
+
 }  // namespace npu::engine

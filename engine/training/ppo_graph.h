@@ -23,8 +23,8 @@
 
 namespace npu::engine {
 
-// The phases of a PPO step, in the order they run.
-inline constexpr const char* kPpoPhases[] = {"generation", "scoring", "training"};
+// The phases of a PPO step, in the order they run (StepPhase's).
+inline constexpr const auto& kPpoPhases = kStepPhaseNames;
 
 // The forward graph of a step (training.mode "ppo"); errors name the key at fault.
 Expected<ModeGraph> buildPpoGraph(const Project& project, DType halfType);
@@ -40,6 +40,13 @@ std::vector<std::string> schedulePpoStep(Graph& graph);
 // schedule may run a node earlier than its name says (a cast feeding the scoring
 // forward), never later, so the last node id named for a phase bounds it.
 const char* ppoPhaseOfName(const std::string& nodeName);
+
+// Labels every task of a run of the PPO graph with its model ("critic.score" for the
+// critic's scoring forward, else its name's prefix) and its step phase: by node id, the
+// schedule numbering nodes in program order, generation first (a node runs no later than
+// its name's phase, so the last node id named for a phase bounds it). The cluster
+// layouts read these labels.
+void labelPpoTasks(SimulationResult& run);
 
 // Task time of the step `step` by PPO phase (phaseOfNode from schedulePpoStep).
 std::map<std::string, double> timeByPpoPhaseMs(const SimulationResult& result, const std::vector<std::string>& phaseOfNode, int step);

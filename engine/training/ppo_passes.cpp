@@ -8,31 +8,7 @@
 
 namespace npu::engine {
 
-std::string ppoModelOfTask(const std::string& name) {
-    if (name.starts_with("critic.score.")) return "critic.score";
-    return name.substr(0, name.find('.'));
-}
-
 std::string ppoWeightsOwner(const std::string& model) { return model == "critic.score" ? "critic" : model; }
-
-std::vector<int> ppoPhaseOfTasks(const std::vector<SimTask>& tasks) {
-    int lastGeneration = -1, lastScoring = -1;
-    for (const SimTask& t : tasks) {
-        const std::string phase = ppoPhaseOfName(t.name);
-        if (phase == kPpoPhases[0]) lastGeneration = std::max(lastGeneration, t.node);
-        if (phase == kPpoPhases[1]) lastScoring = std::max(lastScoring, t.node);
-    }
-    std::vector<int> out;
-    out.reserve(tasks.size());
-    for (const SimTask& t : tasks) {
-        if (t.node < 0)
-            out.push_back(static_cast<int>(std::find(std::begin(kPpoPhases), std::end(kPpoPhases), std::string(ppoPhaseOfName(t.name))) -
-                                           std::begin(kPpoPhases)));
-        else
-            out.push_back(t.node <= lastGeneration ? 0 : t.node <= lastScoring ? 1 : 2);
-    }
-    return out;
-}
 
 std::string PpoPiece::key() const {
     if (kind == PpoPieceKind::generation_unit) return "generation " + std::to_string(unit);
@@ -44,7 +20,6 @@ PpoPieces splitPpoRun(const DeviceResult& device) {
     PpoPieces out;
     out.tasks = device.tasks;
     std::stable_sort(out.tasks.begin(), out.tasks.end(), [](const SimTask& a, const SimTask& b) { return a.start_ns < b.start_ns; });
-    const std::vector<int> phase = ppoPhaseOfTasks(out.tasks);
     std::map<std::string, std::size_t> byKey;
     std::map<std::string, bool> backwardSeen;  // per trained model: its backward has begun
     int unit = -1;
@@ -52,8 +27,8 @@ PpoPieces splitPpoRun(const DeviceResult& device) {
         const SimTask& t = out.tasks[i];
         out.endNs = std::max(out.endNs, t.start_ns + t.dur_ns);
         PpoPiece p;
-        p.phase = phase[i];
-        p.model = ppoModelOfTask(t.name);
+        p.phase = static_cast<int>(t.step_phase);
+        p.model = t.model;
         if (p.phase == 0) {
             // A decode op opens the next unit; what runs before the prefill joins it.
             if (t.op_type == "DecodePrefill" || t.op_type == "DecodeStep") ++unit;

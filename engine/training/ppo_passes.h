@@ -3,7 +3,7 @@
 // the cluster layouts (engine/training/ppo_rank_timeline, ppo_pipeline) move them:
 // generation's units (the prefill, then one per decode step), each scoring model's
 // forward, and each trained model's forward, backward (with recomputation) and optimizer
-// step. Every task of the run belongs to one piece; the pieces partition the run's time
+// step, by the tasks' labels (engine/training/ppo_graph's labelPpoTasks). Every task of the run belongs to one piece; the pieces partition the run's time
 // (a piece lasts from its first task's start to the next piece's), so host-bound gaps of
 // eager decoding stay with the step that waited on the host.
 
@@ -16,14 +16,8 @@
 
 namespace npu::engine {
 
-// The model a task of the PPO graph belongs to by its name ("critic.score" for the
-// critic's scoring forward, else the prefix), and the model whose weights it uses.
-std::string ppoModelOfTask(const std::string& taskName);
+// The model whose weights a task of that model label (SimTask::model) uses.
 std::string ppoWeightsOwner(const std::string& model);
-
-// PPO phase of each task (0 generation, 1 scoring, 2 training) of `tasks` (sorted by
-// start): by node id, the schedule numbering nodes in program order, generation first.
-std::vector<int> ppoPhaseOfTasks(const std::vector<SimTask>& tasks);
 
 enum class PpoPieceKind { generation_unit, forward, backward, optimizer };
 

@@ -74,19 +74,18 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
     std::vector<SimTask> tasks = dev.tasks;
     std::stable_sort(tasks.begin(), tasks.end(), [](const SimTask& a, const SimTask& b) { return a.start_ns < b.start_ns; });
 
-    const std::vector<int> phaseOfTask = ppoPhaseOfTasks(tasks);
     // The passes: each model's tasks of a phase (the optimizer apart), in program order.
     std::vector<std::pair<int, std::string>> passOrder;
     std::map<std::pair<int, std::string>, std::vector<std::size_t>> passes;
     std::map<std::string, std::vector<std::size_t>> optimizerOf, backwardOf;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         const SimTask& t = tasks[i];
-        const std::string model = ppoModelOfTask(t.name);
+        const std::string& model = t.model;
         if (t.phase == Phase::optimizer) {
             optimizerOf[ppoWeightsOwner(model)].push_back(i);
             continue;
         }
-        const std::pair<int, std::string> key{phaseOfTask[i], model};
+        const std::pair<int, std::string> key{static_cast<int>(t.step_phase), model};
         if (!passes.count(key)) passOrder.push_back(key);
         passes[key].push_back(i);
         if (key.first == 2 && (t.phase == Phase::backward || t.phase == Phase::recompute)) backwardOf[model].push_back(i);
@@ -217,7 +216,7 @@ PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& s
     std::map<int, std::int64_t> busy;
     for (std::size_t i = 0; i < tasks.size(); ++i) {
         SimTask& t = tasks[i];
-        const int phase = phaseOfTask[i];
+        const int phase = static_cast<int>(t.step_phase);
         t.start_ns = shifts.map(t.start_ns);
         if (const auto it = optimizerDur.find(i); it != optimizerDur.end()) t.dur_ns = it->second;
         (commStream[t.stream] ? rt.comm : rt.compute).push_back({t.start_ns, t.start_ns + t.dur_ns});

@@ -5,6 +5,7 @@
 #include "app/main_window.h"
 #include "engine/planner/strategy_search.h"
 #include "engine/parallel/parallel_config.h"
+#include "engine/project/parallel_settings.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "views/dialogs/strategy_search_dialog.h"
 

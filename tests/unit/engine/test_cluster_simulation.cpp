@@ -8,6 +8,7 @@
 #include "engine/cluster/rank_time_split.h"
 #include "engine/parallel/collective_cost.h"
 #include "engine/parallel/parallel_config.h"
+#include "engine/project/parallel_settings.h"
 #include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "engine/project/project.h"

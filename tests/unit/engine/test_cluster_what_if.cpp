@@ -6,7 +6,7 @@
 // changed project re-simulated.
 
 #include "engine/result/cluster_summary_json.h"
-#include "engine/planner/communication_advice.h"
+#include "engine/driver/communication_advice.h"
 #include "engine/driver/simulate_project.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "engine/project/project.h"

@@ -7,6 +7,7 @@
 #include "engine/planner/strategy_search.h"
 #include "engine/driver/simulate_project.h"
 #include "engine/planner/resource_estimator.h"
+#include "engine/training/ppo_graph.h"
 #include "engine/training/ppo_pipeline.h"
 #include "sample_projects.h"
 
@@ -50,6 +51,7 @@ SimulationResult stageRun(std::int64_t decode, std::int64_t score, std::int64_t 
         task(std::string(m) + ".optimizer.adamw", "AdamW", Phase::optimizer, 50);
     }
     r.devices.push_back(d);
+    labelPpoTasks(r);  // as the simulation of the PPO graph labels its tasks
     r.summary.params_by_model["actor"].trainable = 1000;
     r.summary.params_by_model["critic"].trainable = 1000;
     return r;

@@ -4,6 +4,7 @@
 
 #include "engine/planner/strategy_search.h"
 #include "engine/parallel/parallel_config.h"
+#include "engine/project/parallel_settings.h"
 #include "engine/project/project.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "views/dialogs/strategy_search_dialog.h"

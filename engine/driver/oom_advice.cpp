@@ -1,4 +1,4 @@
-#include "engine/planner/oom_advice.h"
+#include "engine/driver/oom_advice.h"
 
 
 namespace npu::engine {

@@ -1,6 +1,7 @@
-#include "engine/planner/communication_advice.h"
+#include "engine/driver/communication_advice.h"
 
 #include "engine/parallel/parallel_config.h"
+#include "engine/project/parallel_settings.h"
 
 #include <algorithm>
 #include <cstdio>
