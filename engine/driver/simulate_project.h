@@ -24,7 +24,7 @@ struct SimulationOptions {
     bool adviseOnCommunication = true;
     // ZeRO >= 1 with data_parallel N: the optimizer update covers 1/N of the parameters.
     // false for the cluster's per-stage runs, whose rank timelines scale the optimizer's
-    // tasks by 1/N themselves (engine/cluster/rank_timeline, engine/training/ppo_rank_timeline).
+    // tasks by 1/N themselves (engine/cluster/rank_timeline, engine/cluster/program_rank).
     bool zeroShardsOptimizer = true;
 };
 

@@ -63,7 +63,7 @@ private slots:
         auto back = parseProject(projectToJson(*ok), "p.json");
         QVERIFY2(back.ok(), back.ok() ? "" : back.message().c_str());
         QCOMPARE(back->training.mode.ppo.critic_config.value("layers", 0), 2);
-        // Pipeline stages run (engine/training/ppo_pipeline; tested in test_ppo_pipeline).
+        // Pipeline stages run (engine/cluster/program_pipeline; tested in test_ppo_pipeline).
         auto cluster = ppoProject(nlohmann::json::object(), {{"batch", 2}});
         QVERIFY(cluster.ok());
         cluster->parallel = {{"pipeline_stages", 2}};

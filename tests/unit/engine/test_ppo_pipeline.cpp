@@ -1,4 +1,5 @@
-// training.mode "ppo" with pipeline stages (engine/training/ppo_pipeline): the layout on
+// training.mode "ppo" with pipeline stages (engine/cluster/program_pipeline running
+// engine/training/ppo_program's step program): the layout on
 // hand-made stage runs, where every figure follows from the pipeline by formula (a decode
 // step = the stages' step times + the hops + the token back; a forward-only pipeline of m
 // micro-batches = (p-1) x (pass + hop) + m x pass), then LLaMA-7B PPO on 8 H200s
@@ -8,7 +9,8 @@
 #include "engine/driver/simulate_project.h"
 #include "engine/planner/resource_estimator.h"
 #include "engine/training/ppo_graph.h"
-#include "engine/training/ppo_pipeline.h"
+#include "engine/cluster/program_pipeline.h"
+#include "engine/training/ppo_program.h"
 #include "sample_projects.h"
 
 #include <QtTest>
@@ -86,13 +88,13 @@ private slots:
         const SimulationResult a = stageRun(400, 600, 300), b = stageRun(700, 600, 300);
         const int m = 3;
         const ClusterSetup setup = pipelineOf(2, m);
-        PpoPipelineShape shape;
-        shape.batch = 6;
-        shape.promptTokens = 16;
-        shape.sequenceTokens = 18;
-        shape.hidden = 4096;
-        shape.layersPerStage = 1;
-        auto laid = layOutPpoPipeline({&a, &b}, setup, shape);
+        PpoOptions ppo;
+        ppo.prompt_tokens = 16;
+        ppo.generate_tokens = 2;
+        // 6 rollout sequences of 18 tokens, one layer per stage.
+        const StepProgram program = ppoStepProgram(6, ppo, 4096, 2);
+        QCOMPARE(program.sequenceTokens, std::int64_t{18});
+        auto laid = layOutProgramPipeline({&a, &b}, setup, program);
         QVERIFY2(laid, laid ? "" : laid.message().c_str());
         const double act = setup.activationBytes;
         // A decode step: stage 0's step (400 + 100 host gap), one hop of 6 tokens' hidden

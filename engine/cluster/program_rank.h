@@ -1,11 +1,11 @@
 #pragma once
-// One data-parallel x tensor-parallel rank of an RLHF-PPO step (engine/training/ppo_cluster):
-// the rank's share of the step simulated on one device (its tensor-parallel shard of the
-// four models, its 1/dp of the rollout batch, ZeRO's memory) gets the communication the
-// cluster adds, inserted where DeepSpeed-Chat / Megatron-LM run it:
+// A step program (engine/cluster/step_program) on one data-parallel x tensor-parallel rank
+// without pipeline stages: the rank's share of the step simulated on one device (its
+// tensor-parallel shard of each model, its 1/dp of the batch, ZeRO's memory) gets the
+// communication the cluster adds, inserted where DeepSpeed-Chat / Megatron-LM run it:
 //   tensor parallel  blocking collectives after every attention and MLP block of each
 //                    forward/backward pass (engine/cluster/stage_profile's points, per model
-//                    and phase), and for generation 2 x layers + 1 all-reduces of one
+//                    and phase), and in a decode phase 2 x layers + 1 all-reduces of one
 //                    token's hidden state after every decode step (the prefill: the prompt's);
 //   data parallel    each trained model's gradient buckets (all-reduce; ZeRO >= 1
 //                    reduce-scatter) during its backward pass, its optimizer waiting for the
@@ -16,33 +16,25 @@
 
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/rank_timeline.h"
+#include "engine/cluster/step_program.h"
 #include "engine/result/simulation_result.h"
 
-#include <cstdint>
 #include <map>
 #include <string>
 
 namespace npu::engine {
 
-struct PpoRankShape {
-    std::int64_t batch = 1;          // sequences this rank generates and trains on
-    std::int64_t promptTokens = 1;
-    std::int64_t sequenceTokens = 1;  // prompt + generated
-    std::int64_t hidden = 1;
-    std::int64_t layers = 1;
-};
-
-struct PpoRankTimeline {
+struct ProgramRankTimeline {
     RankTimeline rank;                                // device (tasks, streams, memory), busy intervals, collectives
-    // Per phase (generation, scoring, training): its tasks' time plus the time it waits on
-    // communication (as the single-device time_by_phase_ms, which counts task time), and
-    // its wall time (host-bound gaps of eager decoding included).
+    // Per step phase: its tasks' time plus the time it waits on communication (as the
+    // single-device time_by_phase_ms, which counts task time), and its wall time
+    // (host-bound gaps of eager decoding included).
     std::map<std::string, double> phaseMs;
     std::map<std::string, double> phaseWallMs;
 };
 
 // run: the rank's single-device simulation of one step (one device, summary.params_by_model
 // of the rank's shard).
-PpoRankTimeline layOutPpoRank(const SimulationResult& run, const ClusterSetup& setup, const PpoRankShape& shape);
+ProgramRankTimeline layOutProgramRank(const SimulationResult& run, const ClusterSetup& setup, const StepProgram& program);
 
 }  // namespace npu::engine

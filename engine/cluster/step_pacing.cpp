@@ -1,31 +1,17 @@
-#include "engine/training/ppo_what_if.h"
+#include "engine/cluster/step_pacing.h"
 
+#include "base/units.h"
 #include "engine/cluster/rank_timeline.h"
 #include "engine/result/device_time_map.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace npu::engine {
 
-namespace {
-
-std::string factor(double f) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%.2f", f);
-    return b;
-}
-
-}  // namespace
-
-bool PpoPacing::any() const {
-    return linkFactor != 1 || std::any_of(stagePace.begin(), stagePace.end(), [](double p) { return p != 1; });
-}
-
-PpoPacing ppoPacing(const ClusterSetup& setup) {
+StepPacing stepPacing(const ClusterSetup& setup) {
     const ParallelConfig& par = setup.parallel;
     const ClusterSpec& cl = setup.cluster;
-    PpoPacing out;
+    StepPacing out;
     out.stagePace.assign(static_cast<std::size_t>(par.pipelineStages), 1.0);
     const int inStage = par.dataParallel * par.tensorParallel;
     for (const auto& [rank, f] : cl.slowCompute) {
@@ -33,7 +19,7 @@ PpoPacing ppoPacing(const ClusterSetup& setup) {
         if (stage >= par.pipelineStages) continue;
         double& pace = out.stagePace[static_cast<std::size_t>(stage)];
         pace = std::max(pace, f);
-        out.notes.push_back("what-if: rank " + std::to_string(rank) + " computes at " + factor(f) + "x the time: " +
+        out.notes.push_back("what-if: rank " + std::to_string(rank) + " computes at " + units::fixed(f, 2) + "x the time: " +
                             (par.pipelineStages > 1 ? "pipeline stage " + std::to_string(stage) + " of its replica takes its time, " : std::string()) +
                             (par.tensorParallel > 1 ? "its tensor-parallel group waits for it at every block and decode step, " : std::string()) +
                             (par.dataParallel > 1 ? "the other replicas wait for its at every gradient bucket; " : std::string()) +
@@ -41,14 +27,14 @@ PpoPacing ppoPacing(const ClusterSetup& setup) {
     }
     for (const auto& [rank, f] : cl.slowLink) {
         out.linkFactor = std::min(out.linkFactor, f);
-        out.notes.push_back("what-if: rank " + std::to_string(rank) + "'s links at " + factor(f) +
+        out.notes.push_back("what-if: rank " + std::to_string(rank) + "'s links at " + units::fixed(f, 2) +
                             "x bandwidth: the collectives of its groups (TP every block and decode step, PP every send, DP every bucket) "
                             "pace the step; every collective is costed at that bandwidth (latency kept)");
     }
     return out;
 }
 
-ClusterSetup pacedSetup(const ClusterSetup& setup, const PpoPacing& pacing) {
+ClusterSetup pacedSetup(const ClusterSetup& setup, const StepPacing& pacing) {
     ClusterSetup s = setup;
     s.cluster.intra.bandwidth *= pacing.linkFactor;
     s.cluster.inter.bandwidth *= pacing.linkFactor;

@@ -1,0 +1,23 @@
+#include "engine/training/ppo_program.h"
+
+namespace npu::engine {
+
+StepProgram ppoStepProgram(std::int64_t batch, const PpoOptions& options, std::int64_t hidden, std::int64_t layers) {
+    StepProgram p;
+    p.phases = {
+        {StepPhase::generation, PhaseKind::decode, "actor", {}},
+        {StepPhase::scoring, PhaseKind::forward_only, "reference", {}},
+        {StepPhase::scoring, PhaseKind::forward_only, "reward", {}},
+        {StepPhase::scoring, PhaseKind::forward_only, "critic.score", "critic"},
+        {StepPhase::training, PhaseKind::train, "actor", {}},
+        {StepPhase::training, PhaseKind::train, "critic", {}},
+    };
+    p.batch = batch;
+    p.promptTokens = options.prompt_tokens;
+    p.sequenceTokens = options.prompt_tokens + options.generate_tokens;
+    p.hidden = hidden;
+    p.layers = layers;
+    return p;
+}
+
+}  // namespace npu::engine
