@@ -55,9 +55,16 @@ class TestBatchCli : public QObject {
         return QJsonDocument::fromJson(f.readAll()).object();
     }
 
+    // A fresh copy of tiny-llama simulated in --batch: its run's .npudb ("" on failure).
+    QString simulatedRun(const QString& reportName) {
+        const QString project = copyProject(QStringLiteral("tiny-llama"));
+        const QString report = m_tmp.filePath(reportName);
+        if (project.isEmpty() || npustudio({QStringLiteral("--batch"), project, QStringLiteral("--report"), report}).exitCode != 0) return {};
+        return readJson(report).value(QStringLiteral("db")).toString();
+    }
+
     QTemporaryDir m_tmp;
     int m_copies = 0;
-    QString m_runA;  // a simulated run kept for compare/export
 
 private slots:
     void initTestCase() { QVERIFY(m_tmp.isValid()); }
@@ -109,9 +116,9 @@ private slots:
         QVERIFY(!j.value(QStringLiteral("top_ops")).toArray().isEmpty());
 
         // The database is in the project's runs/ folder and listed in project.json.
-        m_runA = j.value(QStringLiteral("db")).toString();
-        QVERIFY2(QFile::exists(m_runA), qPrintable(m_runA));
-        QVERIFY(m_runA.contains(QStringLiteral("/runs/")));
+        const QString run = j.value(QStringLiteral("db")).toString();
+        QVERIFY2(QFile::exists(run), qPrintable(run));
+        QVERIFY(run.contains(QStringLiteral("/runs/")));
         const QJsonArray runs = readJson(project).value(QStringLiteral("runs")).toArray();
         QCOMPARE(runs.size(), 1);
         QVERIFY(runs[0].toObject().value(QStringLiteral("db")).toString().startsWith(QStringLiteral("runs/")));
@@ -260,13 +267,12 @@ private slots:
     }
 
     void compareRuns() {
-        if (m_runA.isEmpty()) QSKIP("needs the run of simulateProject");
-        const QString project = copyProject(QStringLiteral("tiny-llama"));
-        const QString reportB = m_tmp.filePath(QStringLiteral("b.json"));
-        QCOMPARE(npustudio({QStringLiteral("--batch"), project, QStringLiteral("--report"), reportB}).exitCode, 0);
-        const QString runB = readJson(reportB).value(QStringLiteral("db")).toString();
+        // Two runs of the same project, each simulated here (no test depends on another's).
+        const QString runA = simulatedRun(QStringLiteral("a.json")), runB = simulatedRun(QStringLiteral("b.json"));
+        QVERIFY2(QFile::exists(runA), qPrintable(runA));
+        QVERIFY2(QFile::exists(runB), qPrintable(runB));
         const QString diff = m_tmp.filePath(QStringLiteral("diff.json"));
-        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--compare"), m_runA, runB, QStringLiteral("--report"), diff});
+        const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--compare"), runA, runB, QStringLiteral("--report"), diff});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         const QJsonObject j = readJson(diff);
         QVERIFY(!j.value(QStringLiteral("by_name")).toArray().isEmpty());
@@ -276,7 +282,7 @@ private slots:
         for (const auto& row : j.value(QStringLiteral("by_name")).toArray())
             QCOMPARE(row.toObject().value(QStringLiteral("delta_count")).toInt(), 0);
 
-        const Run one = npustudio({QStringLiteral("--batch"), QStringLiteral("--compare"), m_runA});
+        const Run one = npustudio({QStringLiteral("--batch"), QStringLiteral("--compare"), runA});
         QCOMPARE(one.exitCode, 2);
     }
 

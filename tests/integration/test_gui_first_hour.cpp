@@ -246,47 +246,6 @@ private slots:
         }
         QVERIFY(openFolder);
     }
-
-    // Not a check: with NPU_SCREENSHOT_DIR, NPU_SCREENSHOT_MEASURED (an imported .npudb)
-    // and NPU_SCREENSHOT_SIM (a simulated one) set, saves the Compare view of the two, the
-    // Operators tab with the CPU ops of the measured run, its Host tab and the Query tab
-    // with an example query, as DIR/gui-*.png (run under Xvfb to look at them).
-    void screenshots() {
-        const QString dir = qEnvironmentVariable("NPU_SCREENSHOT_DIR");
-        const QString measured = qEnvironmentVariable("NPU_SCREENSHOT_MEASURED");
-        const QString sim = qEnvironmentVariable("NPU_SCREENSHOT_SIM");
-        if (dir.isEmpty() || measured.isEmpty() || sim.isEmpty()) QSKIP("set NPU_SCREENSHOT_DIR, _MEASURED and _SIM");
-        MainWindow w;
-        w.setShowDialogs(false);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(w.compareRuns(measured, sim));
-        QTest::qWait(1500);
-        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-compare.png")));
-        QVERIFY(w.openDatabase(measured));
-        w.tabs()->setCurrentWidget(w.operators());
-        QComboBox* device = w.operators()->deviceCombo();
-        for (int i = 0; i < device->count(); ++i)
-            if (device->itemText(i).compare(QStringLiteral("CPU"), Qt::CaseInsensitive) == 0) device->setCurrentIndex(i);
-        QTest::qWait(500);
-        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-operators-cpu.png")));
-        w.tabs()->setCurrentWidget(w.hostView());
-        QTRY_VERIFY_WITH_TIMEOUT(!w.hostView()->isComputing(), 60000);
-        QTest::qWait(500);
-        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-host.png")));
-        w.tabs()->setCurrentWidget(w.queryPanel());
-        QSignalSpy done(w.queryPanel(), &npu::views::QueryPanel::finished);
-        w.queryPanel()->examples()->setCurrentIndex(w.queryPanel()->examples()->findText(QStringLiteral("top_kernels")));
-        w.queryPanel()->setQuery(w.queryPanel()->examples()->currentData().toString());
-        w.queryPanel()->run();
-        QVERIFY(done.wait(30000));
-        QTest::qWait(300);
-        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-query.png")));
-        w.tabs()->setCurrentWidget(w.memory());
-        QTest::qWait(500);
-        QVERIFY(w.grab().save(dir + QStringLiteral("/gui-memory.png")));
-    }
 };
 
 QTEST_MAIN(TestGuiFirstHour)

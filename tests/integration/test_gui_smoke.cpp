@@ -168,27 +168,6 @@ private slots:
         QVERIFY(!w.jobs()->busy());
     }
 
-    // Not a check: with NPU_SCREENSHOT_DB=RUN.npudb and NPU_SCREENSHOT_DIR=DIR set, saves
-    // every tab of that run as DIR/tab-N-NAME.png to look at the views as a user would.
-    void screenshots() {
-        const QString db = qEnvironmentVariable("NPU_SCREENSHOT_DB");
-        const QString dir = qEnvironmentVariable("NPU_SCREENSHOT_DIR");
-        if (db.isEmpty() || dir.isEmpty()) QSKIP("set NPU_SCREENSHOT_DB and NPU_SCREENSHOT_DIR to save screenshots");
-        MainWindow w;
-        w.setShowDialogs(false);
-        w.resize(1600, 1000);
-        w.show();
-        QVERIFY(w.openPath(db));
-        const QString b = qEnvironmentVariable("NPU_SCREENSHOT_COMPARE");
-        if (!b.isEmpty()) QVERIFY(w.compareRuns(db, b));
-        for (int i = 0; i < w.tabs()->count(); ++i) {
-            if (!w.tabs()->isTabVisible(i)) continue;
-            w.tabs()->setCurrentIndex(i);
-            QTest::qWait(300);
-            QVERIFY(w.grab().save(QStringLiteral("%1/tab-%2-%3.png").arg(dir).arg(i).arg(w.tabs()->tabText(i))));
-        }
-    }
-
     void comparesTwoRuns() {
         const QString b = m_tmp.filePath(QStringLiteral("synthetic-b.npudb"));
         QVERIFY(npu::profiler::writeSyntheticDb(b.toStdString(), 15000, 4, 11).ok());

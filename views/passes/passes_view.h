@@ -32,6 +32,7 @@ public:
     void setPasses(std::vector<engine::PassRecord> passes, int graphLevel, int kernelsPerStep);
 
     PassesModel* model() const { return m_model; }
+    PassesSortProxy* proxy() const { return m_proxy; }  // what the table shows
     QTableView* table() const { return m_table; }
     QString headline() const;
 

@@ -93,40 +93,6 @@ private slots:
         QCOMPARE(window.project()->parallel.value("micro_batches", 0), 1);
         QCOMPARE(engine::loadProject(otherFile.toStdString())->parallel.value("data_parallel", 0), 8);
     }
-
-    // Not a check: with NPU_SCREENSHOT_DIR set, saves the dialog searching LLaMA-7B on 8
-    // devices (projects/llama-7b-cluster, copied) mid-search and ranked (search_*.png);
-    // NPU_SCREENSHOT_HOLD=S keeps it on screen S seconds (for `import -window root`).
-    void screenshots() {
-        const QString shots = qEnvironmentVariable("NPU_SCREENSHOT_DIR");
-        if (shots.isEmpty()) QSKIP("set NPU_SCREENSHOT_DIR");
-        QTemporaryDir dir;
-        auto p = engine::loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-7b-cluster/project.json");
-        QVERIFY(p.ok());
-        const QString file = dir.filePath(QStringLiteral("project.json"));
-        QVERIFY(engine::saveProject(*p, file.toStdString()).ok());
-        app::MainWindow window;
-        window.setShowDialogs(false);
-        window.resize(1400, 860);
-        window.show();
-        QVERIFY(window.openProject(file, false));
-        views::StrategySearchDialog* dialog = window.searchStrategies();
-        dialog->resize(1000, 640);
-        QSignalSpy done(dialog, &views::StrategySearchDialog::finished);
-        dialog->start();
-        QTRY_VERIFY_WITH_TIMEOUT(dialog->progressBar()->value() > 300 || !dialog->running(), 60000);
-        dialog->grab().save(shots + QStringLiteral("/search_running.png"));
-        QVERIFY(done.count() == 1 || done.wait(120000));
-        QTest::qWait(200);  // the relayout after the result
-        QVERIFY(dialog->grab().save(shots + QStringLiteral("/search_ranked.png")));
-        const int firstRejected = dialog->result()->feasibleCount;
-        if (firstRejected < dialog->table()->rowCount()) {
-            dialog->table()->scrollToItem(dialog->table()->item(firstRejected, 0), QAbstractItemView::PositionAtCenter);
-            QVERIFY(dialog->grab().save(shots + QStringLiteral("/search_rejected.png")));
-            dialog->table()->scrollToTop();
-        }
-        if (const int hold = qEnvironmentVariableIntValue("NPU_SCREENSHOT_HOLD"); hold > 0) QTest::qWait(hold * 1000);
-    }
 };
 
 QTEST_MAIN(TestStrategySearchAction)

@@ -59,6 +59,7 @@ private slots:
         QVERIFY(db.ok());
         views::PassesView view;
         QAbstractItemModelTester tester(view.model());
+        QAbstractItemModelTester proxyTester(view.proxy());
         view.setDatabase(std::shared_ptr<const profiler::ProfileDb>(std::move(*db)));
         QVERIFY(view.headline().contains(QStringLiteral("graph_level 3")));
 

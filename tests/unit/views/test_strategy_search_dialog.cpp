@@ -72,12 +72,13 @@ private slots:
         views::StrategySearchDialog dialog(smallCluster());
         QSignalSpy done(&dialog, &views::StrategySearchDialog::finished);
         dialog.start();
-        // Cancel once the search has visibly moved (the bar advances per shape).
-        QTRY_VERIFY_WITH_TIMEOUT(dialog.progressBar()->value() > 0 || !dialog.running(), 60000);
+        // Cancelled at once, before the search (tens of simulations) can finish however fast
+        // the machine: it stops after the simulation under way and keeps what it has.
+        QVERIFY(dialog.running());
         dialog.cancel();
         QVERIFY(done.count() == 1 || done.wait(60000));
         QVERIFY(dialog.result().has_value());
-        if (!dialog.result()->cancelled) QSKIP("the search finished before the cancel arrived (machine too fast)");
+        QVERIFY(dialog.result()->cancelled);
         QVERIFY(dialog.statusText().startsWith(QStringLiteral("Cancelled")));
         QVERIFY(dialog.result()->simulations < 40);
         QCOMPARE(dialog.table()->rowCount(), static_cast<int>(dialog.result()->strategies.size()));

@@ -1,7 +1,7 @@
 // The Convert Model wizard: inputs with dynamic dims listed and filled, conversion off
 // the GUI thread, the .npuom written, the report panel showing unsupported ops first.
 
-#include "onnx_test_models.h"
+#include "tests/unit/onnx/onnx_test_models.h"
 #include "views/dialogs/conversion_report_panel.h"
 #include "views/dialogs/convert_wizard.h"
 
@@ -46,6 +46,7 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("custom.onnx"));
         std::ofstream(path.toStdString(), std::ios::binary) << onnx_test::modelWithCustomOp().encode();
         views::ConvertWizard wizard;
+        QAbstractItemModelTester inputsTester(wizard.inputsModel());
         wizard.setModelPath(path);
         QCOMPARE(wizard.inputsModel()->item(0, 3)->text(), QStringLiteral("1,16"));
         QSignalSpy done(&wizard, &views::ConvertWizard::conversionFinished);
