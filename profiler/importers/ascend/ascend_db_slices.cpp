@@ -1,6 +1,6 @@
 #include "profiler/importers/ascend/ascend_db_reader.h"
 
-#include "profiler/importers/common/depth_stack.h"
+#include "profiler/importers/common/slice_stacker.h"
 #include "profiler/store/sqlite_statement.h"
 
 namespace npu::profiler::ascend_db {
@@ -16,7 +16,7 @@ std::string textOr(const SqliteStatement& q, int col, std::string_view fallback)
 
 }  // namespace
 
-// One host thread's ranges per track, nested by a depth stack; the query orders by
+// One host thread's ranges per track, nested by the slice stacker; the query orders by
 // thread, start, longer first. PYTORCH_API's connectionId is a key into
 // CONNECTION_IDS (one op launches several tasks); CANN_API's is the task's own.
 Status AscendDbReader::hostRanges(const char* table, const char* prefix, const char* category,
@@ -51,28 +51,24 @@ Status AscendDbReader::hostRanges(const char* table, const char* prefix, const c
     }
     SqliteStatement q(m_src.handle(), sql);
     if (!q.valid()) return queryError(table, m_src.handle());
-    std::int64_t thread = -1, track = -1, lastRow = -1, slice = -1;
-    DepthStack depth;
+    std::int64_t lastRow = -1, slice = -1;
+    SliceStacker stacker(m_sink);
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
         const auto row = q.int64(5);
         if (row != lastRow) {  // CONNECTION_IDS repeats a range once per connection
             lastRow = row;
             const auto tid = q.int64(2);
-            if (tid != thread || track < 0) {
-                thread = tid;
-                track = m_sink.addTrack(m_cpu, -1, TrackKind::host_thread,
-                                        std::string(prefix) + " " + std::to_string(ascendTidOf(tid)),
-                                        static_cast<int>(m_hostTracks++));
-                depth.clear();
-            }
-            const auto start = q.int64(0), end = std::max(q.int64(1), q.int64(0));
+            stacker.enter({tid, 0}, [&] {
+                return m_sink.addTrack(m_cpu, -1, TrackKind::host_thread,
+                                       std::string(prefix) + " " + std::to_string(ascendTidOf(tid)),
+                                       static_cast<int>(m_hostTracks++));
+            });
             if (q.int64(1) < q.int64(0))
                 m_diag.add(DiagnosticKind::negative_duration, [&] {
                     return std::string(table) + " row " + std::to_string(row) + " ends before it starts; duration 0";
                 });
-            slice = m_sink.addSlice(track, start, end - start, depth.push(start, end), textOr(q, 3, "?"), category,
-                                    q.text(6));
+            slice = stacker.add(q.int64(0), q.int64(1), textOr(q, 3, "?"), category, q.text(6));
             ++m_stats.hostRanges;
         }
         if (!q.isNull(4)) flows.emplace(q.int64(4), slice);
@@ -149,21 +145,13 @@ Status AscendDbReader::tasks() {
     sql += "ORDER BY t.deviceId, t.streamId, t.startNs, t.endNs DESC";
     SqliteStatement q(m_src.handle(), sql);
     if (!q.valid()) return queryError("TASK", m_src.handle());
-    std::pair<std::int64_t, std::int64_t> current{-1, -1};
-    std::int64_t track = -1;
-    DepthStack depth;
+    SliceStacker stacker(m_sink);
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
-        const std::pair<std::int64_t, std::int64_t> key{q.int64(2), q.int64(3)};
-        if (key != current) {
-            current = key;
-            track = tracks.at(key);
-            depth.clear();
-        }
-        const auto start = q.int64(0), end = std::max(q.int64(0), q.int64(1));
+        const SliceStacker::TrackKey key{q.int64(2), q.int64(3)};
+        stacker.enter(key, [&] { return tracks.at(key); });
         const std::string category = q.text(6);
-        const auto slice =
-            m_sink.addSlice(track, start, end - start, depth.push(start, end), textOr(q, 5, "task"), category, q.text(7));
+        const auto slice = stacker.add(q.int64(0), q.int64(1), textOr(q, 5, "task"), category, q.text(7));
         ++m_stats.tasks;
         if (category == "kernel") ++m_stats.computeTasks;
         if (category == "comm") ++m_stats.commTasks;
@@ -202,21 +190,17 @@ Status AscendDbReader::communicationOps() {
         "ORDER BY o.groupName, o.startNs, o.endNs DESC";
     SqliteStatement q(m_src.handle(), sql);
     if (!q.valid()) return queryError(T, m_src.handle());
-    std::int64_t group = -1, track = -1;
     int groups = 0;
-    DepthStack depth;
+    SliceStacker stacker(m_sink);
     int rc;
     while ((rc = q.step()) == SQLITE_ROW) {
-        if (q.int64(3) != group || track < 0) {
-            group = q.int64(3);
-            track = m_sink.addTrack(device, -1, TrackKind::comm, "Group " + std::to_string(groups) + " Communication",
-                                    10000 + groups);
+        stacker.enter({q.int64(3), 0}, [&] {
+            const auto track = m_sink.addTrack(device, -1, TrackKind::comm,
+                                               "Group " + std::to_string(groups) + " Communication", 10000 + groups);
             ++groups;
-            depth.clear();
-        }
-        const auto start = q.int64(0), end = std::max(q.int64(0), q.int64(1));
-        const auto slice =
-            m_sink.addSlice(track, start, end - start, depth.push(start, end), textOr(q, 2, "hcom"), "comm", q.text(6));
+            return track;
+        });
+        const auto slice = stacker.add(q.int64(0), q.int64(1), textOr(q, 2, "hcom"), "comm", q.text(6));
         ++m_stats.commOps;
         if (!q.isNull(5))
             if (auto it = m_cannFlows.find(q.int64(5)); it != m_cannFlows.end()) {

@@ -1,7 +1,7 @@
 #include "profiler/importers/nsys/nsys_importer.h"
 
-#include "profiler/importers/common/depth_stack.h"
 #include "profiler/importers/common/import_diagnostics.h"
+#include "profiler/importers/common/slice_stacker.h"
 #include "profiler/importers/common/sqlite_source.h"
 #include "profiler/store/sqlite_statement.h"
 
@@ -99,20 +99,17 @@ private:
                                 col(kRuntime, "r", {"nameId"}) + " ORDER BY r.globalTid, r.start, r.\"end\" DESC";
         SqliteStatement q(m_src.handle(), sql);
         if (!q.valid()) return queryError(kRuntime);
-        std::int64_t thread = -1, track = -1;
-        DepthStack depth;
+        SliceStacker stacker(m_sink);
         int rc;
         while ((rc = q.step()) == SQLITE_ROW) {
-            if (q.int64(2) != thread || track < 0) {
-                thread = q.int64(2);
-                track = m_sink.addTrack(m_cpu, -1, TrackKind::host_thread,
-                                        threadName(thread, "Thread " + std::to_string(nsysTidOf(thread))), m_hostTracks++);
-                depth.clear();
-            }
-            const auto start = q.int64(0), end = std::max(q.int64(0), q.int64(1));
+            const auto thread = q.int64(2);
+            stacker.enter({thread, 0}, [&] {
+                return m_sink.addTrack(m_cpu, -1, TrackKind::host_thread,
+                                       threadName(thread, "Thread " + std::to_string(nsysTidOf(thread))), m_hostTracks++);
+            });
             const std::string name = q.isNull(3) ? std::string("cuda runtime") : q.text(3);
-            const auto slice = m_sink.addSlice(track, start, end - start, depth.push(start, end), name, "cuda_runtime",
-                                               "{\"correlation\":" + std::to_string(q.int64(4)) + "}");
+            const auto slice = stacker.add(q.int64(0), q.int64(1), name, "cuda_runtime",
+                                           "{\"correlation\":" + std::to_string(q.int64(4)) + "}");
             ++m_summary.slices;
             ++m_summary.events;
             m_launches.emplace(flowKey(nsysPidOf(thread), q.int64(4)), slice);
@@ -132,19 +129,15 @@ private:
                                 " IN (59, 60) AND n.\"end\" IS NOT NULL ORDER BY n.globalTid, n.start, n.\"end\" DESC";
         SqliteStatement q(m_src.handle(), sql);
         if (!q.valid()) return queryError(T);
-        std::int64_t thread = -1, track = -1;
-        DepthStack depth;
+        SliceStacker stacker(m_sink);
         int rc;
         while ((rc = q.step()) == SQLITE_ROW) {
-            if (q.int64(2) != thread || track < 0) {
-                thread = q.int64(2);
-                track = m_sink.addTrack(m_cpu, -1, TrackKind::host_thread, "NVTX " + std::to_string(nsysTidOf(thread)),
-                                        m_hostTracks++);
-                depth.clear();
-            }
-            const auto start = q.int64(0), end = std::max(q.int64(0), q.int64(1));
-            m_sink.addSlice(track, start, end - start, depth.push(start, end), q.isNull(3) ? "nvtx" : q.text(3),
-                            "user_annotation");
+            const auto thread = q.int64(2);
+            stacker.enter({thread, 0}, [&] {
+                return m_sink.addTrack(m_cpu, -1, TrackKind::host_thread, "NVTX " + std::to_string(nsysTidOf(thread)),
+                                       m_hostTracks++);
+            });
+            stacker.add(q.int64(0), q.int64(1), q.isNull(3) ? "nvtx" : q.text(3), "user_annotation");
             ++m_summary.slices;
             ++m_summary.events;
         }
@@ -215,21 +208,14 @@ private:
         }
         SqliteStatement q(m_src.handle(), all + " ORDER BY 3, 4, 1, 2 DESC");
         if (!q.valid()) return queryError(kKernel);
-        std::pair<std::int64_t, std::int64_t> current{-1, -1};
-        std::int64_t track = -1;
-        DepthStack depth;
+        SliceStacker stacker(m_sink);
         int rc;
         std::int64_t unmatched = 0;
         while ((rc = q.step()) == SQLITE_ROW) {
-            const std::pair<std::int64_t, std::int64_t> key{q.int64(2), q.int64(3)};
-            if (key != current) {
-                current = key;
-                track = tracks.at(key);
-                depth.clear();
-            }
-            const auto start = q.int64(0), end = std::max(q.int64(0), q.int64(1));
-            const auto slice = m_sink.addSlice(track, start, end - start, depth.push(start, end),
-                                               q.isNull(6) ? "kernel" : q.text(6), q.text(7), q.text(8));
+            const SliceStacker::TrackKey key{q.int64(2), q.int64(3)};
+            stacker.enter(key, [&] { return tracks.at(key); });
+            const auto slice =
+                stacker.add(q.int64(0), q.int64(1), q.isNull(6) ? "kernel" : q.text(6), q.text(7), q.text(8));
             ++m_summary.slices;
             ++m_summary.events;
             if (auto it = m_launches.find(flowKey(nsysPidOf(q.int64(4)), q.int64(5))); it != m_launches.end()) {
