@@ -1,6 +1,6 @@
 #include "profiler/importers/common/byte_source.h"
 
-#include <zlib.h>
+#include "base/gzip_codec.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -37,53 +37,44 @@ private:
     std::string m_name;
 };
 
+// Inflates through base's codec (the one place that uses zlib) as the parser asks for bytes.
 class GzipSource final : public ByteSource {
 public:
     GzipSource(FilePtr file, std::string name, std::uint64_t size)
         : m_file(std::move(file)), m_name(std::move(name)), m_in(1 << 20) {
         m_fileSize = size;
-        std::memset(&m_zs, 0, sizeof(m_zs));
-        m_ok = inflateInit2(&m_zs, 15 + 32) == Z_OK;  // +32: accept gzip or zlib headers
     }
-    ~GzipSource() override { inflateEnd(&m_zs); }
 
     Expected<std::size_t> read(char* dst, std::size_t n) override {
-        if (!m_ok) return makeError(m_name + ": cannot initialise zlib");
+        if (!m_gunzip.valid()) return makeError(m_name + ": cannot initialise zlib");
         if (m_finished) return std::size_t{0};
-        m_zs.next_out = reinterpret_cast<Bytef*>(dst);
-        m_zs.avail_out = static_cast<uInt>(n);
-        while (m_zs.avail_out > 0) {
-            if (m_zs.avail_in == 0) {
-                const std::size_t got = std::fread(m_in.data(), 1, m_in.size(), m_file.get());
-                if (got == 0) {
-                    if (std::ferror(m_file.get()))
-                        return makeError(m_name + ": read error at byte " + std::to_string(m_consumed));
-                    if (m_memberDone) {  // clean end after a complete gzip member
-                        m_finished = true;
-                        break;
-                    }
-                    return makeError(m_name + ": truncated gzip stream: the file ends at byte " +
-                                     std::to_string(m_consumed) + " (after " + std::to_string(m_zs.total_out) +
-                                     " decompressed bytes) where more compressed data was expected");
-                }
-                m_consumed += got;
-                m_zs.next_in = reinterpret_cast<Bytef*>(m_in.data());
-                m_zs.avail_in = static_cast<uInt>(got);
-            }
-            if (m_memberDone) {  // another gzip member follows (concatenated .gz files)
-                if (inflateReset(&m_zs) != Z_OK) return makeError(m_name + ": zlib reset failed");
-                m_memberDone = false;
-            }
-            const int rc = inflate(&m_zs, Z_NO_FLUSH);
-            if (rc == Z_STREAM_END) {
-                m_memberDone = true;
-            } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-                const std::uint64_t at = m_consumed - m_zs.avail_in;
+        std::size_t produced = 0;
+        while (produced < n) {
+            auto out = m_gunzip.decompress(dst + produced, n - produced);
+            if (!out) {
+                const std::uint64_t at = m_consumed - m_gunzip.inputLeft();
                 return makeError(m_name + ": corrupt gzip data at compressed byte " + std::to_string(at) + ": " +
-                                 (m_zs.msg ? m_zs.msg : "inflate failed") + " (expected a valid deflate stream)");
+                                 out.message() + " (expected a valid deflate stream)");
             }
+            produced += *out;
+            if (produced == n) break;
+            // Short: the inflater has used up its input.
+            const std::size_t got = std::fread(m_in.data(), 1, m_in.size(), m_file.get());
+            if (got == 0) {
+                if (std::ferror(m_file.get()))
+                    return makeError(m_name + ": read error at byte " + std::to_string(m_consumed));
+                if (m_gunzip.atMemberEnd()) {  // clean end after a complete gzip member
+                    m_finished = true;
+                    break;
+                }
+                return makeError(m_name + ": truncated gzip stream: the file ends at byte " +
+                                 std::to_string(m_consumed) + " (after " + std::to_string(m_gunzip.memberBytesOut()) +
+                                 " decompressed bytes) where more compressed data was expected");
+            }
+            m_consumed += got;
+            m_gunzip.setInput(m_in.data(), got);
         }
-        return n - m_zs.avail_out;
+        return produced;
     }
     bool compressed() const override { return true; }
 
@@ -91,9 +82,7 @@ private:
     FilePtr m_file;
     std::string m_name;
     std::vector<char> m_in;
-    z_stream m_zs;
-    bool m_ok = false;
-    bool m_memberDone = false;
+    GzipInflater m_gunzip;
     bool m_finished = false;
 };
 
