@@ -43,4 +43,54 @@ Expected<std::string> gzipDecompress(std::string_view data) {
     return makeError("truncated gzip stream after " + std::to_string(out.size()) + " uncompressed bytes");
 }
 
+struct GzipInflater::Stream {
+    z_stream zs{};
+    bool ok = false;
+    bool memberDone = false;
+};
+
+GzipInflater::GzipInflater() : m_stream(std::make_unique<Stream>()) {
+    m_stream->ok = inflateInit2(&m_stream->zs, 15 + 32) == Z_OK;  // +32: accept gzip or zlib headers
+}
+
+GzipInflater::~GzipInflater() {
+    if (m_stream->ok) inflateEnd(&m_stream->zs);
+}
+
+bool GzipInflater::valid() const { return m_stream->ok; }
+
+void GzipInflater::setInput(const char* data, std::size_t n) {
+    m_stream->zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
+    m_stream->zs.avail_in = static_cast<uInt>(n);
+}
+
+std::size_t GzipInflater::inputLeft() const { return m_stream->zs.avail_in; }
+
+bool GzipInflater::atMemberEnd() const { return m_stream->memberDone; }
+
+std::uint64_t GzipInflater::memberBytesOut() const { return m_stream->zs.total_out; }
+
+Expected<std::size_t> GzipInflater::decompress(char* out, std::size_t n) {
+    z_stream& zs = m_stream->zs;
+    zs.next_out = reinterpret_cast<Bytef*>(out);
+    zs.avail_out = static_cast<uInt>(n);
+    while (zs.avail_out > 0) {
+        if (m_stream->memberDone) {
+            if (zs.avail_in == 0) break;  // whether another member follows is for the next input to tell
+            // Another gzip member follows (concatenated .gz files).
+            if (inflateReset(&zs) != Z_OK) return makeError("zlib reset failed");
+            m_stream->memberDone = false;
+        }
+        // Called even without input: zlib may still hold output of what it has read.
+        const int rc = ::inflate(&zs, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END)
+            m_stream->memberDone = true;
+        else if (rc == Z_BUF_ERROR)
+            break;  // no progress without more input
+        else if (rc != Z_OK)
+            return makeError(zs.msg ? zs.msg : "inflate failed");
+    }
+    return n - zs.avail_out;
+}
+
 }  // namespace npu

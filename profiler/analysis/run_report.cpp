@@ -9,7 +9,7 @@
 #include "profiler/analysis/op_statistics.h"
 #include "profiler/analysis/run_comparison.h"
 #include "profiler/analysis/step_breakdown.h"
-#include "profiler/importers/diagnostic_kinds.h"
+#include "profiler/importers/common/diagnostic_kinds.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
 

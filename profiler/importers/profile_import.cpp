@@ -2,14 +2,14 @@
 
 #include "profiler/analysis/kernel_category_sink.h"
 
-#include "profiler/importers/ascend_cluster_importer.h"
-#include "profiler/importers/ascend_comm_importer.h"
-#include "profiler/importers/ascend_db_importer.h"
-#include "profiler/importers/ascend_memory_csv.h"
-#include "profiler/importers/cluster_import.h"
-#include "profiler/importers/nsys_importer.h"
-#include "profiler/importers/rank_nodes.h"
-#include "profiler/importers/sqlite_source.h"
+#include "profiler/importers/ascend/ascend_cluster_importer.h"
+#include "profiler/importers/ascend/ascend_comm_importer.h"
+#include "profiler/importers/ascend/ascend_db_importer.h"
+#include "profiler/importers/ascend/ascend_memory_csv.h"
+#include "profiler/importers/cluster/cluster_import.h"
+#include "profiler/importers/cluster/rank_nodes.h"
+#include "profiler/importers/common/sqlite_source.h"
+#include "profiler/importers/nsys/nsys_importer.h"
 #include "profiler/importers/trace_import_into.h"
 #include "profiler/store/profile_db.h"
 

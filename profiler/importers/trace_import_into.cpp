@@ -1,9 +1,9 @@
 #include "profiler/importers/trace_import_into.h"
 
-#include "profiler/importers/cluster_import.h"
+#include "profiler/importers/chrome_json/trace_file_reader.h"
+#include "profiler/importers/chrome_json/trace_meta.h"
+#include "profiler/importers/cluster/cluster_import.h"
 #include "profiler/importers/profile_import.h"
-#include "profiler/importers/trace_file_reader.h"
-#include "profiler/importers/trace_meta.h"
 
 #include <atomic>
 #include <chrono>
@@ -11,9 +11,6 @@
 namespace npu::profiler {
 
 namespace {
-
-// Parsing is most of the work; the rest goes to writing rows.
-constexpr double kParseShare = 0.8;
 
 Expected<ImportSummary> importFile(const std::filesystem::path& file, TraceSink& sink, const Progress& progress) {
     std::error_code ec;
@@ -23,13 +20,13 @@ Expected<ImportSummary> importFile(const std::filesystem::path& file, TraceSink&
     read.cancel = progress.cancel;
     read.onBytes = [&](std::uint64_t delta) {
         consumed += delta;
-        progress(kParseShare * std::min(1.0, double(consumed) / total), "reading trace");
+        progress(kTraceReadShare * std::min(1.0, double(consumed) / total), "reading trace");
     };
     auto builder = readTraceFile(file, read);
     if (!builder) return builder.error();
     TraceBuilder& b = **builder;
     writeSingleTraceMeta(b, file, sink);
-    auto stats = b.writeTo(sink, TraceEmitOptions{}, progress, kParseShare, 1.0);
+    auto stats = b.writeTo(sink, TraceEmitOptions{}, progress, kTraceReadShare, 1.0);
     if (!stats) return stats.error();
     b.diagnostics().writeTo(sink);
     ImportSummary s;

@@ -1,12 +1,9 @@
 #include "profiler/importers/trace_importer.h"
 
-#include "profiler/importers/cluster_import.h"
-#include "profiler/importers/memory_snapshot_importer.h"
-#include "profiler/importers/memory_snapshot_reader.h"
-#include "profiler/importers/trace_file_reader.h"
-#include "profiler/importers/trace_import_into.h"
-#include "profiler/store/profile_db.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_importer.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_reader.h"
 #include "profiler/importers/profile_import.h"
+#include "profiler/store/profile_db.h"
 
 namespace npu::profiler {
 

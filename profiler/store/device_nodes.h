@@ -1,7 +1,7 @@
 #pragma once
 // Which node (host) each device of a run belongs to: the one derivation the timeline's
 // node headers (and anything else grouping a cluster by node) read. In order:
-//   1. META_DATA "nodes" (written by imports, profiler/importers/rank_nodes.h): each
+//   1. META_DATA "nodes" (written by imports, profiler/importers/cluster/rank_nodes.h): each
 //      rank's node, and the host of each node when host names decided them; a device's
 //      rank comes from its name (rank_device_name.h);
 //   2. the "node N · " prefix simulated clusters and multi-node imports give device names.

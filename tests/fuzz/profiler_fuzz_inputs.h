@@ -10,12 +10,12 @@
 #include "profiler/analysis/communication_overview.h"
 #include "profiler/analysis/communication_summary.h"
 #include "profiler/analysis/run_report.h"
-#include "profiler/importers/memory_snapshot_importer.h"
-#include "profiler/importers/memory_snapshot_reader.h"
-#include "profiler/importers/memory_snapshot_replay.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_importer.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_reader.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_replay.h"
 #include "profiler/importers/trace_import_into.h"
 #include "profiler/store/profile_db.h"
-#include "tests/unit/profiler/import_memory_sink.h"
+#include "tests/unit/profiler/importers/import_memory_sink.h"
 
 #include <unistd.h>
 

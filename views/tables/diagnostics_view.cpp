@@ -1,7 +1,7 @@
 #include "views/tables/diagnostics_view.h"
 
-#include "profiler/importers/diagnostic_example.h"
-#include "profiler/importers/diagnostic_kinds.h"
+#include "profiler/importers/common/diagnostic_example.h"
+#include "profiler/importers/common/diagnostic_kinds.h"
 #include "profiler/store/memory_summary_json.h"
 #include "profiler/store/profile_db.h"
 #include "engine/result/cluster_summary_json.h"

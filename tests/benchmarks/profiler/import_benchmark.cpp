@@ -6,7 +6,7 @@
 //   make_large_trace_import --size-mb 110 --out /tmp/kineto_110mb.json
 //   import_benchmark /tmp/kineto_110mb.json [--no-dom] [--out-dir /tmp]
 
-#include "profiler/importers/trace_file_reader.h"
+#include "profiler/importers/chrome_json/trace_file_reader.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
 

@@ -7,10 +7,10 @@
 // and the snapshot imports as a run.
 #include "engine/memory/caching_allocator.h"
 #include "engine/memory/device_allocator.h"
-#include "profiler/importers/memory_snapshot_importer.h"
-#include "profiler/importers/memory_snapshot_map.h"
-#include "profiler/importers/memory_snapshot_reader.h"
-#include "profiler/importers/memory_snapshot_replay.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_importer.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_map.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_reader.h"
+#include "profiler/importers/memory_snapshot/memory_snapshot_replay.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
 

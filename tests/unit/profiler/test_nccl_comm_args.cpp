@@ -15,7 +15,7 @@
 
 #include "profiler/analysis/communication_overview.h"
 #include "profiler/analysis/nccl_comm_args.h"
-#include "profiler/importers/byte_source.h"
+#include "profiler/importers/common/byte_source.h"
 #include "profiler/importers/profile_import.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"

@@ -1,7 +1,7 @@
 // Issue 8's timeline navigation: track management (pin, reorder by drag, hide, filter,
 // saved per database), flags (M, list, jump, saved), area selection with aggregates,
 // and the links slice -> operator row and diagnostic -> its events.
-#include "profiler/importers/diagnostic_example.h"
+#include "profiler/importers/common/diagnostic_example.h"
 #include "profiler/store/profile_db.h"
 #include "views/tables/diagnostics_view.h"
 #include "views/tables/op_stats_model.h"
