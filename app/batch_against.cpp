@@ -64,7 +64,7 @@ int runAgainstMeasured(const engine::Project& project, const profiler::Simulatio
                        nlohmann::json& report, std::ostream& out, std::ostream& err) {
     auto simulated = openRun(run.db, err);
     if (!simulated) return kExitRunFailed;
-    const fs::path against = cmd.against.toStdString();
+    const fs::path against = cmd.against;
     auto measured = openMeasuredRun(against, run.db.parent_path(), err);
     if (!measured) return kExitBadInput;
     const profiler::MeasuredComparison c = profiler::compareWithMeasured(*simulated, *measured);
@@ -72,7 +72,7 @@ int runAgainstMeasured(const engine::Project& project, const profiler::Simulatio
     report["against"] = profiler::measuredComparisonReport(c);
     report["against"]["measured"] = against.string();
     report["against"]["measured_db"] = measured->path().string();
-    if (cmd.fit.isEmpty()) return kExitOk;
+    if (cmd.fit.empty()) return kExitOk;
     auto profile = engine::loadDeviceProfile(project.device, engine::defaultDevicesDir(),
                                              project.file.empty() ? fs::path() : project.file.parent_path());
     if (!profile) {
@@ -80,9 +80,9 @@ int runAgainstMeasured(const engine::Project& project, const profiler::Simulatio
         return kExitBadInput;
     }
     const nlohmann::json overlay = profiler::fitProfileOverlay(c, *profile, against.filename().string());
-    if (!writeReport(cmd.fit.toStdString(), overlay, err)) return kExitBadInput;
-    out << "  fitted overlay: " << cmd.fit.toStdString() << " (device \"" << profile->name << "+"
-        << cmd.fit.toStdString() << "\")\n";
+    if (!writeReport(cmd.fit, overlay, err)) return kExitBadInput;
+    out << "  fitted overlay: " << cmd.fit << " (device \"" << profile->name << "+"
+        << cmd.fit << "\")\n";
     return kExitOk;
 }
 

@@ -81,19 +81,19 @@ static void printImportSummary(const json& r, std::ostream& out) {
 }
 
 int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
-    const fs::path trace = cmd.importPath.toStdString();
+    const fs::path trace = cmd.importPath;
     std::error_code ec;
     if (!fs::exists(trace, ec)) {
         err << "npustudio: " << trace.string() << ": no such trace file or folder\n";
         return kExitBadInput;
     }
-    const fs::path db = cmd.out.isEmpty() ? defaultImportDb(trace) : fs::path(cmd.out.toStdString());
+    const fs::path db = cmd.out.empty() ? defaultImportDb(trace) : fs::path(cmd.out);
     profiler::ImportOptions options;
     options.alignRanksAtStepStart = cmd.alignRanks;
     auto summary = profiler::importTrace(trace, db, options);
     if (!summary) {
         err << "npustudio: " << summary.message() << "\n";
-        if (cmd.out.isEmpty()) err << "npustudio: (no --out: the run was to be " << db.string() << "; pass --out RUN.npudb)\n";
+        if (cmd.out.empty()) err << "npustudio: (no --out: the run was to be " << db.string() << "; pass --out RUN.npudb)\n";
         return kExitBadInput;
     }
     auto opened = openRun(db, err);
@@ -104,7 +104,7 @@ int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     report["db"] = db.string();
     report["seconds"] = summary->seconds;
     printImportSummary(report, out);
-    return writeReport(cmd.report.toStdString(), report, err) ? kExitOk : kExitBadInput;
+    return writeReport(cmd.report, report, err) ? kExitOk : kExitBadInput;
 }
 
 }  // namespace npu::app

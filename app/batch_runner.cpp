@@ -6,6 +6,7 @@
 #include "app/batch_simulate.h"
 #include "app/batch_suite.h"
 #include "app/convert_command.h"
+#include "app/estimate_command.h"
 #include "app/search_command.h"
 
 #include <ostream>
@@ -19,45 +20,49 @@ static int usage(std::ostream& err, const char* what) {
 
 int runBatch(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
     const auto& pos = cmd.positional;
-    // Sub-commands, one per flag. Add new ones here (and their options in command_line.cpp).
-    if (!cmd.convertModel.isEmpty()) {
-        if (!pos.isEmpty()) return usage(err, "--convert takes no positional arguments");
+    // Sub-commands, one per flag. Add new ones here (their fields in command_line.h, their
+    // options in app/command_line_parser.cpp).
+    // --estimate comes first: it ignores the positional arguments and other modes' flags.
+    if (!cmd.estimateProject.empty())
+        return runEstimateCommand({cmd.estimateProject, cmd.tokens, cmd.devicesMax, cmd.report}, out, err);
+    if (!cmd.convertModel.empty()) {
+        if (!pos.empty()) return usage(err, "--convert takes no positional arguments");
         ConvertCommandOptions convert;
-        convert.model = cmd.convertModel.toStdString();
-        for (const QString& spec : cmd.inputShapes) convert.inputShapes.push_back(spec.toStdString());
+        convert.model = cmd.convertModel;
+        convert.inputShapes = cmd.inputShapes;
         convert.strict = cmd.strict;
-        convert.out = cmd.out.toStdString();
-        convert.report = cmd.report.toStdString();
-        convert.precision = cmd.precision.toStdString();
-        convert.device = cmd.device.toStdString();
+        convert.out = cmd.out;
+        convert.report = cmd.report;
+        convert.precision = cmd.precision;
+        convert.device = cmd.device;
         return runConvertCommand(convert, out, err);
     }
-    if (!cmd.importPath.isEmpty()) {
-        if (!pos.isEmpty()) return usage(err, "--import takes no positional arguments");
+    if (!cmd.importPath.empty()) {
+        if (!pos.empty()) return usage(err, "--import takes no positional arguments");
         return runBatchImport(cmd, out, err);
     }
     if (cmd.compare) {
         if (pos.size() != 2) return usage(err, "--compare needs two runs: A.npudb B.npudb");
-        return runBatchCompare(pos[0].toStdString(), pos[1].toStdString(), cmd.report.toStdString(), out, err);
+        return runBatchCompare(pos[0], pos[1], cmd.report, out, err);
     }
     if (cmd.exportChrome || cmd.exportCsv) {
         if (cmd.exportChrome && cmd.exportCsv) return usage(err, "choose one of --export-chrome and --export-csv");
         if (pos.size() != 2) return usage(err, "export needs RUN.npudb OUT");
-        if (cmd.exportChrome) return runBatchExportChrome(pos[0].toStdString(), pos[1].toStdString(), out, err);
-        return runBatchExportCsv(pos[0].toStdString(), pos[1].toStdString(), cmd.groupBy.toStdString(), out, err);
+        if (cmd.exportChrome) return runBatchExportChrome(pos[0], pos[1], out, err);
+        return runBatchExportCsv(pos[0], pos[1], cmd.groupBy, out, err);
     }
     if (cmd.merge) return runBatchMerge(cmd, out, err);
-    if (!cmd.searchProject.isEmpty()) {
-        if (!pos.isEmpty()) return usage(err, "--search takes no positional arguments");
-        return runSearchCommand({cmd.searchProject.toStdString(), cmd.top, cmd.report.toStdString()}, out, err);
+    if (!cmd.searchProject.empty()) {
+        if (!pos.empty()) return usage(err, "--search takes no positional arguments");
+        return runSearchCommand({cmd.searchProject, cmd.top, cmd.report}, out, err);
     }
     if (pos.size() != 1)
         return usage(err, "--batch needs one PROJECT.json or SUITE.json (or --import/--compare/--export-*/--merge)");
-    if (isSuiteFile(pos.front().toStdString())) {
-        if (!cmd.against.isEmpty()) return usage(err, "--against applies to a project, not a suite");
+    if (isSuiteFile(pos.front())) {
+        if (!cmd.against.empty()) return usage(err, "--against applies to a project, not a suite");
         return runBatchSuite(cmd, out, err);
     }
-    if (!cmd.baseline.isEmpty() || cmd.updateBaseline || !cmd.junit.isEmpty() || cmd.shardCount > 1 || cmd.jobs > 1)
+    if (!cmd.baseline.empty() || cmd.updateBaseline || !cmd.junit.empty() || cmd.shardCount > 1 || cmd.jobs > 1)
         return usage(err, "-j, --baseline, --update-baseline, --junit and --shard apply to a suite, not a project");
     return runBatchSimulate(cmd, out, err);
 }

@@ -1,8 +1,10 @@
 #pragma once
 // `npustudio --batch ...`: everything the GUI does, without a display, for CI. Picks
 // the sub-command from the command line; each sub-command lives in its own file
-// (batch_simulate, batch_import, batch_compare, batch_export; convert_command from the
-// ONNX front end) and returns one of the exit codes below.
+// (batch_simulate, batch_import, batch_compare, batch_export, estimate_command,
+// search_command; convert_command from the ONNX front end; batch_suite for suites and
+// --merge) and returns one of the exit codes below. No Qt: main() parses the options
+// (app/command_line_parser) and hands over the plain CommandLine.
 
 #include "app/command_line.h"
 

@@ -11,7 +11,7 @@
 namespace npu::app {
 
 int runBatchSimulate(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
-    auto loaded = engine::loadProject(cmd.positional.front().toStdString());
+    auto loaded = engine::loadProject(cmd.positional.front());
     if (!loaded) {
         err << "npustudio: " << loaded.message() << "\n";
         return kExitBadInput;
@@ -20,7 +20,7 @@ int runBatchSimulate(const CommandLine& cmd, std::ostream& out, std::ostream& er
 
     profiler::SimulationRunOptions options;
     options.steps = cmd.steps;
-    if (!cmd.out.isEmpty()) options.dir = cmd.out.toStdString();
+    if (!cmd.out.empty()) options.dir = cmd.out;
     const profiler::SimulationRun run = profiler::runSimulation(project, options, stderrProgress(err));
     switch (run.outcome) {
     case profiler::SimulationRun::Outcome::ok: break;
@@ -37,9 +37,9 @@ int runBatchSimulate(const CommandLine& cmd, std::ostream& out, std::ostream& er
 
     printSimulationSummary(run.summary, out);
     nlohmann::json report = simulationReport(run.summary);
-    if (!cmd.against.isEmpty())
+    if (!cmd.against.empty())
         if (const int rc = runAgainstMeasured(project, run.summary, cmd, report, out, err); rc != kExitOk) return rc;
-    if (!writeReport(cmd.report.toStdString(), report, err)) return kExitBadInput;
+    if (!writeReport(cmd.report, report, err)) return kExitBadInput;
     return run.summary.sim.status == "ok" ? kExitOk : kExitRunFailed;
 }
 

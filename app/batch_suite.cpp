@@ -34,11 +34,11 @@ bool isSuiteFile(const fs::path& file) {
 
 namespace {
 
-bool writeJunit(const QString& path, const std::string& suiteName, const std::vector<CaseResult>& cases, std::ostream& err) {
-    if (path.isEmpty()) return true;
-    const QByteArray xml = junitXml(suiteName, cases);
-    if (Status st = writeFileAtomically(path.toStdString(), std::string_view(xml.constData(), size_t(xml.size()))); !st) {
-        err << "npustudio: cannot write " << path.toStdString() << ": " << st.message() << "\n";
+bool writeJunit(const std::string& path, const std::string& suiteName, const std::vector<CaseResult>& cases,
+                std::ostream& err) {
+    if (path.empty()) return true;
+    if (Status st = writeFileAtomically(path, junitXml(suiteName, cases)); !st) {
+        err << "npustudio: cannot write " << path << ": " << st.message() << "\n";
         return false;
     }
     return true;
@@ -98,13 +98,13 @@ fs::path defaultOutDir(const fs::path& suiteFile) { return fs::path(suiteFile.st
 }  // namespace
 
 int runBatchSuite(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
-    const fs::path suiteFile = cmd.positional.front().toStdString();
+    const fs::path suiteFile = cmd.positional.front();
     auto suite = loadSuite(suiteFile);
     if (!suite) {
         err << "npustudio: " << suite.message() << "\n";
         return kExitBadInput;
     }
-    const fs::path baselineFile = cmd.baseline.toStdString();
+    const fs::path baselineFile = cmd.baseline;
     if (cmd.updateBaseline && baselineFile.empty()) {
         err << "npustudio: --update-baseline needs --baseline FILE (the file to write)\n";
         return kExitBadInput;
@@ -120,7 +120,7 @@ int runBatchSuite(const CommandLine& cmd, std::ostream& out, std::ostream& err) 
         baseline = std::move(*loaded);
     }
     const std::vector<SuiteCase> cases = shardCases(suite->cases, cmd.shardIndex, cmd.shardCount);
-    const fs::path outDir = cmd.out.isEmpty() ? defaultOutDir(suiteFile) : fs::path(cmd.out.toStdString());
+    const fs::path outDir = cmd.out.empty() ? defaultOutDir(suiteFile) : fs::path(cmd.out);
 
     SuiteReport report;
     report.suite = suiteFile.string();
@@ -139,26 +139,26 @@ int runBatchSuite(const CommandLine& cmd, std::ostream& out, std::ostream& err) 
             out << "baseline updated: " << baselineFile.string() << "\n";
         }
     }
-    if (!writeReport(cmd.report.toStdString(), suiteReportToJson(report), err)) return kExitBadInput;
+    if (!writeReport(cmd.report, suiteReportToJson(report), err)) return kExitBadInput;
     if (!writeJunit(cmd.junit, suiteFile.stem().string(), report.cases, err)) return kExitBadInput;
     return code;
 }
 
 int runBatchMerge(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
-    if (cmd.positional.isEmpty()) {
+    if (cmd.positional.empty()) {
         err << "npustudio: --merge needs suite reports: --merge R1.json R2.json ... --report ALL.json\n";
         return kExitBadInput;
     }
     std::vector<SuiteReport> parts;
     std::vector<std::string> files;
-    for (const QString& file : cmd.positional) {
-        auto part = loadSuiteReport(file.toStdString());
+    for (const std::string& file : cmd.positional) {
+        auto part = loadSuiteReport(file);
         if (!part) {
             err << "npustudio: " << part.message() << "\n";
             return kExitBadInput;
         }
         parts.push_back(std::move(*part));
-        files.push_back(file.toStdString());
+        files.push_back(file);
     }
     auto merged = mergeSuiteReports(parts, files);
     if (!merged) {
@@ -166,7 +166,7 @@ int runBatchMerge(const CommandLine& cmd, std::ostream& out, std::ostream& err) 
         return kExitBadInput;
     }
     printSuiteTable(merged->cases, out);
-    if (!writeReport(cmd.report.toStdString(), suiteReportToJson(*merged), err)) return kExitBadInput;
+    if (!writeReport(cmd.report, suiteReportToJson(*merged), err)) return kExitBadInput;
     if (!writeJunit(cmd.junit, fs::path(merged->suite).stem().string(), merged->cases, err)) return kExitBadInput;
     return exitCodeOf(merged->cases);
 }

@@ -1,14 +1,74 @@
 #include "app/junit_writer.h"
 
-#include <QXmlStreamWriter>
+#include <cstdio>
 
 namespace npu::app {
 
 using regression::CaseStatus;
 
-static QString qs(const std::string& s) { return QString::fromStdString(s); }
+namespace {
 
-QByteArray junitXml(const std::string& suiteName, const std::vector<regression::CaseResult>& cases) {
+// XML-escaped text; attributes also escape the whitespace a parser would normalise away.
+std::string escaped(const std::string& text, bool attribute) {
+    std::string out;
+    out.reserve(text.size());
+    for (const char c : text) {
+        switch (c) {
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '&': out += "&amp;"; break;
+        case '"': out += "&quot;"; break;
+        case '\t': out += attribute ? "&#9;" : "\t"; break;
+        case '\n': out += attribute ? "&#10;" : "\n"; break;
+        case '\r': out += attribute ? "&#13;" : "\r"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string attr(const char* name, const std::string& value) {
+    return std::string(" ") + name + "=\"" + escaped(value, true) + "\"";
+}
+
+std::string fixed3(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+std::string general10(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+    return buf;
+}
+
+// One line per metric: "path: verdict baseline B now N (reason)".
+std::string metricDetails(const regression::CaseResult& c) {
+    std::string details;
+    for (const auto& m : c.metrics) {
+        details += m.path + ": " + regression::verdictName(m.verdict);
+        if (m.baseline) details += " baseline " + general10(*m.baseline);
+        if (m.now) details += " now " + general10(*m.now);
+        if (!m.reason.empty()) details += " (" + m.reason + ")";
+        details += '\n';
+    }
+    return details;
+}
+
+std::string failureMessage(const regression::CaseResult& c) {
+    std::string message;
+    for (const auto& m : c.metrics) {
+        if (!regression::isFailure(m.verdict)) continue;
+        if (!message.empty()) message += "; ";
+        message += m.path + ": " + m.reason;
+    }
+    return message;
+}
+
+}  // namespace
+
+std::string junitXml(const std::string& suiteName, const std::vector<regression::CaseResult>& cases) {
     int failures = 0, errors = 0;
     double seconds = 0;
     for (const auto& c : cases) {
@@ -16,52 +76,36 @@ QByteArray junitXml(const std::string& suiteName, const std::vector<regression::
         errors += c.status == CaseStatus::error;
         seconds += c.wallMs / 1e3;
     }
-    QByteArray bytes;
-    QXmlStreamWriter xml(&bytes);
-    xml.setAutoFormatting(true);
-    xml.writeStartDocument();
-    xml.writeStartElement(QStringLiteral("testsuites"));
-    xml.writeStartElement(QStringLiteral("testsuite"));
-    xml.writeAttribute(QStringLiteral("name"), qs(suiteName));
-    xml.writeAttribute(QStringLiteral("tests"), QString::number(cases.size()));
-    xml.writeAttribute(QStringLiteral("failures"), QString::number(failures));
-    xml.writeAttribute(QStringLiteral("errors"), QString::number(errors));
-    xml.writeAttribute(QStringLiteral("time"), QString::number(seconds, 'f', 3));
-    for (const auto& c : cases) {
-        xml.writeStartElement(QStringLiteral("testcase"));
-        xml.writeAttribute(QStringLiteral("classname"), qs(suiteName));
-        xml.writeAttribute(QStringLiteral("name"), qs(c.name));
-        xml.writeAttribute(QStringLiteral("time"), QString::number(c.wallMs / 1e3, 'f', 3));
-        QString details;
-        for (const auto& m : c.metrics) {
-            details += QStringLiteral("%1: %2").arg(qs(m.path), QLatin1String(regression::verdictName(m.verdict)));
-            if (m.baseline) details += QStringLiteral(" baseline %1").arg(*m.baseline, 0, 'g', 10);
-            if (m.now) details += QStringLiteral(" now %1").arg(*m.now, 0, 'g', 10);
-            if (!m.reason.empty()) details += QStringLiteral(" (%1)").arg(qs(m.reason));
-            details += QLatin1Char('\n');
+    const std::string indent1(4, ' '), indent2(8, ' '), indent3(12, ' ');
+    std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+    xml += indent1 + "<testsuite" + attr("name", suiteName) + attr("tests", std::to_string(cases.size())) +
+           attr("failures", std::to_string(failures)) + attr("errors", std::to_string(errors)) +
+           attr("time", fixed3(seconds));
+    if (cases.empty()) {
+        xml += "/>\n";
+    } else {
+        xml += ">\n";
+        for (const auto& c : cases) {
+            xml += indent2 + "<testcase" + attr("classname", suiteName) + attr("name", c.name) +
+                   attr("time", fixed3(c.wallMs / 1e3));
+            const std::string details = metricDetails(c);
+            if (c.status == CaseStatus::error) {
+                xml += ">\n" + indent3 + "<error" + attr("message", c.error) + ">" + escaped(details, false) +
+                       "</error>\n" + indent2 + "</testcase>\n";
+            } else if (c.status == CaseStatus::fail) {
+                xml += ">\n" + indent3 + "<failure" + attr("message", failureMessage(c)) + ">" + escaped(details, false) +
+                       "</failure>\n" + indent2 + "</testcase>\n";
+            } else if (!details.empty()) {
+                xml += ">\n" + indent3 + "<system-out>" + escaped(details, false) + "</system-out>\n" + indent2 +
+                       "</testcase>\n";
+            } else {
+                xml += "/>\n";
+            }
         }
-        if (c.status == CaseStatus::error) {
-            xml.writeStartElement(QStringLiteral("error"));
-            xml.writeAttribute(QStringLiteral("message"), qs(c.error));
-            xml.writeCharacters(details);
-            xml.writeEndElement();
-        } else if (c.status == CaseStatus::fail) {
-            QStringList failed;
-            for (const auto& m : c.metrics)
-                if (regression::isFailure(m.verdict)) failed << qs(m.path + ": " + m.reason);
-            xml.writeStartElement(QStringLiteral("failure"));
-            xml.writeAttribute(QStringLiteral("message"), failed.join(QStringLiteral("; ")));
-            xml.writeCharacters(details);
-            xml.writeEndElement();
-        } else if (!details.isEmpty()) {
-            xml.writeTextElement(QStringLiteral("system-out"), details);
-        }
-        xml.writeEndElement();
+        xml += indent1 + "</testsuite>\n";
     }
-    xml.writeEndElement();
-    xml.writeEndElement();
-    xml.writeEndDocument();
-    return bytes;
+    xml += "</testsuites>\n";
+    return xml;
 }
 
 }  // namespace npu::app

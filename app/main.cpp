@@ -1,9 +1,9 @@
 // npustudio: the GUI, or with --batch (and for --help/--version) a console tool that
-// never touches a display.
+// never touches a display: that path makes only a QCoreApplication (for the parser) and
+// hands the plain command line to the batch runner, which needs no Qt.
 
 #include "app/batch_runner.h"
-#include "app/command_line.h"
-#include "app/estimate_command.h"
+#include "app/command_line_parser.h"
 #include "app/main_window.h"
 
 #include <QApplication>
@@ -50,14 +50,10 @@ int main(int argc, char** argv) {
         std::cerr << "npustudio: " << problem.toStdString() << "\n";
         return npu::app::kExitBadInput;
     }
-    if (cmd.batch && !cmd.estimateProject.isEmpty())
-        return npu::app::runEstimateCommand({cmd.estimateProject.toStdString(), cmd.tokens.toStdString(), cmd.devicesMax.toStdString(),
-                                             cmd.report.toStdString()},
-                                            std::cout, std::cerr);
     if (cmd.batch) return npu::app::runBatch(cmd, std::cout, std::cerr);
 
     npu::app::MainWindow window;
     window.show();
-    for (const QString& file : cmd.positional) window.openPath(file);
+    for (const QString& file : parser.positionalArguments()) window.openPath(file);
     return app->exec();
 }

@@ -2,7 +2,7 @@
 // recorded, the default import target, the job runner's cancel.
 
 #include "app/batch_import.h"
-#include "app/command_line.h"
+#include "app/command_line_parser.h"
 #include "app/job_runner.h"
 #include "app/run_recorder.h"
 
@@ -28,8 +28,8 @@ private slots:
         QVERIFY(app::readCommandLine(parser, cmd).isEmpty());
         QVERIFY(cmd.batch);
         QVERIFY(cmd.compare);
-        QCOMPARE(cmd.positional, QStringList({QStringLiteral("a.npudb"), QStringLiteral("b.npudb")}));
-        QCOMPARE(cmd.report, QStringLiteral("d.json"));
+        QCOMPARE(cmd.positional, std::vector<std::string>({"a.npudb", "b.npudb"}));
+        QCOMPARE(cmd.report, std::string("d.json"));
 
         QCommandLineParser bad;
         app::addOptions(bad);

@@ -11,15 +11,16 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 using namespace npu;
 
 namespace {
-QString model(const char* name) { return QStringLiteral(NPU_TEST_DATA_DIR "/models/") + QString::fromUtf8(name); }
-nlohmann::json readJson(const QString& path) {
-    std::ifstream in(path.toStdString());
+std::string model(const char* name) { return std::string(NPU_TEST_DATA_DIR "/models/") + name; }
+nlohmann::json readJson(const std::string& path) {
+    std::ifstream in(path);
     return nlohmann::json::parse(in, nullptr, false);
 }
 }  // namespace
@@ -27,7 +28,7 @@ nlohmann::json readJson(const QString& path) {
 class TestConvertCommand : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
-    QString path(const char* name) const { return m_dir.filePath(QString::fromUtf8(name)); }
+    std::string path(const char* name) const { return m_dir.filePath(QString::fromUtf8(name)).toStdString(); }
 
     int run(app::CommandLine cmd, std::string* outText = nullptr, std::string* errText = nullptr) {
         cmd.batch = true;
@@ -42,7 +43,7 @@ private slots:
     void convertsWithReport() {
         app::CommandLine cmd;
         cmd.convertModel = model("mobilenet_v2.onnx");
-        cmd.inputShapes = {QStringLiteral("input:1,3,224,224")};
+        cmd.inputShapes = {"input:1,3,224,224"};
         cmd.out = path("mobilenet.npuom");
         cmd.report = path("report.json");
         std::string out;
@@ -54,24 +55,24 @@ private slots:
             QVERIFY2(report.contains(key), key);
         QCOMPARE(report["status"].get<std::string>(), std::string("ok"));
         QCOMPARE(report["params"].get<std::int64_t>(), std::int64_t{3487816});
-        auto loaded = engine::loadOfflineModel(cmd.out.toStdString());
+        auto loaded = engine::loadOfflineModel(cmd.out);
         QVERIFY(loaded.ok());
         QCOMPARE(loaded->report.forwardMacs, report["forward_macs"].get<std::int64_t>());
     }
 
     void strictFailsWithTheList() {
         const auto onnxPath = path("custom.onnx");
-        std::ofstream(onnxPath.toStdString(), std::ios::binary) << onnx_test::modelWithCustomOp().encode();
+        std::ofstream(onnxPath, std::ios::binary) << onnx_test::modelWithCustomOp().encode();
         app::CommandLine cmd;
         cmd.convertModel = onnxPath;
-        cmd.inputShapes = {QStringLiteral("x:2,16")};
+        cmd.inputShapes = {"x:2,16"};
         cmd.report = path("strict.json");
         cmd.out = path("strict.npuom");
         cmd.strict = true;
         std::string err;
         QCOMPARE(run(cmd, nullptr, &err), 1);
         QVERIFY(err.find("--strict") != std::string::npos);
-        QVERIFY(!QFile::exists(cmd.out));
+        QVERIFY(!std::filesystem::exists(cmd.out));
         const auto report = readJson(cmd.report);
         QCOMPARE(report["status"].get<std::string>(), std::string("failed"));
         QCOMPARE(report["unsupported"][0]["op_type"].get<std::string>(), std::string("custom.domain::FancyOp"));
@@ -80,13 +81,13 @@ private slots:
         cmd.report = path("lenient.json");
         QCOMPARE(run(cmd), 0);
         QCOMPARE(readJson(cmd.report)["status"].get<std::string>(), std::string("partial"));
-        QVERIFY(QFile::exists(cmd.out));
+        QVERIFY(std::filesystem::exists(cmd.out));
     }
 
     void badInput() {
         app::CommandLine cmd;
         cmd.convertModel = model("squeezenet1_1.onnx");
-        cmd.inputShapes = {QStringLiteral("input:1,3,abc")};
+        cmd.inputShapes = {"input:1,3,abc"};
         cmd.report = path("bad.json");
         std::string err;
         QCOMPARE(run(cmd, nullptr, &err), 2);
@@ -94,7 +95,7 @@ private slots:
         QCOMPARE(readJson(cmd.report)["status"].get<std::string>(), std::string("error"));
 
         const auto notOnnx = path("notes.onnx");
-        std::ofstream(notOnnx.toStdString()) << "just text\n";
+        std::ofstream(notOnnx) << "just text\n";
         app::CommandLine cmd2;
         cmd2.convertModel = notOnnx;
         QCOMPARE(run(cmd2, nullptr, &err), 2);
@@ -102,7 +103,7 @@ private slots:
 
         app::CommandLine cmd3;
         cmd3.convertModel = model("squeezenet1_1.onnx");
-        cmd3.precision = QStringLiteral("int7");
+        cmd3.precision = "int7";
         QCOMPARE(run(cmd3), 2);
     }
 };

@@ -1,4 +1,6 @@
-#include "app/command_line.h"
+#include "app/command_line_parser.h"
+
+#include <QStringList>
 
 namespace npu::app {
 
@@ -84,38 +86,53 @@ void addOptions(QCommandLineParser& parser) {
                                  QStringLiteral("[file...]"));
 }
 
+namespace {
+
+std::string valueOf(const QCommandLineParser& parser, const char* name) {
+    return parser.value(QString::fromLatin1(name)).toStdString();
+}
+
+std::vector<std::string> valuesOf(const QStringList& list) {
+    std::vector<std::string> out;
+    out.reserve(size_t(list.size()));
+    for (const QString& s : list) out.push_back(s.toStdString());
+    return out;
+}
+
+}  // namespace
+
 QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
     out.batch = parser.isSet(QStringLiteral("batch"));
-    out.out = parser.value(QStringLiteral("out"));
-    out.report = parser.value(QStringLiteral("report"));
-    out.importPath = parser.value(QStringLiteral("import"));
+    out.out = valueOf(parser, "out");
+    out.report = valueOf(parser, "report");
+    out.importPath = valueOf(parser, "import");
     out.htaCompat = parser.isSet(QStringLiteral("hta-compat"));
     out.alignRanks = parser.isSet(QStringLiteral("align-ranks"));
     out.compare = parser.isSet(QStringLiteral("compare"));
     out.exportChrome = parser.isSet(QStringLiteral("export-chrome"));
     out.exportCsv = parser.isSet(QStringLiteral("export-csv"));
-    out.groupBy = parser.value(QStringLiteral("group-by"));
-    out.convertModel = parser.value(QStringLiteral("convert"));
-    out.inputShapes = parser.values(QStringLiteral("input-shape"));
+    out.groupBy = valueOf(parser, "group-by");
+    out.convertModel = valueOf(parser, "convert");
+    out.inputShapes = valuesOf(parser.values(QStringLiteral("input-shape")));
     out.strict = parser.isSet(QStringLiteral("strict"));
-    out.precision = parser.value(QStringLiteral("precision"));
-    out.device = parser.value(QStringLiteral("device"));
-    out.estimateProject = parser.value(QStringLiteral("estimate"));
-    out.tokens = parser.value(QStringLiteral("tokens"));
-    out.devicesMax = parser.value(QStringLiteral("devices-max"));
-    out.searchProject = parser.value(QStringLiteral("search"));
+    out.precision = valueOf(parser, "precision");
+    out.device = valueOf(parser, "device");
+    out.estimateProject = valueOf(parser, "estimate");
+    out.tokens = valueOf(parser, "tokens");
+    out.devicesMax = valueOf(parser, "devices-max");
+    out.searchProject = valueOf(parser, "search");
     if (parser.isSet(QStringLiteral("top"))) {
         bool ok = false;
         out.top = parser.value(QStringLiteral("top")).toInt(&ok);
         if (!ok || out.top < 1) return QStringLiteral("--top: expected a positive integer, got \"%1\"").arg(parser.value(QStringLiteral("top")));
     }
-    out.positional = parser.positionalArguments();
-    out.against = parser.value(QStringLiteral("against"));
-    out.fit = parser.value(QStringLiteral("fit"));
-    if (!out.fit.isEmpty() && out.against.isEmpty()) return QStringLiteral("--fit needs --against TRACE|RUN.npudb");
-    out.baseline = parser.value(QStringLiteral("baseline"));
+    out.positional = valuesOf(parser.positionalArguments());
+    out.against = valueOf(parser, "against");
+    out.fit = valueOf(parser, "fit");
+    if (!out.fit.empty() && out.against.empty()) return QStringLiteral("--fit needs --against TRACE|RUN.npudb");
+    out.baseline = valueOf(parser, "baseline");
     out.updateBaseline = parser.isSet(QStringLiteral("update-baseline"));
-    out.junit = parser.value(QStringLiteral("junit"));
+    out.junit = valueOf(parser, "junit");
     out.merge = parser.isSet(QStringLiteral("merge"));
     if (parser.isSet(QStringLiteral("jobs"))) {
         bool ok = false;
@@ -141,9 +158,9 @@ QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
             return QStringLiteral("--steps: expected an integer from 1 to 1000, got \"%1\"")
                 .arg(parser.value(QStringLiteral("steps")));
     }
-    if (out.groupBy != QStringLiteral("name") && out.groupBy != QStringLiteral("type") &&
-        out.groupBy != QStringLiteral("category"))
-        return QStringLiteral("--group-by: expected name, type or category, got \"%1\"").arg(out.groupBy);
+    if (out.groupBy != "name" && out.groupBy != "type" && out.groupBy != "category")
+        return QStringLiteral("--group-by: expected name, type or category, got \"%1\"")
+            .arg(QString::fromStdString(out.groupBy));
     return {};
 }
 
