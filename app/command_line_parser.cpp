@@ -101,7 +101,7 @@ std::vector<std::string> valuesOf(const QStringList& list) {
 
 }  // namespace
 
-QString readCommandLine(const QCommandLineParser& parser, CommandLine& out) {
+QString readCommandLine(const QCommandLineParser& parser, runner::CommandLine& out) {
     out.batch = parser.isSet(QStringLiteral("batch"));
     out.out = valueOf(parser, "out");
     out.report = valueOf(parser, "report");

@@ -1,9 +1,9 @@
 #pragma once
 // The npustudio command line: one QCommandLineParser definition shared by main() and
-// the tests, read into the plain CommandLine (app/command_line.h) that the batch runner
-// and the GUI use; only the parsing needs Qt.
+// the tests, read into the plain runner::CommandLine that the batch runner and the GUI
+// use. Parsing stays here (QtCore) so that runner/ has no Qt.
 
-#include "app/command_line.h"
+#include "runner/batch/command_line.h"
 
 #include <QCommandLineParser>
 #include <QString>
@@ -13,6 +13,6 @@ namespace npu::app {
 // Adds every option, --help and --version.
 void addOptions(QCommandLineParser& parser);
 // Reads the parsed options; returns an error message for bad values ("" when fine).
-QString readCommandLine(const QCommandLineParser& parser, CommandLine& out);
+QString readCommandLine(const QCommandLineParser& parser, runner::CommandLine& out);
 
 }  // namespace npu::app
