@@ -1,5 +1,7 @@
 #include "runner/suites/junit_writer.h"
 
+#include "base/units.h"
+
 #include <cstdio>
 
 namespace npu::runner {
@@ -29,12 +31,6 @@ std::string escaped(const std::string& text, bool attribute) {
 
 std::string attr(const char* name, const std::string& value) {
     return std::string(" ") + name + "=\"" + escaped(value, true) + "\"";
-}
-
-std::string fixed3(double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.3f", v);
-    return buf;
 }
 
 std::string general10(double v) {
@@ -80,14 +76,14 @@ std::string junitXml(const std::string& suiteName, const std::vector<regression:
     std::string xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
     xml += indent1 + "<testsuite" + attr("name", suiteName) + attr("tests", std::to_string(cases.size())) +
            attr("failures", std::to_string(failures)) + attr("errors", std::to_string(errors)) +
-           attr("time", fixed3(seconds));
+           attr("time", units::fixed(seconds, 3));
     if (cases.empty()) {
         xml += "/>\n";
     } else {
         xml += ">\n";
         for (const auto& c : cases) {
             xml += indent2 + "<testcase" + attr("classname", suiteName) + attr("name", c.name) +
-                   attr("time", fixed3(c.wallMs / 1e3));
+                   attr("time", units::fixed(c.wallMs / 1e3, 3));
             const std::string details = metricDetails(c);
             if (c.status == CaseStatus::error) {
                 xml += ">\n" + indent3 + "<error" + attr("message", c.error) + ">" + escaped(details, false) +
