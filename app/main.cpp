@@ -1,10 +1,10 @@
 // npustudio: the GUI, or with --batch (and for --help/--version) a console tool that
-// never touches a display.
+// never touches a display: that path makes only a QCoreApplication (for the parser) and
+// hands the plain command line to npu_runner, which has no Qt.
 
-#include "app/batch_runner.h"
-#include "app/command_line.h"
-#include "app/estimate_command.h"
+#include "app/command_line_parser.h"
 #include "app/main_window.h"
+#include "runner/batch/batch_runner.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -40,24 +40,20 @@ int main(int argc, char** argv) {
     npu::app::addOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         std::cerr << "npustudio: " << parser.errorText().toStdString() << " (see npustudio --help)\n";
-        return npu::app::kExitBadInput;
+        return npu::runner::kExitBadInput;
     }
     if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all"))) parser.showHelp(0);
     if (parser.isSet(QStringLiteral("version"))) parser.showVersion();
 
-    npu::app::CommandLine cmd;
+    npu::runner::CommandLine cmd;
     if (const QString problem = npu::app::readCommandLine(parser, cmd); !problem.isEmpty()) {
         std::cerr << "npustudio: " << problem.toStdString() << "\n";
-        return npu::app::kExitBadInput;
+        return npu::runner::kExitBadInput;
     }
-    if (cmd.batch && !cmd.estimateProject.isEmpty())
-        return npu::app::runEstimateCommand({cmd.estimateProject.toStdString(), cmd.tokens.toStdString(), cmd.devicesMax.toStdString(),
-                                             cmd.report.toStdString()},
-                                            std::cout, std::cerr);
-    if (cmd.batch) return npu::app::runBatch(cmd, std::cout, std::cerr);
+    if (cmd.batch) return npu::runner::runBatch(cmd, std::cout, std::cerr);
 
     npu::app::MainWindow window;
     window.show();
-    for (const QString& file : cmd.positional) window.openPath(file);
+    for (const QString& file : parser.positionalArguments()) window.openPath(file);
     return app->exec();
 }

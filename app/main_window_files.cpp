@@ -3,9 +3,9 @@
 
 #include "app/main_window.h"
 
-#include "app/batch_import.h"
+#include "runner/batch/batch_import.h"
 #include "app/run_jobs.h"
-#include "app/run_recorder.h"
+#include "runner/runs/run_recorder.h"
 #include "profiler/exporters/chrome_trace_exporter.h"
 #include "profiler/exporters/csv_table.h"
 #include "profiler/importers/trace_importer.h"
@@ -136,12 +136,12 @@ bool MainWindow::openDatabase(const QString& file) {
 
 QString MainWindow::importTarget(const QString& trace) const {
     if (m_project) {
-        const fs::path dir = runsFolder(*m_project);
+        const fs::path dir = runner::runsFolder(*m_project);
         std::error_code ec;
         fs::create_directories(dir, ec);
-        return QString::fromStdString((dir / (newRunName("import", dir) + ".npudb")).string());
+        return QString::fromStdString((dir / (runner::newRunName("import", dir) + ".npudb")).string());
     }
-    const QString beside = QString::fromStdString(besideImportDb(toPath(trace)).string());
+    const QString beside = QString::fromStdString(runner::besideImportDb(toPath(trace)).string());
     if (QFileInfo(QFileInfo(beside).absolutePath()).isWritable()) return beside;
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/imports");
     QDir().mkpath(cache);
@@ -207,7 +207,7 @@ void MainWindow::jobFinished(const JobResult& result) {
         const std::string source = kind == JobKind::simulate ? "simulated" : "imported";
         const std::string runName = kind == JobKind::simulate ? QFileInfo(result.dbPath).completeBaseName().toStdString()
                                                               : m_jobRunName.toStdString();
-        auto recorded = recordRun(*m_project, toPath(result.dbPath), runName, source);
+        auto recorded = runner::recordRun(*m_project, toPath(result.dbPath), runName, source);
         if (!recorded) warn(QStringLiteral("Run not added to the project: %1").arg(QString::fromStdString(recorded.message())));
         m_explorer->model()->setProject(*m_project);
     }

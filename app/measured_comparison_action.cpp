@@ -1,6 +1,6 @@
 #include "app/measured_comparison_action.h"
 
-#include "app/batch_against.h"
+#include "runner/batch/batch_against.h"
 #include "profiler/analysis/measured_comparison.h"
 #include "profiler/store/profile_db.h"
 #include "views/compare/measured_comparison_dialog.h"
@@ -17,7 +17,7 @@ namespace npu::app {
 views::MeasuredComparisonDialog* makeMeasuredComparisonDialog(QWidget* parent, const profiler::ProfileDb& simulated,
                                                               const QString& measuredPath, QString* error) {
     std::ostringstream err;
-    auto measured = openMeasuredRun(measuredPath.toStdString(), simulated.path().parent_path(), err);
+    auto measured = runner::openMeasuredRun(measuredPath.toStdString(), simulated.path().parent_path(), err);
     if (!measured) {
         if (error) *error = QString::fromStdString(err.str()).trimmed();
         return nullptr;

@@ -1,8 +1,8 @@
 #include "app/run_jobs.h"
 
-#include "app/simulation_report.h"
+#include "runner/reports/simulation_report.h"
 #include "profiler/importers/trace_importer.h"
-#include "profiler/runs/simulation_run.h"
+#include "runner/runs/simulation_run.h"
 
 namespace npu::app {
 
@@ -12,20 +12,20 @@ JobResult simulateToDatabase(const engine::Project& project, const std::filesyst
                              const std::string& runName, int steps, const Progress& progress) {
     // The GUI records the run itself, on its own thread, into the project it shows.
     engine::Project copy = project;
-    profiler::SimulationRunOptions options;
+    runner::SimulationRunOptions options;
     options.steps = steps;
     options.db = dbPath;
     options.runName = runName;
     options.record = false;
-    const profiler::SimulationRun run = profiler::runSimulation(copy, options, progress);
-    if (run.outcome == profiler::SimulationRun::Outcome::cancelled)
+    const runner::SimulationRun run = runner::runSimulation(copy, options, progress);
+    if (run.outcome == runner::SimulationRun::Outcome::cancelled)
         return {JobResult::Outcome::cancelled, QStringLiteral("simulation cancelled"), {}, {}};
-    if (run.outcome != profiler::SimulationRun::Outcome::ok)
+    if (run.outcome != runner::SimulationRun::Outcome::ok)
         return {JobResult::Outcome::failed, qs(run.error), {}, QStringLiteral("error")};
     JobResult out;
     out.dbPath = QString::fromStdString(run.summary.db.string());
     out.status = qs(run.summary.sim.status);
-    out.message = qs(oneLineSummary(run.summary));
+    out.message = qs(runner::oneLineSummary(run.summary));
     return out;
 }
 

@@ -3,7 +3,7 @@
 // a row per category, the major groups, and the measured step's busy/idle time.
 #include "app/measured_comparison_action.h"
 #include "profiler/analysis/measured_comparison.h"
-#include "profiler/runs/simulation_run.h"
+#include "runner/runs/simulation_run.h"
 #include "profiler/store/profile_db.h"
 #include "views/compare/measured_comparison_dialog.h"
 
@@ -42,11 +42,11 @@ private slots:
         QTemporaryDir dir;
         auto project = engine::loadProject(std::filesystem::path(NPU_SOURCE_DIR) / "projects/llama-small-h200/project.json");
         QVERIFY(project.ok());
-        profiler::SimulationRunOptions o;
+        runner::SimulationRunOptions o;
         o.dir = dir.path().toStdString();
         o.record = false;
-        const auto run = profiler::runSimulation(*project, o);
-        QVERIFY(run.outcome == profiler::SimulationRun::Outcome::ok);
+        const auto run = runner::runSimulation(*project, o);
+        QVERIFY(run.outcome == runner::SimulationRun::Outcome::ok);
         auto sim = profiler::ProfileDb::open(run.summary.db);
         QVERIFY(sim.ok());
         QString error;

@@ -11,7 +11,7 @@
 #include "engine/project/project.h"
 #include "profiler/analysis/communication_overview.h"
 #include "profiler/importers/profile_import.h"
-#include "profiler/runs/simulation_run.h"
+#include "runner/runs/simulation_run.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
 
@@ -25,6 +25,7 @@
 
 using namespace npu;
 using namespace npu::profiler;
+using namespace npu::runner;
 
 namespace {
 

@@ -9,7 +9,7 @@
 // to the nanosecond: the two ends are rounded apart).
 
 #include "engine/project/project.h"
-#include "profiler/runs/simulation_run.h"
+#include "runner/runs/simulation_run.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
 
@@ -20,6 +20,7 @@
 
 using namespace npu;
 using namespace npu::profiler;
+using namespace npu::runner;
 
 namespace {
 

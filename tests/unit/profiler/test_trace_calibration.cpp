@@ -1,6 +1,6 @@
 // The cost model held against the two shared H200 traces (issue 9, "Calibration against
 // a real trace"): the sample projects simulated by the one run function
-// (profiler::runSimulation) and the traces imported by the Kineto importer, grouped by op
+// (runner::runSimulation) and the traces imported by the Kineto importer, grouped by op
 // category (profiler/analysis/measured_comparison). Each major category — matmul, conv,
 // attention, optimizer and all memory-bound kernels together — must land within 15% of
 // the trace's kernel time (groups under 1% of the trace's kernel time are listed but not
@@ -16,7 +16,7 @@
 #include "profiler/analysis/measured_comparison.h"
 #include "profiler/analysis/profile_fit.h"
 #include "profiler/importers/trace_importer.h"
-#include "profiler/runs/simulation_run.h"
+#include "runner/runs/simulation_run.h"
 #include "profiler/store/profile_db.h"
 
 #include <QTemporaryDir>
@@ -27,6 +27,7 @@
 
 using namespace npu;
 using namespace npu::profiler;
+using namespace npu::runner;
 namespace fs = std::filesystem;
 
 class TestTraceCalibration : public QObject {

@@ -4,7 +4,7 @@
 // that does not open stops the test with its message.
 
 #include "engine/project/project.h"
-#include "profiler/runs/simulation_run.h"
+#include "runner/runs/simulation_run.h"
 #include "profiler/store/profile_db.h"
 
 #include <QTemporaryDir>
@@ -15,11 +15,11 @@
 
 namespace npu::views::testing {
 
-inline profiler::SimulationRun simulateInto(engine::Project& project, const QTemporaryDir& dir) {
-    profiler::SimulationRunOptions o;
+inline runner::SimulationRun simulateInto(engine::Project& project, const QTemporaryDir& dir) {
+    runner::SimulationRunOptions o;
     o.dir = dir.path().toStdString();
     o.record = false;
-    return profiler::runSimulation(project, o);
+    return runner::runSimulation(project, o);
 }
 
 inline std::shared_ptr<const profiler::ProfileDb> openDb(const std::filesystem::path& path) {

@@ -4,7 +4,7 @@
 // none; a damaged cluster_report shows what it can and does not crash.
 
 #include "engine/project/project.h"
-#include "profiler/runs/simulation_run.h"
+#include "runner/runs/simulation_run.h"
 #include "profiler/store/profile_db.h"
 #include "views/tables/communication_advice_panel.h"
 #include "views/tables/diagnostics_view.h"
@@ -41,7 +41,7 @@ private slots:
         QVERIFY2(project.ok(), project.ok() ? "" : project.message().c_str());
         QTemporaryDir dir;
         const auto run = views::testing::simulateInto(*project, dir);
-        QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
+        QVERIFY2(run.outcome == runner::SimulationRun::Outcome::ok, run.error.c_str());
         const auto& advice = run.summary.sim.cluster.advice;
         QVERIFY(!advice.empty());
 
@@ -66,7 +66,7 @@ private slots:
         project->communication["overlap"] = true;
         QTemporaryDir dir;
         const auto run = views::testing::simulateInto(*project, dir);
-        QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
+        QVERIFY2(run.outcome == runner::SimulationRun::Outcome::ok, run.error.c_str());
         QVERIFY(run.summary.sim.cluster.advice.empty());
         views::DiagnosticsView view;
         view.setDatabase(openDb(run.summary.db));

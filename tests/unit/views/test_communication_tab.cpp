@@ -9,7 +9,7 @@
 #include "engine/project/project.h"
 #include "profiler/analysis/run_report.h"
 #include "profiler/importers/profile_import.h"
-#include "profiler/runs/simulation_run.h"
+#include "runner/runs/simulation_run.h"
 #include "profiler/store/profile_db.h"
 #include "views/communication/collectives_model.h"
 #include "views/communication/comm_matrix_chart.h"
@@ -74,7 +74,7 @@ private slots:
         project->parallel["pipeline_stages"] = pp;
         QTemporaryDir dir;
         const auto run = views::testing::simulateInto(*project, dir);
-        QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
+        QVERIFY2(run.outcome == runner::SimulationRun::Outcome::ok, run.error.c_str());
         const auto& cluster = run.summary.sim.cluster;  // what `--report` prints as ranks / collectives
         QVERIFY(cluster.present);
         QCOMPARE(cluster.ranks.size(), std::size_t(8));
@@ -157,11 +157,11 @@ private slots:
         QVERIFY(project.ok());
         project->cluster["slow_ranks"] = {{{"rank", 1}, {"compute_factor", 1.2}}};
         QTemporaryDir dir;
-        profiler::SimulationRunOptions o;
+        runner::SimulationRunOptions o;
         o.dir = dir.path().toStdString();
         o.record = false;
-        const auto run = profiler::runSimulation(*project, o);
-        QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
+        const auto run = runner::runSimulation(*project, o);
+        QVERIFY2(run.outcome == runner::SimulationRun::Outcome::ok, run.error.c_str());
         views::CommunicationTab tab;
         tab.setDatabase(openDb(run.summary.db));
         QCOMPARE(tab.rankChart()->highlightedRank(), std::int64_t(1));
@@ -362,7 +362,7 @@ private slots:
         engine::Project p = engine::testing::smallLlama();  // one device
         QTemporaryDir dir;
         const auto run = views::testing::simulateInto(p, dir);
-        QVERIFY2(run.outcome == profiler::SimulationRun::Outcome::ok, run.error.c_str());
+        QVERIFY2(run.outcome == runner::SimulationRun::Outcome::ok, run.error.c_str());
         views::CommunicationTab tab;
         tab.setDatabase(openDb(run.summary.db));
         QVERIFY(!tab.hasCommunication());

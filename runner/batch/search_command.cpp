@@ -1,0 +1,88 @@
+#include "runner/batch/search_command.h"
+
+#include "runner/batch/batch_runner.h"
+#include "runner/reports/simulation_report.h"
+#include "engine/planner/strategy_search.h"
+#include "base/atomic_file.h"
+
+#include <chrono>
+#include <cstdio>
+#include <ostream>
+
+namespace npu::runner {
+
+namespace {
+
+// Left-aligned in `width` columns; labels hold "·", two bytes and one column in UTF-8.
+std::string padded(const std::string& text, std::size_t width) {
+    std::size_t columns = 0;
+    for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
+    return text + std::string(columns < width ? width - columns : 1, ' ');
+}
+
+}  // namespace
+
+int runSearchCommand(const SearchCommandOptions& options, std::ostream& out, std::ostream& err) {
+    if (options.top < 1) {
+        err << "npustudio: --top: expected a positive integer\n";
+        return kExitBadInput;
+    }
+    auto project = engine::loadProject(options.project);
+    if (!project) {
+        err << "npustudio: " << project.message() << "\n";
+        return kExitBadInput;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto r = engine::searchStrategies(*project, {});
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!r) {
+        err << "npustudio: " << r.message() << "\n";
+        return kExitBadInput;
+    }
+    char line[256];
+    std::snprintf(line, sizeof line, "%d devices: %zu strategies, %d simulated in %.1f s, %d fit in %s per device\n", r->devices,
+                  r->strategies.size(), r->simulations, seconds, r->feasibleCount, humanBytes(static_cast<double>(r->capacity_bytes)).c_str());
+    out << line;
+    if (r->truncated)
+        out << "stopped at the simulation cap: the strategies marked not_run were not simulated (see bounds)\n";
+    if (r->feasibleCount > 0) {
+        std::snprintf(line, sizeof line, "%4s  %s%10s %10s %11s\n", "rank", padded("strategy", 72).c_str(), "step ms", "tokens/s", "peak");
+        out << line;
+        for (int i = 0; i < std::min(options.top, r->feasibleCount); ++i) {
+            const engine::StrategyTrial& t = r->strategies[static_cast<std::size_t>(i)];
+            std::snprintf(line, sizeof line, "%4d  %s%10.1f %10.0f %11s\n", i + 1, padded(t.config.label(), 72).c_str(), t.step_time_ms, t.tokens_per_s,
+                          humanBytes(static_cast<double>(t.peak_bytes)).c_str());
+            out << line;
+        }
+    } else {
+        out << "no strategy fits the devices' memory\n";
+    }
+    if (const engine::StrategyTrial* own = r->current()) {
+        const int rank = own->feasible() ? static_cast<int>(own - r->strategies.data()) + 1 : 0;
+        if (rank > 0)
+            std::snprintf(line, sizeof line, "project's strategy: rank %d, %.0f tokens/s (the best is %.0f %% faster): %s\n", rank,
+                          own->tokens_per_s, 100.0 * (r->best()->tokens_per_s / own->tokens_per_s - 1), own->config.label().c_str());
+        else
+            std::snprintf(line, sizeof line, "project's strategy: %s (%s)%s%.120s\n", std::string(engine::trialStatusName(own->status)).c_str(),
+                          own->config.label().c_str(), own->reason.empty() ? "" : ": ", own->reason.c_str());
+        out << line;
+    }
+    std::map<std::string_view, int> others;
+    for (const auto& t : r->strategies)
+        if (!t.feasible()) ++others[engine::trialStatusName(t.status)];
+    for (const auto& [status, n] : others) out << "  " << n << " " << status << "\n";
+    out << "bounds:\n";
+    for (const std::string& b : r->bounds) out << "  - " << b << "\n";
+    if (!options.report.empty()) {
+        nlohmann::json report = r->toJson();
+        report["project"] = options.project;
+        report["search_seconds"] = seconds;
+        if (auto s = npu::writeFileAtomically(options.report, report.dump(2) + "\n"); !s) {
+            err << "npustudio: " << s.message() << "\n";
+            return kExitRunFailed;
+        }
+    }
+    return r->feasibleCount > 0 ? kExitOk : kExitRunFailed;
+}
+
+}  // namespace npu::runner

@@ -1,0 +1,28 @@
+#pragma once
+// Where a project's runs go and how they are listed: runs/<name>.npudb in the project
+// folder, one RunEntry per run in project.json (saved atomically). Shared by the batch
+// runner, the suites and the GUI (runner/runs/simulation_run) so all record runs the same
+// way.
+
+#include "base/expected.h"
+#include "engine/project/project.h"
+
+#include <filesystem>
+#include <string>
+
+namespace npu::runner {
+
+// "sim-20261130-015301" (UTC, to the second; a suffix keeps names unique in dir).
+std::string newRunName(const std::string& prefix, const std::filesystem::path& dir);
+std::string isoTimestampUtc();
+
+// The default folder for a project's runs.
+std::filesystem::path runsFolder(const engine::Project& project);
+
+// Adds the run to project.runs and saves project.json. Runs written outside the
+// project's folder are not recorded (returns false), so CI runs with --out elsewhere do
+// not modify a checked-in project.
+Expected<bool> recordRun(engine::Project& project, const std::filesystem::path& dbPath, const std::string& runName,
+                         const std::string& source);
+
+}  // namespace npu::runner

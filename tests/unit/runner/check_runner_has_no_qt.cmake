@@ -1,0 +1,30 @@
+# runner_links_no_qt: cmake -DRUNNER_DIR=... -DEXECUTABLE=... -P check_runner_has_no_qt.cmake
+# Fails when a file of runner/ includes a Qt header (or an app/ or views/ header, which
+# bring Qt), when runner/'s CMake links a Qt target, or when EXECUTABLE (linked against
+# npu_runner alone) needs a Qt library at run time.
+set(problems "")
+file(GLOB_RECURSE sources "${RUNNER_DIR}/*.h" "${RUNNER_DIR}/*.cpp")
+foreach(source ${sources})
+  file(STRINGS "${source}" hits REGEX "^[ \t]*#[ \t]*include[ \t]*[<\"](Q[A-Za-z]|app/|views/)")
+  foreach(hit ${hits})
+    list(APPEND problems "${source}: ${hit}")
+  endforeach()
+endforeach()
+file(STRINGS "${RUNNER_DIR}/CMakeLists.txt" hits REGEX "Qt[0-9]*::|find_package\\(Qt")
+foreach(hit ${hits})
+  list(APPEND problems "${RUNNER_DIR}/CMakeLists.txt: ${hit}")
+endforeach()
+file(GET_RUNTIME_DEPENDENCIES EXECUTABLES "${EXECUTABLE}"
+     RESOLVED_DEPENDENCIES_VAR resolved UNRESOLVED_DEPENDENCIES_VAR unresolved)
+foreach(library ${resolved} ${unresolved})
+  get_filename_component(name "${library}" NAME)
+  if(name MATCHES "^libQt|^libqcustomplot")
+    list(APPEND problems "${EXECUTABLE} needs ${library}")
+  endif()
+endforeach()
+list(LENGTH resolved count)
+if(problems)
+  list(JOIN problems "\n  " text)
+  message(FATAL_ERROR "runner/ must not use Qt:\n  ${text}")
+endif()
+message(STATUS "runner/ names no Qt; ${EXECUTABLE} needs ${count} libraries, none of Qt")
