@@ -1,7 +1,7 @@
 # npu_add_test(NAME SOURCES file.cpp... LIBS lib...)
-# A Qt Test executable registered with CTest. Tests find fixtures through QFINDTESTDATA
-# (tests/data) and the shared reference data through NPU_SHARED_DATA_DIR; GUI tests run
-# offscreen.
+# A Qt Test executable registered with CTest. Tests find fixtures (tests/data, tests/fuzz)
+# with QFINDTESTDATA, relative to their own source file, and the shared reference data
+# through NPU_SHARED_DATA_DIR; GUI tests run offscreen.
 find_package(Qt6 REQUIRED COMPONENTS Core Test)
 
 function(npu_add_test name)
@@ -13,7 +13,6 @@ function(npu_add_test name)
   target_link_libraries(${name} PRIVATE ${T_LIBS} Qt6::Test Qt6::Core)
   target_compile_definitions(${name} PRIVATE
     QT_NO_CAST_FROM_ASCII QT_NO_FOREACH
-    NPU_TEST_DATA_DIR="${NPU_SOURCE_DIR}/tests/data"
     NPU_SHARED_DATA_DIR="${NPU_SHARED_DATA_DIR}"
     NPU_SOURCE_DIR="${NPU_SOURCE_DIR}")
   add_test(NAME ${name} COMMAND ${name})

@@ -41,7 +41,7 @@ class TestBatchCli : public QObject {
 
     // Tests never write into tests/data: each gets a copy of the project.
     QString copyProject(const QString& name) {
-        const QString src = QStringLiteral(NPU_TEST_DATA_DIR "/projects/") + name + QStringLiteral("/project.json");
+        const QString src = QFINDTESTDATA(QStringLiteral("../data/projects/") + name + QStringLiteral("/project.json"));
         const QString dir = m_tmp.filePath(name + QString::number(m_copies++));
         QDir().mkpath(dir);
         const QString dst = dir + QStringLiteral("/project.json");
@@ -242,7 +242,7 @@ private slots:
         const QString out = m_tmp.filePath(QStringLiteral("nesting.npudb"));
         const QString report = m_tmp.filePath(QStringLiteral("import.json"));
         const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("--import"),
-                                 QStringLiteral(NPU_TEST_DATA_DIR "/traces/nesting.json"), QStringLiteral("--out"), out,
+                                 QFINDTESTDATA("../data/traces/nesting.json"), QStringLiteral("--out"), out,
                                  QStringLiteral("--report"), report});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY(QFile::exists(out));
@@ -293,7 +293,7 @@ private slots:
         const QString report = m_tmp.filePath(QStringLiteral("against.json"));
         const QString fit = QFileInfo(project).absolutePath() + QStringLiteral("/fit.json");
         const Run r = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--against"),
-                                 QStringLiteral(NPU_TEST_DATA_DIR "/traces/resnet50_amp_bf16_b64_h200.json.gz"),
+                                 QFINDTESTDATA("../data/traces/resnet50_amp_bf16_b64_h200.json.gz"),
                                  QStringLiteral("--fit"), fit, QStringLiteral("--report"), report});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.out.contains(QStringLiteral("Against measured run")), qPrintable(r.out));

@@ -42,7 +42,7 @@ namespace {
 
 QString copyProject(const QString& dir, const QByteArray& replaceFrom = {}, const QByteArray& replaceTo = {}) {
     QDir().mkpath(dir);
-    QFile in(QStringLiteral(NPU_TEST_DATA_DIR "/projects/tiny-llama/project.json"));
+    QFile in(QFINDTESTDATA("../data/projects/tiny-llama/project.json"));
     if (!in.open(QIODevice::ReadOnly)) qFatal("tiny-llama project missing");
     QByteArray text = in.readAll();
     if (!replaceFrom.isEmpty()) text.replace(replaceFrom, replaceTo);
@@ -190,7 +190,7 @@ private slots:
     // 7. "imported … 9430 slices" then "Opened … 9432 slices": one count.
     void importAndOpenCountTheSameSlices() {
         const QString trace = m_tmp.filePath(QStringLiteral("nesting.json"));
-        QVERIFY(QFile::copy(QStringLiteral(NPU_TEST_DATA_DIR "/traces/nesting.json"), trace));
+        QVERIFY(QFile::copy(QFINDTESTDATA("../data/traces/nesting.json"), trace));
         MainWindow w;
         w.setShowDialogs(false);
         QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);

@@ -103,7 +103,7 @@ private slots:
         f.close();
         QVERIFY(!w.openPath(junk));
         QVERIFY(!w.openPath(m_tmp.filePath(QStringLiteral("missing.json"))));
-        QVERIFY(!w.openProject(QStringLiteral(NPU_TEST_DATA_DIR "/projects/bad-type/project.json")));
+        QVERIFY(!w.openProject(QFINDTESTDATA("../data/projects/bad-type/project.json")));
         QCOMPARE(w.output()->errorCount(), 3);
         QVERIFY(w.output()->toPlainText().contains(QStringLiteral("training.batch")));
         QVERIFY(!w.database());
@@ -112,7 +112,7 @@ private slots:
 
     void importsATraceInTheBackground() {
         const QString trace = m_tmp.filePath(QStringLiteral("nesting.json"));
-        QVERIFY(QFile::copy(QStringLiteral(NPU_TEST_DATA_DIR "/traces/nesting.json"), trace));
+        QVERIFY(QFile::copy(QFINDTESTDATA("../data/traces/nesting.json"), trace));
         MainWindow w;
         w.setShowDialogs(false);
         QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
@@ -128,7 +128,7 @@ private slots:
         const QString dir = m_tmp.filePath(QStringLiteral("sim"));
         QVERIFY(QDir().mkpath(dir));
         const QString project = dir + QStringLiteral("/project.json");
-        QVERIFY(QFile::copy(QStringLiteral(NPU_TEST_DATA_DIR "/projects/tiny-llama/project.json"), project));
+        QVERIFY(QFile::copy(QFINDTESTDATA("../data/projects/tiny-llama/project.json"), project));
         MainWindow w;
         w.setShowDialogs(false);
         QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
@@ -152,7 +152,7 @@ private slots:
         const QString dir = m_tmp.filePath(QStringLiteral("cancel"));
         QVERIFY(QDir().mkpath(dir));
         const QString project = dir + QStringLiteral("/project.json");
-        QVERIFY(QFile::copy(QStringLiteral(NPU_TEST_DATA_DIR "/projects/tiny-llama/project.json"), project));
+        QVERIFY(QFile::copy(QFINDTESTDATA("../data/projects/tiny-llama/project.json"), project));
         MainWindow w;
         w.setShowDialogs(false);
         QVERIFY(w.openProject(project, false));

@@ -107,11 +107,11 @@ private slots:
         QVERIFY(m_tmp.isValid());
         // The project next to the suite, so relative paths resolve against the suite folder.
         QDir().mkpath(path(QStringLiteral("tiny")));
-        QVERIFY(QFile::copy(QStringLiteral(NPU_TEST_DATA_DIR "/projects/tiny-llama/project.json"),
+        QVERIFY(QFile::copy(QFINDTESTDATA("../data/projects/tiny-llama/project.json"),
                             path(QStringLiteral("tiny/project.json"))));
         // A .npudb to import: the cluster traces imported once.
         const Run imported = npustudio({QStringLiteral("--batch"), QStringLiteral("--import"),
-                                        QStringLiteral(NPU_TEST_DATA_DIR "/traces/cluster"), QStringLiteral("--out"),
+                                        QFINDTESTDATA("../data/traces/cluster"), QStringLiteral("--out"),
                                         path(QStringLiteral("cluster.npudb"))});
         QCOMPARE(imported.exitCode, 0);
         const QJsonArray cases = {
@@ -127,10 +127,10 @@ private slots:
                                                                  QJsonObject{{QStringLiteral("min"), 4}, {QStringLiteral("max"), 4}}},
                                                                 {QStringLiteral("step_time_ms"), metric(0.02)}}}},
             QJsonObject{{QStringLiteral("name"), QStringLiteral("convert")},
-                        {QStringLiteral("convert"), QStringLiteral(NPU_TEST_DATA_DIR "/models/resnet18_noweights.onnx")},
+                        {QStringLiteral("convert"), QFINDTESTDATA("../data/models/resnet18_noweights.onnx")},
                         {QStringLiteral("metrics"), QJsonObject{{QStringLiteral("forward_macs"), metric(0)}}}},
             QJsonObject{{QStringLiteral("name"), QStringLiteral("trace")},
-                        {QStringLiteral("import"), QStringLiteral(NPU_TEST_DATA_DIR "/traces/cluster")},
+                        {QStringLiteral("import"), QFINDTESTDATA("../data/traces/cluster")},
                         {QStringLiteral("metrics"),
                          QJsonObject{{QStringLiteral("devices[*].comm_comp_overlap_pct"), QJsonObject{{QStringLiteral("abs"), 0.5}}}}}},
             QJsonObject{{QStringLiteral("name"), QStringLiteral("npudb")},

@@ -126,7 +126,7 @@ private slots:
         QVERIFY(!simulateProject(p, {}).ok());
     }
     void onnxModelTrains() {
-        const std::filesystem::path model = std::filesystem::path(NPU_TEST_DATA_DIR) / "models" / "mobilenet_v2.onnx";
+        const std::filesystem::path model = std::filesystem::path(QFINDTESTDATA("../../data/models/mobilenet_v2.onnx").toStdString());
         QVERIFY2(std::filesystem::exists(model), "tests/data/models/mobilenet_v2.onnx is tracked: it must be there");
         Project p;
         p.name = "onnx";

@@ -24,7 +24,8 @@ namespace {
 using npu::fuzzing::filesIn;
 using npu::fuzzing::readAll;
 
-const std::filesystem::path kFuzzDir = std::filesystem::path(NPU_TEST_DATA_DIR) / ".." / "fuzz";
+// tests/fuzz (looked up when a test runs: QFINDTESTDATA needs the application).
+std::filesystem::path fuzzDir() { return QFINDTESTDATA("../../fuzz").toStdString(); }
 
 // As fuzz_npuom_load: plain bytes are gzip-compressed first.
 npu::Expected<ConversionResult> loadNpuomBytes(const std::string& bytes, const std::string& where) {
@@ -41,7 +42,7 @@ class TestFuzzRegressions : public QObject {
     Q_OBJECT
 private slots:
     void onnxInputs() {
-        for (const auto& f : filesIn(kFuzzDir / "regressions" / "fuzz_onnx_import")) {
+        for (const auto& f : filesIn(fuzzDir() / "regressions" / "fuzz_onnx_import")) {
             auto r = importOnnxFromBytes(readAll(f), f.filename().string(), {});
             if (r)
                 for (const Node& n : r->graph.nodes()) (void)OpRegistry::instance().cost(r->graph, n);
@@ -50,7 +51,7 @@ private slots:
     }
 
     void projectInputs() {
-        for (const auto& f : filesIn(kFuzzDir / "regressions" / "fuzz_project_loader")) {
+        for (const auto& f : filesIn(fuzzDir() / "regressions" / "fuzz_project_loader")) {
             const auto doc = nlohmann::json::parse(readAll(f), nullptr, false);
             if (doc.is_discarded()) continue;
             auto p = parseProject(doc, f.string());
@@ -61,8 +62,8 @@ private slots:
 
     void npuomInputsAndSeeds() {
         int loaded = 0;
-        auto files = filesIn(kFuzzDir / "regressions" / "fuzz_npuom_load");
-        for (const auto& f : filesIn(kFuzzDir / "seeds_npuom")) files.push_back(f);
+        auto files = filesIn(fuzzDir() / "regressions" / "fuzz_npuom_load");
+        for (const auto& f : filesIn(fuzzDir() / "seeds_npuom")) files.push_back(f);
         QVERIFY(!files.empty());
         for (const auto& f : files) {
             auto m = loadNpuomBytes(readAll(f), f.filename().string());

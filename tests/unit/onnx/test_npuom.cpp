@@ -14,7 +14,7 @@ using namespace npu::engine;
 
 namespace {
 
-std::filesystem::path model(const char* name) { return std::filesystem::path(NPU_TEST_DATA_DIR) / "models" / name; }
+std::filesystem::path model(const char* name) { return std::filesystem::path(QFINDTESTDATA("../../data/models").toStdString()) / name; }
 
 void compareGraphs(const Graph& a, const Graph& b) {
     QCOMPARE(b.name, a.name);

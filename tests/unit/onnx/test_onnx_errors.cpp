@@ -16,7 +16,7 @@ using namespace npu::engine;
 
 namespace {
 
-std::filesystem::path model(const char* name) { return std::filesystem::path(NPU_TEST_DATA_DIR) / "models" / name; }
+std::filesystem::path model(const char* name) { return std::filesystem::path(QFINDTESTDATA("../../data/models").toStdString()) / name; }
 
 std::string readAll(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -91,7 +91,7 @@ private slots:
     void fuzzFindings() {
         // libFuzzer found: a producer name with invalid UTF-8 made the report's JSON dump
         // throw (uncaught) when saving the .npuom or writing --report.
-        const auto p = std::filesystem::path(NPU_TEST_DATA_DIR) / "onnx" / "fuzz_invalid_utf8_producer.onnx";
+        const auto p = std::filesystem::path(QFINDTESTDATA("../../data/onnx/fuzz_invalid_utf8_producer.onnx").toStdString());
         auto r = importOnnxForwardGraph(p, {});
         QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
         const auto out = std::filesystem::path(m_dir.path().toStdString()) / "utf8.npuom";
@@ -121,8 +121,7 @@ private slots:
     void axisOutOfRangeOnIntermediateTensor() {
         QFETCH(QString, file);
         QFETCH(QString, warning);
-        const auto p = std::filesystem::path(NPU_TEST_DATA_DIR) / ".." / "fuzz" / "regressions" / "fuzz_onnx_import" /
-                       file.toStdString();
+        const auto p = std::filesystem::path(QFINDTESTDATA(QStringLiteral("../../fuzz/regressions/fuzz_onnx_import/") + file).toStdString());
         auto r = importOnnxFromBytes(readAll(p), file.toStdString(), {});
         QVERIFY2(r.ok(), r.ok() ? "" : r.message().c_str());
         bool warned = false;

@@ -28,7 +28,7 @@ using namespace npu::engine;
 
 namespace {
 
-std::filesystem::path model(const char* name) { return std::filesystem::path(NPU_TEST_DATA_DIR) / "models" / name; }
+std::filesystem::path model(const char* name) { return std::filesystem::path(QFINDTESTDATA("../../data/models").toStdString()) / name; }
 
 ConversionResult convertOk(const std::filesystem::path& file, const OnnxImportOptions& options = {}) {
     auto result = importOnnxForwardGraph(file, options);

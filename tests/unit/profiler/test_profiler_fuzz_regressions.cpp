@@ -19,8 +19,9 @@ namespace {
 using npu::fuzzing::filesIn;
 using npu::fuzzing::readAll;
 
-const std::filesystem::path kTestData = NPU_TEST_DATA_DIR;
-const std::filesystem::path kFuzzDir = kTestData / ".." / "fuzz";
+// tests/data and tests/fuzz (looked up when a test runs: QFINDTESTDATA needs the application).
+std::filesystem::path testData() { return QFINDTESTDATA("../../data").toStdString(); }
+std::filesystem::path fuzzDir() { return QFINDTESTDATA("../../fuzz").toStdString(); }
 
 // The input itself, then cut at a quarter, half and three quarters, then with one byte
 // flipped at each of those points.
@@ -57,17 +58,17 @@ class TestProfilerFuzzRegressions : public QObject {
 private slots:
     void tracesAndTheirDamageImportOrFail() {
         std::vector<std::filesystem::path> files;
-        for (const auto& f : filesIn(kTestData / "traces"))
+        for (const auto& f : filesIn(testData() / "traces"))
             if (f.extension() == ".json" || f.extension() == ".gz")
                 if (f.filename().string().rfind("resnet50", 0) != 0) files.push_back(f);
-        for (const auto& f : filesIn(kTestData / "traces" / "cluster")) files.push_back(f);
-        for (const auto& f : filesIn(kFuzzDir / "regressions" / "fuzz_trace_import")) files.push_back(f);
+        for (const auto& f : filesIn(testData() / "traces" / "cluster")) files.push_back(f);
+        for (const auto& f : filesIn(fuzzDir() / "regressions" / "fuzz_trace_import")) files.push_back(f);
         QVERIFY(files.size() >= 5);
         QVERIFY(replayAll(files, fuzzing::fuzzTraceBytes) >= 5 * 7);
     }
 
     void aTruncatedTraceIsAnErrorNamingTheFile() {
-        const std::string bytes = readAll(kTestData / "traces" / "nesting.json");
+        const std::string bytes = readAll(testData() / "traces" / "nesting.json");
         fuzzing::TempInput input(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size() / 2, ".json");
         testing::MemorySink sink;
         auto summary = importChromeTraceInto(input.path(), sink);
@@ -76,8 +77,8 @@ private slots:
     }
 
     void snapshotsAndTheirDamageLoadOrFail() {
-        auto files = filesIn(kFuzzDir / "seeds_snapshot");
-        for (const auto& f : filesIn(kFuzzDir / "regressions" / "fuzz_memory_snapshot")) files.push_back(f);
+        auto files = filesIn(fuzzDir() / "seeds_snapshot");
+        for (const auto& f : filesIn(fuzzDir() / "regressions" / "fuzz_memory_snapshot")) files.push_back(f);
         QVERIFY(files.size() >= 2);
         QVERIFY(replayAll(files, fuzzing::fuzzSnapshotBytes) >= 2 * 7);
     }
@@ -87,7 +88,7 @@ private slots:
         std::filesystem::remove_all(dir);
         std::filesystem::create_directories(dir);
         const auto db = dir / "nesting.npudb";
-        auto summary = importTrace(kTestData / "traces" / "nesting.json", db);
+        auto summary = importTrace(testData() / "traces" / "nesting.json", db);
         QVERIFY2(static_cast<bool>(summary), summary ? "" : summary.message().c_str());
         const std::string bytes = readAll(db);
         QVERIFY(bytes.size() > 4096);
@@ -105,7 +106,7 @@ private slots:
         std::fill(zeroed.begin() + 4096, zeroed.begin() + std::min<std::size_t>(zeroed.size(), 8192), '\0');
         std::ofstream(dir / "zeroed.npudb", std::ios::binary) << zeroed;
         files.push_back(dir / "zeroed.npudb");
-        for (const auto& f : filesIn(kFuzzDir / "regressions" / "fuzz_npudb_open")) files.push_back(f);
+        for (const auto& f : filesIn(fuzzDir() / "regressions" / "fuzz_npudb_open")) files.push_back(f);
         QVERIFY(replayAll(files, fuzzing::fuzzNpudbBytes) >= 2 * 7);
 
         // Not a database at all: the error names the file.

@@ -18,7 +18,7 @@
 using namespace npu;
 
 namespace {
-std::string model(const char* name) { return std::string(NPU_TEST_DATA_DIR "/models/") + name; }
+std::string model(const char* name) { return QFINDTESTDATA(QStringLiteral("../../data/models/") + QString::fromUtf8(name)).toStdString(); }
 nlohmann::json readJson(const std::string& path) {
     std::ifstream in(path);
     return nlohmann::json::parse(in, nullptr, false);

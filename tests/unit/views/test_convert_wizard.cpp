@@ -21,7 +21,7 @@ class TestConvertWizard : public QObject {
 private slots:
     void convertsMobilenet() {
         views::ConvertWizard wizard;
-        wizard.setModelPath(QStringLiteral(NPU_TEST_DATA_DIR "/models/mobilenet_v2.onnx"));
+        wizard.setModelPath(QFINDTESTDATA("../../data/models/mobilenet_v2.onnx"));
         QCOMPARE(wizard.inputsModel()->rowCount(), 1);
         QCOMPARE(wizard.inputsModel()->item(0, 2)->text(), QStringLiteral("[batch,3,224,224]"));
         QCOMPARE(wizard.inputsModel()->item(0, 3)->text(), QStringLiteral("1,3,224,224"));
@@ -65,7 +65,7 @@ private slots:
 
     void badShapeIsReported() {
         views::ConvertWizard wizard;
-        wizard.setModelPath(QStringLiteral(NPU_TEST_DATA_DIR "/models/squeezenet1_1.onnx"));
+        wizard.setModelPath(QFINDTESTDATA("../../data/models/squeezenet1_1.onnx"));
         wizard.inputsModel()->item(0, 3)->setText(QStringLiteral("1,3,x,224"));
         QSignalSpy done(&wizard, &views::ConvertWizard::conversionFinished);
         wizard.startConversion();

@@ -19,7 +19,7 @@ using namespace npu;
 namespace {
 
 std::shared_ptr<const engine::Graph> convert(const char* name, const engine::OnnxImportOptions& options = {}) {
-    auto r = engine::importOnnxForwardGraph(std::filesystem::path(NPU_TEST_DATA_DIR) / "models" / name, options);
+    auto r = engine::importOnnxForwardGraph(std::filesystem::path(QFINDTESTDATA("../../data/models").toStdString()) / name, options);
     if (!r) qFatal("%s", r.message().c_str());
     return std::make_shared<const engine::Graph>(std::move(r->graph));
 }

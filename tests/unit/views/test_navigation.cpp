@@ -90,7 +90,7 @@ private slots:
     }
 
     void hostTabOfAnImportedTrace() {
-        const QString trace = QStringLiteral(NPU_TEST_DATA_DIR "/traces/resnet50_amp_bf16_b64_h200.json.gz");
+        const QString trace = QFINDTESTDATA("../../data/traces/resnet50_amp_bf16_b64_h200.json.gz");
         const auto out = std::filesystem::path(m_dir.filePath(QStringLiteral("resnet.npudb")).toStdString());
         QVERIFY(profiler::importTrace(trace.toStdString(), out).ok());
         HostAnalysisView view;

@@ -16,7 +16,7 @@ class TestResourceEstimateDialog : public QObject {
     Q_OBJECT
 private slots:
     void estimatesTheTinyProject() {
-        auto project = engine::loadProject(std::string(NPU_TEST_DATA_DIR) + "/projects/tiny-llama/project.json");
+        auto project = engine::loadProject(QFINDTESTDATA("../../data/projects/tiny-llama/project.json").toStdString());
         QVERIFY2(static_cast<bool>(project), project ? "" : project.message().c_str());
         views::ResourceEstimateDialog dialog(*project);
         dialog.setTokens(QStringLiteral("2e9"));
@@ -38,7 +38,7 @@ private slots:
     }
 
     void badTokensAreNamed() {
-        auto project = engine::loadProject(std::string(NPU_TEST_DATA_DIR) + "/projects/tiny-llama/project.json");
+        auto project = engine::loadProject(QFINDTESTDATA("../../data/projects/tiny-llama/project.json").toStdString());
         QVERIFY(static_cast<bool>(project));
         views::ResourceEstimateDialog dialog(*project);
         dialog.setTokens(QStringLiteral("many"));

@@ -75,7 +75,7 @@ class TestViewsFirstHour : public QObject {
 
     std::shared_ptr<const profiler::ProfileDb> resnet() {
         if (m_resnet) return m_resnet;
-        const QString trace = QStringLiteral(NPU_TEST_DATA_DIR "/traces/resnet50_amp_bf16_b64_h200.json.gz");
+        const QString trace = QFINDTESTDATA("../../data/traces/resnet50_amp_bf16_b64_h200.json.gz");
         const auto out = std::filesystem::path(m_dir.filePath(QStringLiteral("resnet.npudb")).toStdString());
         auto imported = profiler::importTrace(trace.toStdString(), out);
         if (!imported) qFatal("import failed: %s", imported.message().c_str());

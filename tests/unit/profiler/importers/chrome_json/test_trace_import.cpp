@@ -21,7 +21,7 @@ using npu::profiler::testing::MemorySink;
 
 namespace {
 
-std::filesystem::path fixture(const char* name) { return std::filesystem::path(NPU_TEST_DATA_DIR) / "traces" / name; }
+std::filesystem::path fixture(const char* name) { return std::filesystem::path(QFINDTESTDATA("../../../../data/traces").toStdString()) / name; }
 
 std::string readAll(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);

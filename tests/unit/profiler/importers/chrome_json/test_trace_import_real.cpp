@@ -65,7 +65,7 @@ class TestTraceImportReal : public QObject {
 private slots:
     void resnetH200() {
         // count_events.py: events 10623, X 5755, kernels 893, instants 2, memory samples 4408, flow links 1162.
-        const auto trace = std::filesystem::path(NPU_TEST_DATA_DIR) / "traces/resnet50_amp_bf16_b64_h200.json.gz";
+        const auto trace = std::filesystem::path(QFINDTESTDATA("../../../../data/traces/resnet50_amp_bf16_b64_h200.json.gz").toStdString());
         ImportSummary s;
         auto db = importAndOpen(trace, "resnet.npudb", &s);
         QVERIFY(db);
@@ -181,7 +181,7 @@ private slots:
             if (f > 0.1) cancel = true;
         };
         const auto db = out("cancelled.npudb");
-        auto r = importTrace(std::filesystem::path(NPU_TEST_DATA_DIR) / "traces/resnet50_amp_bf16_b64_h200.json.gz", db, {}, progress);
+        auto r = importTrace(std::filesystem::path(QFINDTESTDATA("../../../../data/traces/resnet50_amp_bf16_b64_h200.json.gz").toStdString()), db, {}, progress);
         QVERIFY(!r.ok());
         QVERIFY(!std::filesystem::exists(db));
     }
@@ -190,7 +190,7 @@ private slots:
         QVERIFY(looksLikeTrace("x.json"));
         QVERIFY(looksLikeTrace("x.json.gz"));
         QVERIFY(!looksLikeTrace("x.npudb"));
-        QVERIFY(looksLikeTrace(std::filesystem::path(NPU_TEST_DATA_DIR) / "traces/cluster"));
+        QVERIFY(looksLikeTrace(std::filesystem::path(QFINDTESTDATA("../../../../data/traces/cluster").toStdString())));
         QVERIFY(!looksLikeTrace(std::filesystem::path(NPU_SOURCE_DIR) / "profiler/importers"));
     }
 };
