@@ -35,8 +35,8 @@ std::optional<Shape> valueOf(const Graph& g, const Values& values, int tensorId)
 // Evaluates the integer shape arithmetic exporters emit for dynamic reshapes.
 std::optional<Shape> evaluate(const Graph& g, const Values& values, const Node& n) {
     auto in = [&](size_t i) { return i < n.inputs.size() ? valueOf(g, values, n.inputs[i]) : std::nullopt; };
-    const std::string& op = n.op;
-    if (op == "Shape") {
+    const OpKind op = n.kind;
+    if (op == OpKind::Shape) {
         if (n.inputs.empty() || n.inputs[0] < 0 || !known(g.tensor(n.inputs[0]))) return std::nullopt;
         Shape s = g.tensor(n.inputs[0]).shape;
         const auto rank = static_cast<std::int64_t>(s.size());
@@ -45,9 +45,9 @@ std::optional<Shape> evaluate(const Graph& g, const Values& values, const Node& 
         e = std::clamp<std::int64_t>(e, b, rank);
         return Shape(s.begin() + b, s.begin() + e);
     }
-    if (op == "Identity" || op == "Cast" || op == "Unsqueeze" || op == "Squeeze" || op == "Reshape" || op == "Flatten")
+    if (op == OpKind::Identity || op == OpKind::Cast || op == OpKind::Unsqueeze || op == OpKind::Squeeze || op == OpKind::Reshape || op == OpKind::Flatten)
         return in(0);
-    if (op == "Concat") {
+    if (op == OpKind::Concat) {
         Shape out;
         for (size_t i = 0; i < n.inputs.size(); ++i) {
             auto v = in(i);
@@ -56,7 +56,7 @@ std::optional<Shape> evaluate(const Graph& g, const Values& values, const Node& 
         }
         return out;
     }
-    if (op == "Gather") {
+    if (op == OpKind::Gather) {
         auto data = in(0), idx = in(1);
         if (!data || !idx || n.attrInt("axis", 0) != 0) return std::nullopt;
         Shape out;
@@ -67,15 +67,15 @@ std::optional<Shape> evaluate(const Graph& g, const Values& values, const Node& 
         }
         return out;
     }
-    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
+    if (op == OpKind::Add || op == OpKind::Sub || op == OpKind::Mul || op == OpKind::Div) {
         auto a = in(0), b = in(1);
         if (!a || !b || a->empty() || b->empty() || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
             return std::nullopt;
         Shape out(std::max(a->size(), b->size()));
         for (size_t i = 0; i < out.size(); ++i) {
             const std::int64_t x = (*a)[a->size() == 1 ? 0 : i], y = (*b)[b->size() == 1 ? 0 : i];
-            if (op == "Div" && y == 0) return std::nullopt;
-            out[i] = op == "Add" ? x + y : op == "Sub" ? x - y : op == "Mul" ? x * y : x / y;
+            if (op == OpKind::Div && y == 0) return std::nullopt;
+            out[i] = op == OpKind::Add ? x + y : op == OpKind::Sub ? x - y : op == OpKind::Mul ? x * y : x / y;
         }
         return out;
     }

@@ -292,8 +292,8 @@ void rotaryRule(BackwardContext& c) {
 
 void embeddingRule(BackwardContext& c) {
     const Node f = c.fwd();
-    const std::size_t table = f.op == "Embedding" ? 1 : 0;
-    const std::size_t index = f.op == "Embedding" ? 0 : 1;
+    const std::size_t table = f.kind == OpKind::Embedding ? 1 : 0;
+    const std::size_t index = f.kind == OpKind::Embedding ? 0 : 1;
     if (!need(c, table)) return;
     c.dIn[table] = c.newGrad(f.inputs[table]);
     c.emit(f.op + "Grad", ".grad", {f.inputs[index], firstGrad(c)}, {c.dIn[table]}, f.attrs);
@@ -321,36 +321,36 @@ void genericRule(BackwardContext& c) {
 
 void emitBackward(BackwardContext& c) {
     c.dIn.assign(c.fwd().inputs.size(), -1);
-    const std::string& op = c.fwd().op;
+    const OpKind op = c.fwd().kind;
     const auto& reg = OpRegistry::instance();
-    if (op == "CrossEntropy" || op == "MeanLoss") return lossRule(c);
-    if (op == "NLLLoss") return nllRule(c);
+    if (op == OpKind::CrossEntropy || op == OpKind::MeanLoss) return lossRule(c);
+    if (op == OpKind::NLLLoss) return nllRule(c);
     if (firstGrad(c) < 0) return;
-    if (op == "SliceView") return sliceViewRule(c);
-    if (reg.isShapeOnly(op)) {
+    if (op == OpKind::SliceView) return sliceViewRule(c);
+    if (reg.isShapeOnly(c.fwd().op)) {
         // Views: the gradient is a view of dY.
         for (std::size_t i = 0; i < c.dIn.size(); ++i)
             if (need(c, i)) c.dIn[i] = firstGrad(c);
         return;
     }
-    if (op == "Linear") return linearRule(c);
-    if (op == "MatMul" || op == "Gemm") return matmulRule(c);
-    if (op == "Conv" || op == "ConvTranspose") return convRule(c);
-    if (reg.category(op) == OpCategory::attention) return attentionRule(c);
-    if (op == "Add" || op == "Sub" || op == "Sum") return addRule(c);
-    if (op == "Mul") return mulRule(c);
-    if (op == "Softmax" || op == "LogSoftmax") return softmaxRule(c);
-    if (op == "Rotary") return rotaryRule(c);
-    if (op == "Dropout") return dropoutRule(c);
-    if (op == "Transpose") return transposeRule(c);
-    if (op == "Where") return whereRule(c);
-    if (op == "Cast" || op == "CastLike") return castRule(c);
-    if (op == "Neg") return negRule(c);
-    if (op == "Rsqrt") return rsqrtRule(c);
-    if (op == "ReduceMean" || op == "ReduceSum") return reduceRule(c);
-    if (op == "SliceView") return sliceViewRule(c);
-    if (op == "Concat") return concatRule(c);
-    if (op == "Embedding" || op == "Gather") return embeddingRule(c);
+    if (op == OpKind::Linear) return linearRule(c);
+    if (op == OpKind::MatMul || op == OpKind::Gemm) return matmulRule(c);
+    if (op == OpKind::Conv || op == OpKind::ConvTranspose) return convRule(c);
+    if (reg.category(c.fwd()) == OpCategory::attention) return attentionRule(c);
+    if (op == OpKind::Add || op == OpKind::Sub || op == OpKind::Sum) return addRule(c);
+    if (op == OpKind::Mul) return mulRule(c);
+    if (op == OpKind::Softmax || op == OpKind::LogSoftmax) return softmaxRule(c);
+    if (op == OpKind::Rotary) return rotaryRule(c);
+    if (op == OpKind::Dropout) return dropoutRule(c);
+    if (op == OpKind::Transpose) return transposeRule(c);
+    if (op == OpKind::Where) return whereRule(c);
+    if (op == OpKind::Cast || op == OpKind::CastLike) return castRule(c);
+    if (op == OpKind::Neg) return negRule(c);
+    if (op == OpKind::Rsqrt) return rsqrtRule(c);
+    if (op == OpKind::ReduceMean || op == OpKind::ReduceSum) return reduceRule(c);
+    if (op == OpKind::SliceView) return sliceViewRule(c);
+    if (op == OpKind::Concat) return concatRule(c);
+    if (op == OpKind::Embedding || op == OpKind::Gather) return embeddingRule(c);
     genericRule(c);
 }
 

@@ -7,6 +7,8 @@
 #include "engine/ir/ops/op_families.h"
 #include "engine/ir/ops/shape_util.h"
 
+#include <utility>
+
 namespace npu::engine::ops {
 namespace {
 
@@ -65,9 +67,13 @@ OpCost attentionGradCost(const Graph& g, const Node& n) {
 }  // namespace
 
 void registerAttentionOps(OpRegistry& r) {
-    for (const char* op : {"ScaledDotProductAttention", "FlashAttention"}) {
-        r.add(op, {OpCategory::attention, false, attentionShape, attentionCost});
-        r.add(std::string(op) + "Grad", {OpCategory::attention, false, {}, attentionGradCost});
+    const std::pair<OpKind, OpKind> forwardAndGrad[] = {
+        {OpKind::ScaledDotProductAttention, OpKind::ScaledDotProductAttentionGrad},
+        {OpKind::FlashAttention, OpKind::FlashAttentionGrad},
+    };
+    for (const auto& [forward, grad] : forwardAndGrad) {
+        r.add(forward, {OpCategory::attention, false, attentionShape, attentionCost});
+        r.add(grad, {OpCategory::attention, false, {}, attentionGradCost});
     }
 }
 

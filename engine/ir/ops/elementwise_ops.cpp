@@ -34,7 +34,7 @@ ShapeFn broadcastAll(std::optional<DType> outType) {
             out = *b;
         }
         // Where's data type is its second input's; the others follow the first input.
-        const DType dt = outType ? *outType : (node.op == "Where" && in.size() > 1 ? in[1].dtype : in[0].dtype);
+        const DType dt = outType ? *outType : (node.kind == OpKind::Where && in.size() > 1 ? in[1].dtype : in[0].dtype);
         return std::vector<ShapeOutput>{{out, dt}};
     };
 }
@@ -93,46 +93,46 @@ Expected<std::vector<ShapeOutput>> dropoutShape(const Node& node, const std::vec
 }  // namespace
 
 void registerElementwiseOps(OpRegistry& r) {
-    const std::pair<const char*, double> unary[] = {
-        {"Relu", 1}, {"LeakyRelu", 2}, {"Neg", 1}, {"Abs", 1}, {"Reciprocal", 1}, {"Sqrt", 4}, {"Rsqrt", 4},
-        {"Exp", 4}, {"Log", 4}, {"Erf", 8}, {"Tanh", 8}, {"Sigmoid", 4}, {"HardSigmoid", 3},
-        {"HardSwish", 4}, {"Gelu", 8}, {"SiLU", 5}, {"Floor", 1}, {"Ceil", 1}, {"Sign", 1},
-        {"Not", 1}, {"Softplus", 4}, {"Elu", 4}, {"Selu", 4}, {"PRelu", 2}, {"Sin", 4}, {"Cos", 4},
+    const std::pair<OpKind, double> unary[] = {
+        {OpKind::Relu, 1}, {OpKind::LeakyRelu, 2}, {OpKind::Neg, 1}, {OpKind::Abs, 1}, {OpKind::Reciprocal, 1}, {OpKind::Sqrt, 4}, {OpKind::Rsqrt, 4},
+        {OpKind::Exp, 4}, {OpKind::Log, 4}, {OpKind::Erf, 8}, {OpKind::Tanh, 8}, {OpKind::Sigmoid, 4}, {OpKind::HardSigmoid, 3},
+        {OpKind::HardSwish, 4}, {OpKind::Gelu, 8}, {OpKind::SiLU, 5}, {OpKind::Floor, 1}, {OpKind::Ceil, 1}, {OpKind::Sign, 1},
+        {OpKind::Not, 1}, {OpKind::Softplus, 4}, {OpKind::Elu, 4}, {OpKind::Selu, 4}, {OpKind::PRelu, 2}, {OpKind::Sin, 4}, {OpKind::Cos, 4},
         // the other transcendentals count like Sin and Exp
-        {"Tan", 4}, {"Asin", 4}, {"Acos", 4}, {"Atan", 4}, {"Sinh", 4}, {"Cosh", 4}, {"Asinh", 4},
-        {"Acosh", 4}, {"Atanh", 4},
+        {OpKind::Tan, 4}, {OpKind::Asin, 4}, {OpKind::Acos, 4}, {OpKind::Atan, 4}, {OpKind::Sinh, 4}, {OpKind::Cosh, 4}, {OpKind::Asinh, 4},
+        {OpKind::Acosh, 4}, {OpKind::Atanh, 4},
         // compound activations count their arithmetic: celu/softsign/shrink as written in
         // the ONNX spec, mish = x * tanh(softplus(x))
-        {"Round", 1}, {"Celu", 4}, {"ThresholdedRelu", 1}, {"Softsign", 3}, {"Mish", 5}, {"Shrink", 2},
-        {"Hardmax", 1},
+        {OpKind::Round, 1}, {OpKind::Celu, 4}, {OpKind::ThresholdedRelu, 1}, {OpKind::Softsign, 3}, {OpKind::Mish, 5}, {OpKind::Shrink, 2},
+        {OpKind::Hardmax, 1},
     };
     for (const auto& [name, f] : unary) r.add(name, {OpCategory::elementwise, false, sameAsFirst, perElement(f)});
-    r.add("Clip", {OpCategory::elementwise, false, sameAsFirst, perElement(2)});
-    r.add("IsNaN", {OpCategory::elementwise, false, sameShapeAs(DType::boolean), perElement(1)});
-    r.add("IsInf", {OpCategory::elementwise, false, sameShapeAs(DType::boolean), perElement(1)});
+    r.add(OpKind::Clip, {OpCategory::elementwise, false, sameAsFirst, perElement(2)});
+    r.add(OpKind::IsNaN, {OpCategory::elementwise, false, sameShapeAs(DType::boolean), perElement(1)});
+    r.add(OpKind::IsInf, {OpCategory::elementwise, false, sameShapeAs(DType::boolean), perElement(1)});
     // quantisation: scale, round, shift, clamp per element (dynamic: + min/max to find them)
-    r.add("QuantizeLinear", {OpCategory::elementwise, false, quantizeShape, perElement(3)});
-    r.add("DequantizeLinear", {OpCategory::elementwise, false, sameShapeAs(DType::f32), perElement(2)});
-    r.add("DynamicQuantizeLinear", {OpCategory::elementwise, false, dynamicQuantizeShape, perElement(5)});
+    r.add(OpKind::QuantizeLinear, {OpCategory::elementwise, false, quantizeShape, perElement(3)});
+    r.add(OpKind::DequantizeLinear, {OpCategory::elementwise, false, sameShapeAs(DType::f32), perElement(2)});
+    r.add(OpKind::DynamicQuantizeLinear, {OpCategory::elementwise, false, dynamicQuantizeShape, perElement(5)});
     // bilinear sampling: 4 taps, 2 multiply-adds each per output element
-    r.add("GridSample", {OpCategory::data_movement, false, gridSampleShape, perElement(8)});
+    r.add(OpKind::GridSample, {OpCategory::data_movement, false, gridSampleShape, perElement(8)});
     // q/k rotary position embedding: x * cos + rotate_half(x) * sin.
-    r.add("Rotary", {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
-    r.add("RotaryGrad", {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
+    r.add(OpKind::Rotary, {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
+    r.add(OpKind::RotaryGrad, {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
 
-    const std::pair<const char*, double> binary[] = {
-        {"Add", 1}, {"Sub", 1}, {"Mul", 1}, {"Div", 1}, {"Pow", 4}, {"Max", 1}, {"Min", 1},
-        {"Mod", 1}, {"Sum", 1}, {"Mean", 1}, {"BitShift", 1},
+    const std::pair<OpKind, double> binary[] = {
+        {OpKind::Add, 1}, {OpKind::Sub, 1}, {OpKind::Mul, 1}, {OpKind::Div, 1}, {OpKind::Pow, 4}, {OpKind::Max, 1}, {OpKind::Min, 1},
+        {OpKind::Mod, 1}, {OpKind::Sum, 1}, {OpKind::Mean, 1}, {OpKind::BitShift, 1},
     };
     for (const auto& [name, f] : binary) r.add(name, {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(f)});
-    for (const char* cmp : {"Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor"})
+    for (OpKind cmp : {OpKind::Equal, OpKind::Less, OpKind::Greater, OpKind::LessOrEqual, OpKind::GreaterOrEqual, OpKind::And, OpKind::Or, OpKind::Xor})
         r.add(cmp, {OpCategory::elementwise, false, broadcastAll(DType::boolean), perElement(1)});
-    r.add("Where", {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(1)});
-    r.add("Cast", {OpCategory::elementwise, false, castShape, perElement(0)});
-    r.add("CastLike", {OpCategory::elementwise, false, castLikeShape, perElement(0)});
-    r.add("Dropout", {OpCategory::elementwise, false, dropoutShape, perElement(2)});
+    r.add(OpKind::Where, {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(1)});
+    r.add(OpKind::Cast, {OpCategory::elementwise, false, castShape, perElement(0)});
+    r.add(OpKind::CastLike, {OpCategory::elementwise, false, castLikeShape, perElement(0)});
+    r.add(OpKind::Dropout, {OpCategory::elementwise, false, dropoutShape, perElement(2)});
     // dX = dY * mask / (1 - p): reads dY and the 1-byte mask, writes dX.
-    r.add("DropoutGrad", {OpCategory::elementwise, false, {}, perElement(2)});
+    r.add(OpKind::DropoutGrad, {OpCategory::elementwise, false, {}, perElement(2)});
 }
 
 }  // namespace npu::engine::ops

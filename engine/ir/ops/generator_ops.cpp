@@ -83,14 +83,14 @@ Outs nonZeroShape(const Node& node, const std::vector<ShapeInput>& in) {
 
 void registerGeneratorOps(OpRegistry& r) {
     const auto view = OpCategory::data_movement;
-    r.add("Shape", {view, true, shapeOfShape, {}});
-    r.add("Size", {view, true, sizeShape, {}});
-    r.add("Constant", {view, true, constantShape, {}});
-    r.add("ConstantOfShape", {view, false, constantOfShapeShape, {}});
-    r.add("Range", {view, false, rangeShape, {}});
-    r.add("EyeLike", {view, false, eyeLikeShape, {}});
-    r.add("OneHot", {view, false, oneHotShape, {}});
-    r.add("NonZero", {view, false, nonZeroShape, {}});
+    r.add(OpKind::Shape, {view, true, shapeOfShape, {}});
+    r.add(OpKind::Size, {view, true, sizeShape, {}});
+    r.add(OpKind::Constant, {view, true, constantShape, {}});
+    r.add(OpKind::ConstantOfShape, {view, false, constantOfShapeShape, {}});
+    r.add(OpKind::Range, {view, false, rangeShape, {}});
+    r.add(OpKind::EyeLike, {view, false, eyeLikeShape, {}});
+    r.add(OpKind::OneHot, {view, false, oneHotShape, {}});
+    r.add(OpKind::NonZero, {view, false, nonZeroShape, {}});
 }
 
 }  // namespace npu::engine::ops

@@ -223,10 +223,10 @@ OpCost einsumCost(const Graph& g, const Node& n) {
 }  // namespace
 
 void registerMatmulOps(OpRegistry& r) {
-    r.add("MatMul", {OpCategory::matmul, false, matmulShape, matmulCost});
-    r.add("Gemm", {OpCategory::matmul, false, gemmShape, gemmCost});
-    r.add("Linear", {OpCategory::matmul, false, linearShape, linearCost});
-    r.add("Einsum", {OpCategory::matmul, false, einsumShape, einsumCost});
+    r.add(OpKind::MatMul, {OpCategory::matmul, false, matmulShape, matmulCost});
+    r.add(OpKind::Gemm, {OpCategory::matmul, false, gemmShape, gemmCost});
+    r.add(OpKind::Linear, {OpCategory::matmul, false, linearShape, linearCost});
+    r.add(OpKind::Einsum, {OpCategory::matmul, false, einsumShape, einsumCost});
 }
 
 }  // namespace npu::engine::ops

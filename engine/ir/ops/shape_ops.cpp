@@ -211,7 +211,7 @@ Outs embeddingShape(const Node& node, const std::vector<ShapeInput>& in) {
 OpCost gatherCost(const Graph& g, const Node& n) {
     OpCost c;
     c.bytesWritten = tensorBytes(g, outputAt(n, 0));
-    c.bytesRead = c.bytesWritten + tensorBytes(g, inputAt(n, n.op == "Embedding" ? 0 : 1));
+    c.bytesRead = c.bytesWritten + tensorBytes(g, inputAt(n, n.kind == OpKind::Embedding ? 0 : 1));
     return c;
 }
 
@@ -230,7 +230,7 @@ OpCost embeddingGradCost(const Graph& g, const Node& n) {
 OpCost copyCost(const Graph& g, const Node& n) {
     OpCost c;
     for (int t : n.outputs) c.bytesWritten += tensorBytes(g, t);
-    c.bytesRead = n.op == "Pad" || n.op == "Expand" || n.op == "Tile" ? tensorBytes(g, inputAt(n, 0)) : c.bytesWritten;
+    c.bytesRead = n.kind == OpKind::Pad || n.kind == OpKind::Expand || n.kind == OpKind::Tile ? tensorBytes(g, inputAt(n, 0)) : c.bytesWritten;
     return c;
 }
 
@@ -317,7 +317,7 @@ Outs depthSpaceShape(const Node& node, const std::vector<ShapeInput>& in) {
     const std::int64_t bs = node.attrInt("blocksize", 1);
     if (x.size() != 4 || bs <= 0) return shapeError(node, "expects X[N,C,H,W] and a positive blocksize, got " + shapeText(x));
     auto scale = [](std::int64_t d, std::int64_t f, bool up) { return d < 0 ? kUnknownDim : up ? d * f : d / f; };
-    const bool toSpace = node.op == "DepthToSpace";
+    const bool toSpace = node.kind == OpKind::DepthToSpace;
     return singleOutput({x[0], scale(x[1], bs * bs, !toSpace), scale(x[2], bs, toSpace), scale(x[3], bs, toSpace)}, in[0].dtype);
 }
 
@@ -326,39 +326,39 @@ Outs depthSpaceShape(const Node& node, const std::vector<ShapeInput>& in) {
 
 void registerShapeOps(OpRegistry& r) {
     const auto view = OpCategory::data_movement;
-    r.add("Reshape", {view, true, reshapeShape, {}});
-    r.add("Flatten", {view, true, flattenShape, {}});
-    r.add("Squeeze", {view, true, squeezeShape, {}});
-    r.add("Unsqueeze", {view, true, unsqueezeShape, {}});
-    r.add("Identity", {view, true, identityShape, {}});
-    r.add("Transpose", {view, false, transposeShape, {}});
+    r.add(OpKind::Reshape, {view, true, reshapeShape, {}});
+    r.add(OpKind::Flatten, {view, true, flattenShape, {}});
+    r.add(OpKind::Squeeze, {view, true, squeezeShape, {}});
+    r.add(OpKind::Unsqueeze, {view, true, unsqueezeShape, {}});
+    r.add(OpKind::Identity, {view, true, identityShape, {}});
+    r.add(OpKind::Transpose, {view, false, transposeShape, {}});
     // PyTorch's transpose/permute: a strided view, no kernel (ONNX's Transpose copies; a
     // model's .contiguous() after a permute is that copy).
-    r.add("TransposeView", {view, true, transposeShape, {}});
-    r.add("Concat", {view, false, concatShape, {}});
-    r.add("Split", {view, false, splitShape, copyCost});
-    r.add("Slice", {view, false, sliceShape, copyCost});
+    r.add(OpKind::TransposeView, {view, true, transposeShape, {}});
+    r.add(OpKind::Concat, {view, false, concatShape, {}});
+    r.add(OpKind::Split, {view, false, splitShape, copyCost});
+    r.add(OpKind::Slice, {view, false, sliceShape, copyCost});
     // PyTorch basic indexing (x[..., :n]): a view, no kernel (ONNX's Slice copies). Its
     // gradient (autograd's SliceBackward) zero-fills dX and copies dY into it: one write of
     // dX, one read of dY (the default cost: its input and output bytes).
-    r.add("SliceView", {view, true, sliceShape, {}});
-    r.add("SliceBackward", {view, false, {}, {}});
-    r.add("Gather", {view, false, gatherShape, gatherCost});
-    r.add("Embedding", {view, false, embeddingShape, gatherCost});
-    r.add("EmbeddingGrad", {view, false, {}, embeddingGradCost});
-    r.add("Expand", {view, false, expandShape, copyCost});
-    r.add("Resize", {view, false, resizeShape, {}});
-    r.add("Upsample", {view, false, resizeShape, {}});  // Resize before opset 10
-    r.add("GatherElements", {view, false, gatherElementsShape, gatherCost});
-    r.add("GatherND", {view, false, gatherNDShape, gatherCost});
-    for (const char* scatter : {"ScatterElements", "ScatterND", "Scatter"})
+    r.add(OpKind::SliceView, {view, true, sliceShape, {}});
+    r.add(OpKind::SliceBackward, {view, false, {}, {}});
+    r.add(OpKind::Gather, {view, false, gatherShape, gatherCost});
+    r.add(OpKind::Embedding, {view, false, embeddingShape, gatherCost});
+    r.add(OpKind::EmbeddingGrad, {view, false, {}, embeddingGradCost});
+    r.add(OpKind::Expand, {view, false, expandShape, copyCost});
+    r.add(OpKind::Resize, {view, false, resizeShape, {}});
+    r.add(OpKind::Upsample, {view, false, resizeShape, {}});  // Resize before opset 10
+    r.add(OpKind::GatherElements, {view, false, gatherElementsShape, gatherCost});
+    r.add(OpKind::GatherND, {view, false, gatherNDShape, gatherCost});
+    for (OpKind scatter : {OpKind::ScatterElements, OpKind::ScatterND, OpKind::Scatter})
         r.add(scatter, {view, false, identityShape, {}});
-    r.add("DepthToSpace", {view, false, depthSpaceShape, {}});
-    r.add("SpaceToDepth", {view, false, depthSpaceShape, {}});
-    r.add("Trilu", {view, false, identityShape, {}});
-    r.add("ReverseSequence", {view, false, identityShape, {}});
-    r.add("Pad", {view, false, padShape, copyCost});
-    r.add("Tile", {view, false, tileShape, copyCost});
+    r.add(OpKind::DepthToSpace, {view, false, depthSpaceShape, {}});
+    r.add(OpKind::SpaceToDepth, {view, false, depthSpaceShape, {}});
+    r.add(OpKind::Trilu, {view, false, identityShape, {}});
+    r.add(OpKind::ReverseSequence, {view, false, identityShape, {}});
+    r.add(OpKind::Pad, {view, false, padShape, copyCost});
+    r.add(OpKind::Tile, {view, false, tileShape, copyCost});
 }
 
 }  // namespace npu::engine::ops

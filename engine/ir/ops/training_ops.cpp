@@ -94,19 +94,19 @@ OpCost unscaleCost(const Graph& g, const Node& n) {
 }  // namespace
 
 void registerTrainingOps(OpRegistry& r) {
-    r.add("CrossEntropy", {OpCategory::norm, false, crossEntropyShape, crossEntropyCost});
-    r.add("MeanLoss", {OpCategory::reduce, false, scalarLoss, {}});
-    r.add("NLLLoss", {OpCategory::reduce, false, scalarLoss, nllCost});
-    r.add("NLLLossGrad", {OpCategory::elementwise, false, {}, nllGradCost});
-    r.add("SoftmaxGrad", {OpCategory::norm, false, {}, softmaxGradCost});
-    r.add("LogSoftmaxGrad", {OpCategory::norm, false, {}, softmaxGradCost});
+    r.add(OpKind::CrossEntropy, {OpCategory::norm, false, crossEntropyShape, crossEntropyCost});
+    r.add(OpKind::MeanLoss, {OpCategory::reduce, false, scalarLoss, {}});
+    r.add(OpKind::NLLLoss, {OpCategory::reduce, false, scalarLoss, nllCost});
+    r.add(OpKind::NLLLossGrad, {OpCategory::elementwise, false, {}, nllGradCost});
+    r.add(OpKind::SoftmaxGrad, {OpCategory::norm, false, {}, softmaxGradCost});
+    r.add(OpKind::LogSoftmaxGrad, {OpCategory::norm, false, {}, softmaxGradCost});
     // AdamW: m, v updates, bias corrections, decoupled decay, step: ~12 FLOPs per element.
-    r.add("AdamW", {OpCategory::optimizer, false, {}, optimizerCost(12)});
-    r.add("SGD", {OpCategory::optimizer, false, {}, optimizerCost(3)});
-    r.add("GradUnscale", {OpCategory::optimizer, false, {}, unscaleCost});
+    r.add(OpKind::AdamW, {OpCategory::optimizer, false, {}, optimizerCost(12)});
+    r.add(OpKind::SGD, {OpCategory::optimizer, false, {}, optimizerCost(3)});
+    r.add(OpKind::GradUnscale, {OpCategory::optimizer, false, {}, unscaleCost});
     // Host <-> device copies (optimizer offload): the bytes of the tensors they read.
-    r.add("MemcpyD2H", {OpCategory::data_movement, false, {}, {}});
-    r.add("MemcpyH2D", {OpCategory::data_movement, false, {}, {}});
+    r.add(OpKind::MemcpyD2H, {OpCategory::data_movement, false, {}, {}});
+    r.add(OpKind::MemcpyH2D, {OpCategory::data_movement, false, {}, {}});
 }
 
 }  // namespace npu::engine::ops
