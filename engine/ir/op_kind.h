@@ -40,10 +40,11 @@ namespace npu::engine {
     X(TopK) X(CumSum) X(SoftmaxCrossEntropyLoss) X(NegativeLogLikelihoodLoss)                      \
     /* shape_ops.cpp */                                                                            \
     X(Reshape) X(Flatten) X(Squeeze) X(Unsqueeze) X(Identity) X(Transpose) X(TransposeView)        \
-    X(Concat) X(Split) X(Slice) X(SliceView) X(SliceBackward) X(Gather) X(Embedding)               \
-    X(EmbeddingGrad) X(Expand) X(Resize) X(Upsample) X(GatherElements) X(GatherND)                 \
+    X(Concat) X(Split) X(Slice) X(SliceView) X(SliceBackward) X(Expand) X(Resize) X(Upsample)      \
     X(ScatterElements) X(ScatterND) X(Scatter) X(DepthToSpace) X(SpaceToDepth) X(Trilu)            \
     X(ReverseSequence) X(Pad) X(Tile)                                                              \
+    /* gather_ops.cpp */                                                                           \
+    X(Gather) X(Embedding) X(EmbeddingGrad) X(GatherElements) X(GatherND)                          \
     /* generator_ops.cpp */                                                                        \
     X(Shape) X(Size) X(Constant) X(ConstantOfShape) X(Range) X(EyeLike) X(OneHot) X(NonZero)       \
     /* attention_ops.cpp */                                                                        \

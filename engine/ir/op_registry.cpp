@@ -49,6 +49,7 @@ OpRegistry::OpRegistry() : m_traits(kOpKindCount), m_registered(kOpKindCount, fa
     ops::registerNormOps(*this);
     ops::registerReduceOps(*this);
     ops::registerShapeOps(*this);
+    ops::registerGatherOps(*this);
     ops::registerGeneratorOps(*this);
     ops::registerAttentionOps(*this);
     ops::registerTrainingOps(*this);
@@ -170,6 +171,16 @@ Status OpRegistry::inferNode(Graph& graph, int nodeId) const {
         tensor.dtype = (*outs)[i].dtype;
     }
     return {};
+}
+
+void OpRegistry::emitBackward(BackwardContext& ctx) const {
+    ctx.dIn.assign(ctx.fwd().inputs.size(), -1);
+    const OpTraits* t = find(ctx.fwd().kind);
+    if (t && t->seedsBackward) return t->backward(ctx);
+    if (ctx.firstGrad() < 0) return;
+    if (t && t->backward) return t->backward(ctx);
+    if (t && t->shapeOnly) return viewBackward(ctx);
+    genericBackward(ctx);
 }
 
 std::vector<std::string> OpRegistry::opTypes() const {

@@ -1,7 +1,7 @@
 #pragma once
-// Per op type: category, shape inference and cost traits: the single definition of every
-// op, used by the simulator, the conversion report, the graph view and the training
-// passes (the ONNX front end has no op tables of its own). One registry serves the model
+// Per op kind: category, shape inference, cost traits and backward rule: the single
+// definition of every op, used by the simulator, the conversion report, the graph view
+// and the training passes (the ONNX front end has no op tables of its own). One registry serves the model
 // zoo, the ONNX front end (ONNX op names and attribute names: "group", "strides",
 // "pads", "dilations", "kernel_shape", "perm", "axis", "transA"/"transB", ...) and the
 // training passes.
@@ -27,6 +27,7 @@
 // - Backward ops named "<Op>Grad" without a specific rule cost 2x their forward node.
 
 #include "base/expected.h"
+#include "engine/ir/backward_context.h"
 #include "engine/ir/graph.h"
 #include "engine/ir/op_kind.h"
 
@@ -73,6 +74,8 @@ struct OpTraits {
     bool shapeOnly = false;     // a view: zero runtime cost
     ShapeFn inferShapes;        // may be empty: outputs keep the shapes they were given
     CostFn cost;                // empty: default (bytes of inputs and outputs, no FLOPs)
+    BackwardRule backward = nullptr;  // null: viewBackward for a view, else genericBackward
+    bool seedsBackward = false;  // a loss: its rule runs with no output gradient, seeding backward
 };
 
 class OpRegistry {
@@ -98,6 +101,9 @@ public:
     Expected<std::vector<ShapeOutput>> inferShapes(const Node& node, const std::vector<ShapeInput>& inputs) const;
     // Runs inference on the graph's node and writes shapes/dtypes into its outputs.
     Status inferNode(Graph& graph, int nodeId) const;
+    // Appends the backward of ctx's forward node with its kind's rule (a loss always; any
+    // other op only when a gradient reaches one of its outputs) and sets ctx.dIn.
+    void emitBackward(BackwardContext& ctx) const;
 
     std::vector<std::string> opTypes() const;
 

@@ -1,6 +1,6 @@
 #include "engine/passes/training_graph_pass.h"
 
-#include "engine/passes/backward_rules.h"
+#include "engine/ir/op_registry.h"
 #include "engine/passes/graph_edit.h"
 
 #include <algorithm>
@@ -59,7 +59,7 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         const bool hasGrad = std::any_of(ctx.dOut.begin(), ctx.dOut.end(), [](int g) { return g >= 0; });
         if (!hasGrad && !seeds) continue;
         for (int t : f.inputs) ctx.needGrad.push_back(t >= 0 && rg[static_cast<std::size_t>(t)]);
-        emitBackward(ctx);
+        OpRegistry::instance().emitBackward(ctx);
         for (std::size_t i = 0; i < f.inputs.size(); ++i) {
             const int t = f.inputs[i];
             const int d = i < ctx.dIn.size() ? ctx.dIn[i] : -1;
@@ -74,7 +74,7 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
             // second gradient into the first buffer in place.
             const int sum = graph.addTensor(graph.tensor(t).name + ".grad_sum", graph.tensor(acc).shape, graph.tensor(acc).dtype,
                                             TensorRole::gradient);
-            ctx.emit("Add", ".grad_accumulate" + std::to_string(i), {acc, d}, {sum}, {{"inplace", std::int64_t{1}}});
+            ctx.add(OpKind::Add, ".grad_accumulate" + std::to_string(i), {acc, d}, {sum}, {{"inplace", std::int64_t{1}}});
             grads.resize(graph.tensors().size(), -1);
             grads[static_cast<std::size_t>(t)] = sum;
         }

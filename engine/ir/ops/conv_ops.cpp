@@ -162,11 +162,30 @@ OpCost convGradCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// Backward rules (OpTraits::backward).
+
+void convBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = c.firstGrad();
+    if (c.need(0)) {
+        c.dIn[0] = c.newGrad(f.inputs[0]);
+        c.add(OpKind::ConvGradInput, ".grad_input", {dy, f.inputs[1]}, {c.dIn[0]}, f.attrs);
+    }
+    if (c.need(1)) {
+        c.dIn[1] = c.newGrad(f.inputs[1]);
+        c.add(OpKind::ConvGradWeight, ".grad_weight", {dy, f.inputs[0]}, {c.dIn[1]}, f.attrs);
+    }
+    if (c.need(2)) {
+        c.dIn[2] = c.newGrad(f.inputs[2]);
+        c.add(OpKind::ReduceSum, ".grad_bias", {dy}, {c.dIn[2]});
+    }
+}
+
 }  // namespace
 
 void registerConvOps(OpRegistry& r) {
-    r.add(OpKind::Conv, {OpCategory::conv, false, convShape, convCost});
-    r.add(OpKind::ConvTranspose, {OpCategory::conv, false, convTransposeShape, convTransposeCost});
+    r.add(OpKind::Conv, {OpCategory::conv, false, convShape, convCost, convBackward});
+    r.add(OpKind::ConvTranspose, {OpCategory::conv, false, convTransposeShape, convTransposeCost, convBackward});
     r.add(OpKind::ConvGradInput, {OpCategory::conv, false, {}, convGradCost});
     r.add(OpKind::ConvGradWeight, {OpCategory::conv, false, {}, convGradCost});
     r.add(OpKind::MaxPool, {OpCategory::data_movement, false, poolShape, poolCost});

@@ -48,14 +48,24 @@ OpCost lrnCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// Backward rules (OpTraits::backward).
+
+// Softmax and LogSoftmax save their output, not their input.
+void softmaxBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.addGrad(".grad", {f.outputs[0], c.firstGrad()}, {c.dIn[0]}, f.attrs);
+}
+
 }  // namespace
 
 void registerNormOps(OpRegistry& r) {
     r.add(OpKind::RMSNorm, {OpCategory::norm, false, normShape, normCost(4, 0)});
     r.add(OpKind::LayerNormalization, {OpCategory::norm, false, normShape, normCost(5, 0)});
     r.add(OpKind::BatchNormalization, {OpCategory::norm, false, normShape, normCost(5, 1)});
-    r.add(OpKind::Softmax, {OpCategory::norm, false, softmaxShape, normCost(5, 0)});
-    r.add(OpKind::LogSoftmax, {OpCategory::norm, false, softmaxShape, normCost(5, 0)});
+    r.add(OpKind::Softmax, {OpCategory::norm, false, softmaxShape, normCost(5, 0), softmaxBackward});
+    r.add(OpKind::LogSoftmax, {OpCategory::norm, false, softmaxShape, normCost(5, 0), softmaxBackward});
     // statistics computed per instance/group (mean, var, then the four ops: ~8 per element)
     r.add(OpKind::InstanceNormalization, {OpCategory::norm, false, normShape, normCost(8, 0)});
     r.add(OpKind::GroupNormalization, {OpCategory::norm, false, normShape, normCost(8, 0)});

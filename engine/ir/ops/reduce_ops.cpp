@@ -72,10 +72,23 @@ Expected<std::vector<ShapeOutput>> cumSumShape(const Node& node, const std::vect
     return std::vector<ShapeOutput>{{in[0].shape, in[0].dtype}};
 }
 
+// Backward rules (OpTraits::backward).
+
+// ReduceMean/ReduceSum: dX is dY expanded back (divided by the count for a mean); it
+// reads only dY, so the reduced input is not saved (autograd keeps only its shape).
+void reduceBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.addGrad(".grad", {c.firstGrad()}, {c.dIn[0]}, f.attrs);
+}
+
 }  // namespace
 
 void registerReduceOps(OpRegistry& r) {
-    for (OpKind op : {OpKind::ReduceMean, OpKind::ReduceSum, OpKind::ReduceMax, OpKind::ReduceMin, OpKind::ReduceProd, OpKind::ReduceL2,
+    for (OpKind op : {OpKind::ReduceMean, OpKind::ReduceSum})
+        r.add(op, {OpCategory::reduce, false, reduceShape, perInputElement(1), reduceBackward});
+    for (OpKind op : {OpKind::ReduceMax, OpKind::ReduceMin, OpKind::ReduceProd, OpKind::ReduceL2,
                       OpKind::ReduceSumSquare, OpKind::ReduceLogSum, OpKind::ArgMax, OpKind::ArgMin})
         r.add(op, {OpCategory::reduce, false, reduceShape, perInputElement(1)});
     for (OpKind op : {OpKind::ReduceL1, OpKind::ReduceLogSumExp})
