@@ -150,6 +150,12 @@ Expected<std::vector<ShapeOutput>> OpRegistry::inferShapes(const Node& node, con
     return t->inferShapes(node, inputs);
 }
 
+std::optional<std::vector<std::int64_t>> OpRegistry::inferValues(const Node& node, const std::vector<ShapeInput>& inputs) const {
+    const OpTraits* t = find(node.kind);
+    if (!t || !t->inferValues) return std::nullopt;
+    return t->inferValues(node, inputs);
+}
+
 Status OpRegistry::inferNode(Graph& graph, int nodeId) const {
     Node& node = graph.node(nodeId);
     std::vector<ShapeInput> ins;

@@ -67,15 +67,21 @@ struct ShapeOutput {
 };
 
 using ShapeFn = std::function<Expected<std::vector<ShapeOutput>>(const Node&, const std::vector<ShapeInput>&)>;
+// The values of the first output of an op on the shape path exporters emit for dynamic
+// reshapes (Shape -> Gather -> Concat -> Reshape): ONNX shape inference's data
+// propagation, for small integer tensors. Empty when an input value (or, for Shape, a
+// dim of its input, given as -1 when unknown) is missing.
+using ValueFn = std::function<std::optional<std::vector<std::int64_t>>(const Node&, const std::vector<ShapeInput>&)>;
 using CostFn = std::function<OpCost(const Graph&, const Node&)>;
 
 struct OpTraits {
     OpCategory category = OpCategory::other;
     bool shapeOnly = false;     // a view: zero runtime cost
-    ShapeFn inferShapes;        // may be empty: outputs keep the shapes they were given
-    CostFn cost;                // empty: default (bytes of inputs and outputs, no FLOPs)
+    ShapeFn inferShapes{};      // may be empty: outputs keep the shapes they were given
+    CostFn cost{};              // empty: default (bytes of inputs and outputs, no FLOPs)
     BackwardRule backward = nullptr;  // null: viewBackward for a view, else genericBackward
     bool seedsBackward = false;  // a loss: its rule runs with no output gradient, seeding backward
+    ValueFn inferValues{};      // may be empty: the op computes no shape values
 };
 
 class OpRegistry {
@@ -101,6 +107,9 @@ public:
     Expected<std::vector<ShapeOutput>> inferShapes(const Node& node, const std::vector<ShapeInput>& inputs) const;
     // Runs inference on the graph's node and writes shapes/dtypes into its outputs.
     Status inferNode(Graph& graph, int nodeId) const;
+    // The values of the node's first output from its inputs' (ValueFn); empty when its op
+    // has no value rule or the rule cannot tell.
+    std::optional<std::vector<std::int64_t>> inferValues(const Node& node, const std::vector<ShapeInput>& inputs) const;
     // Appends the backward of ctx's forward node with its kind's rule (a loss always; any
     // other op only when a gradient reaches one of its outputs) and sets ctx.dIn.
     void emitBackward(BackwardContext& ctx) const;

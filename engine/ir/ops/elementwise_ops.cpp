@@ -5,6 +5,7 @@
 #include "engine/ir/ops/op_families.h"
 #include "engine/ir/ops/shape_util.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace npu::engine::ops {
@@ -90,11 +91,35 @@ Expected<std::vector<ShapeOutput>> dropoutShape(const Node& node, const std::vec
     return std::vector<ShapeOutput>{{in[0].shape, in[0].dtype}, {in[0].shape, DType::boolean}};
 }
 
+// Add/Sub/Mul/Div values, integer arithmetic with a size-1 side broadcast.
+std::optional<Shape> arithmeticValues(const Node& node, const std::vector<ShapeInput>& in) {
+    if (in.size() < 2 || !in[0].values || !in[1].values) return std::nullopt;
+    const Shape& a = *in[0].values;
+    const Shape& b = *in[1].values;
+    if (a.empty() || b.empty() || (a.size() != b.size() && a.size() != 1 && b.size() != 1)) return std::nullopt;
+    Shape out(std::max(a.size(), b.size()));
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        const std::int64_t x = a[a.size() == 1 ? 0 : i], y = b[b.size() == 1 ? 0 : i];
+        switch (node.kind) {
+        case OpKind::Add: out[i] = x + y; break;
+        case OpKind::Sub: out[i] = x - y; break;
+        case OpKind::Mul: out[i] = x * y; break;
+        case OpKind::Div:
+            if (y == 0) return std::nullopt;
+            out[i] = x / y;
+            break;
+        default: return std::nullopt;
+        }
+    }
+    return out;
+}
+
 // An elementwise op of the unary and binary tables.
 struct Elementwise {
     OpKind kind;
     double flops;  // per output element
     BackwardRule backward = nullptr;
+    ValueFn values{};
 };
 
 // Backward rules (OpTraits::backward).
@@ -242,17 +267,19 @@ void registerElementwiseOps(OpRegistry& r) {
     r.add(OpKind::RotaryGrad, {OpCategory::elementwise, false, sameAsFirst, perElement(3)});
 
     const Elementwise binary[] = {
-        {OpKind::Add, 1, addBackward}, {OpKind::Sub, 1, addBackward}, {OpKind::Mul, 1, mulBackward},
-        {OpKind::Div, 1}, {OpKind::Pow, 4}, {OpKind::Max, 1}, {OpKind::Min, 1}, {OpKind::Mod, 1},
+        {OpKind::Add, 1, addBackward, arithmeticValues}, {OpKind::Sub, 1, addBackward, arithmeticValues},
+        {OpKind::Mul, 1, mulBackward, arithmeticValues}, {OpKind::Div, 1, nullptr, arithmeticValues}, {OpKind::Pow, 4}, {OpKind::Max, 1}, {OpKind::Min, 1}, {OpKind::Mod, 1},
         {OpKind::Sum, 1, addBackward}, {OpKind::Mean, 1}, {OpKind::BitShift, 1},
     };
     for (const auto& op : binary)
-        r.add(op.kind, {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(op.flops), op.backward});
+        r.add(op.kind, {.category = OpCategory::elementwise, .inferShapes = broadcastAll(std::nullopt),
+                        .cost = perElement(op.flops), .backward = op.backward, .inferValues = op.values});
     for (OpKind cmp : {OpKind::Equal, OpKind::Less, OpKind::Greater, OpKind::LessOrEqual, OpKind::GreaterOrEqual,
                        OpKind::And, OpKind::Or, OpKind::Xor})
         r.add(cmp, {OpCategory::elementwise, false, broadcastAll(DType::boolean), perElement(1)});
     r.add(OpKind::Where, {OpCategory::elementwise, false, broadcastAll(std::nullopt), perElement(1), whereBackward});
-    r.add(OpKind::Cast, {OpCategory::elementwise, false, castShape, perElement(0), castBackward});
+    r.add(OpKind::Cast, {.category = OpCategory::elementwise, .inferShapes = castShape, .cost = perElement(0),
+                         .backward = castBackward, .inferValues = sameValues});
     r.add(OpKind::CastLike, {OpCategory::elementwise, false, castLikeShape, perElement(0), castBackward});
     r.add(OpKind::Dropout, {OpCategory::elementwise, false, dropoutShape, perElement(2), dropoutBackward});
     // dX = dY * mask / (1 - p): reads dY and the 1-byte mask, writes dX.

@@ -68,6 +68,20 @@ Outs gatherNDShape(const Node& node, const std::vector<ShapeInput>& in) {
     return singleOutput(out, in[0].dtype);
 }
 
+// Gather's values along axis 0: the selected entries of its data's values.
+std::optional<Shape> gatherValues(const Node& node, const std::vector<ShapeInput>& in) {
+    if (in.size() < 2 || !in[0].values || !in[1].values || node.attrInt("axis", 0) != 0) return std::nullopt;
+    const Shape& data = *in[0].values;
+    const auto size = static_cast<std::int64_t>(data.size());
+    Shape out;
+    for (std::int64_t i : *in[1].values) {
+        const std::int64_t k = i < 0 ? i + size : i;
+        if (k < 0 || k >= size) return std::nullopt;
+        out.push_back(data[static_cast<std::size_t>(k)]);
+    }
+    return out;
+}
+
 // Backward rules (OpTraits::backward).
 
 void embeddingBackward(BackwardContext& c) {
@@ -83,7 +97,8 @@ void embeddingBackward(BackwardContext& c) {
 
 void registerGatherOps(OpRegistry& r) {
     const auto view = OpCategory::data_movement;
-    r.add(OpKind::Gather, {view, false, gatherShape, gatherCost, embeddingBackward});
+    r.add(OpKind::Gather, {.category = view, .inferShapes = gatherShape, .cost = gatherCost, .backward = embeddingBackward,
+                           .inferValues = gatherValues});
     r.add(OpKind::Embedding, {view, false, embeddingShape, gatherCost, embeddingBackward});
     r.add(OpKind::EmbeddingGrad, {view, false, {}, embeddingGradCost});
     r.add(OpKind::GatherElements, {view, false, gatherElementsShape, gatherCost});

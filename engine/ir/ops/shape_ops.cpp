@@ -264,6 +264,16 @@ Outs depthSpaceShape(const Node& node, const std::vector<ShapeInput>& in) {
 }
 
 // EyeLike: the input's shape, in the "dtype" attribute's type (an ONNX code) or the input's.
+// Concat's values: its inputs' values one after the other.
+std::optional<Shape> concatValues(const Node&, const std::vector<ShapeInput>& in) {
+    Shape out;
+    for (const ShapeInput& i : in) {
+        if (!i.values) return std::nullopt;
+        out.insert(out.end(), i.values->begin(), i.values->end());
+    }
+    return out;
+}
+
 // Backward rules (OpTraits::backward).
 
 // A view slice's gradient (SliceBackward): dY written into a zero-filled dX; saves nothing.
@@ -315,16 +325,16 @@ void transposeBackward(BackwardContext& c) {
 
 void registerShapeOps(OpRegistry& r) {
     const auto view = OpCategory::data_movement;
-    r.add(OpKind::Reshape, {view, true, reshapeShape, {}});
-    r.add(OpKind::Flatten, {view, true, flattenShape, {}});
-    r.add(OpKind::Squeeze, {view, true, squeezeShape, {}});
-    r.add(OpKind::Unsqueeze, {view, true, unsqueezeShape, {}});
-    r.add(OpKind::Identity, {view, true, identityShape, {}});
+    r.add(OpKind::Reshape, {.category = view, .shapeOnly = true, .inferShapes = reshapeShape, .inferValues = sameValues});
+    r.add(OpKind::Flatten, {.category = view, .shapeOnly = true, .inferShapes = flattenShape, .inferValues = sameValues});
+    r.add(OpKind::Squeeze, {.category = view, .shapeOnly = true, .inferShapes = squeezeShape, .inferValues = sameValues});
+    r.add(OpKind::Unsqueeze, {.category = view, .shapeOnly = true, .inferShapes = unsqueezeShape, .inferValues = sameValues});
+    r.add(OpKind::Identity, {.category = view, .shapeOnly = true, .inferShapes = identityShape, .inferValues = sameValues});
     r.add(OpKind::Transpose, {view, false, transposeShape, {}, transposeBackward});
     // PyTorch's transpose/permute: a strided view, no kernel (ONNX's Transpose copies; a
     // model's .contiguous() after a permute is that copy).
     r.add(OpKind::TransposeView, {view, true, transposeShape, {}});
-    r.add(OpKind::Concat, {view, false, concatShape, {}, concatBackward});
+    r.add(OpKind::Concat, {.category = view, .inferShapes = concatShape, .backward = concatBackward, .inferValues = concatValues});
     r.add(OpKind::Split, {view, false, splitShape, copyCost});
     r.add(OpKind::Slice, {view, false, sliceShape, copyCost});
     // PyTorch basic indexing (x[..., :n]): a view, no kernel (ONNX's Slice copies). Its
