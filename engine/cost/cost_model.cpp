@@ -40,8 +40,8 @@ double CostModel::computeEfficiency(const Node& node, OpCategory category, doubl
 // Fused kernels are generated for their operands (Inductor vectorizes broadcasts).
 bool CostModel::stridedOperands(const Graph& graph, const Node& node, OpCategory category) {
     if (category != OpCategory::elementwise && category != OpCategory::data_movement) return false;
-    if (node.op.rfind("Fused", 0) == 0) return false;
-    if (node.op == "Concat") return true;
+    if (isFusedOp(node.kind)) return false;
+    if (node.kind == OpKind::Concat) return true;
     std::int64_t numel = -1;
     DType dtype = DType::unknown;
     for (int t : node.inputs) {

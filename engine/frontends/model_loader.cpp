@@ -10,7 +10,7 @@ namespace {
 bool hasLoss(const Graph& g) {
     if (g.outputs.empty()) return false;
     const int p = g.tensor(g.outputs.front()).producer;
-    return p >= 0 && (g.node(p).op == "CrossEntropy" || g.node(p).op == "NLLLoss" || g.node(p).op == "MeanLoss");
+    return p >= 0 && (g.node(p).kind == OpKind::CrossEntropy || g.node(p).kind == OpKind::NLLLoss || g.node(p).kind == OpKind::MeanLoss);
 }
 
 std::filesystem::path resolve(const std::string& path, const std::filesystem::path& folder) {
@@ -25,7 +25,7 @@ void ensureTrainingLoss(Graph& graph) {
     for (int t : graph.outputs) {
         if (!isFloating(graph.tensor(t).dtype)) continue;
         const int loss = graph.addTensor("loss", {}, DType::f32, TensorRole::activation);
-        graph.addNode("MeanLoss", "loss", {t}, {loss}, {}, Phase::forward, DType::f32);
+        graph.addNode(OpKind::MeanLoss, "loss", {t}, {loss}, {}, Phase::forward, DType::f32);
         graph.outputs.insert(graph.outputs.begin(), loss);  // outputs[0] is the loss
         return;
     }

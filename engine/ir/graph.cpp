@@ -21,7 +21,7 @@ int Graph::addNode(std::string op, std::string nodeName, std::vector<int> ins, s
                    Attributes attrs, Phase phase, DType dtype) {
     Node n;
     n.id = static_cast<int>(m_nodes.size());
-    n.op = std::move(op);
+    n.setOp(std::move(op));
     n.name = std::move(nodeName);
     n.inputs = std::move(ins);
     n.outputs = std::move(outs);
@@ -35,6 +35,12 @@ int Graph::addNode(std::string op, std::string nodeName, std::vector<int> ins, s
     m_nodes.push_back(std::move(n));
     m_removed.push_back(false);
     return m_nodes.back().id;
+}
+
+int Graph::addNode(OpKind kind, std::string nodeName, std::vector<int> ins, std::vector<int> outs, Attributes attrs,
+                   Phase phase, DType dtype) {
+    return addNode(std::string(opKindName(kind)), std::move(nodeName), std::move(ins), std::move(outs), std::move(attrs),
+                   phase, dtype);
 }
 
 std::vector<int> Graph::topologicalOrder() const {

@@ -20,6 +20,9 @@ public:
     // Appends a node, links producers/consumers. Returns the node id.
     int addNode(std::string op, std::string name, std::vector<int> inputs, std::vector<int> outputs,
                 Attributes attrs = {}, Phase phase = Phase::forward, DType dtype = DType::f32);
+    // The same for an op of ours: engine code names its ops by kind, never by a string.
+    int addNode(OpKind kind, std::string name, std::vector<int> inputs, std::vector<int> outputs,
+                Attributes attrs = {}, Phase phase = Phase::forward, DType dtype = DType::f32);
 
     Tensor& tensor(int id) { return m_tensors[static_cast<size_t>(id)]; }
     const Tensor& tensor(int id) const { return m_tensors[static_cast<size_t>(id)]; }

@@ -1,5 +1,8 @@
 #include "engine/ir/node.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace npu::engine {
 
 std::string_view phaseName(Phase p) {
@@ -27,6 +30,11 @@ std::string_view opCategoryName(OpCategory c) {
     case OpCategory::other: return "other";
     }
     return "other";
+}
+
+void Node::setOp(std::string opType) {
+    kind = opKindFromName(opType);
+    op = std::move(opType);
 }
 
 std::int64_t Node::attrInt(std::string_view key, std::int64_t fallback) const {
@@ -58,6 +66,10 @@ std::vector<std::int64_t> Node::attrInts(std::string_view key) const {
     if (auto v = std::get_if<std::vector<std::int64_t>>(&it->second)) return *v;
     if (auto v = std::get_if<std::int64_t>(&it->second)) return {*v};
     return {};
+}
+
+bool isOp(const Node& node, std::initializer_list<OpKind> kinds) {
+    return std::find(kinds.begin(), kinds.end(), node.kind) != kinds.end();
 }
 
 }  // namespace npu::engine

@@ -29,16 +29,16 @@ Expected<Graph> buildBert(const nlohmann::json& config, const ZooShape& shape) {
     const int pos = b.input("position_ids", {S}, DType::i64);
     const int types = b.input("token_type_ids", {B, S}, DType::i64);
     auto linear = [&](const std::string& name, int in, std::int64_t outF, std::int64_t inF) {
-        return b.op("Linear", name, {in, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
+        return b.op(OpKind::Linear, name, {in, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
     };
     auto layerNorm = [&](const std::string& name, int in) {
-        return b.op("LayerNormalization", name, {in, b.weight(name + ".weight", {hidden}), b.weight(name + ".bias", {hidden})},
+        return b.op(OpKind::LayerNormalization, name, {in, b.weight(name + ".weight", {hidden}), b.weight(name + ".bias", {hidden})},
                     {{"axis", std::int64_t{-1}}});
     };
-    const int w = b.op("Embedding", "embeddings.word", {ids, b.weight("embeddings.word.weight", {vocab, hidden})});
-    const int p = b.op("Embedding", "embeddings.position", {pos, b.weight("embeddings.position.weight", {maxSeq, hidden})});
-    const int t = b.op("Embedding", "embeddings.token_type", {types, b.weight("embeddings.token_type.weight", {typeVocab, hidden})});
-    int x = layerNorm("embeddings.LayerNorm", b.op("Add", "embeddings.add_type", {b.op("Add", "embeddings.add_pos", {w, p}), t}));
+    const int w = b.op(OpKind::Embedding, "embeddings.word", {ids, b.weight("embeddings.word.weight", {vocab, hidden})});
+    const int p = b.op(OpKind::Embedding, "embeddings.position", {pos, b.weight("embeddings.position.weight", {maxSeq, hidden})});
+    const int t = b.op(OpKind::Embedding, "embeddings.token_type", {types, b.weight("embeddings.token_type.weight", {typeVocab, hidden})});
+    int x = layerNorm("embeddings.LayerNorm", b.op(OpKind::Add, "embeddings.add_type", {b.op(OpKind::Add, "embeddings.add_pos", {w, p}), t}));
     const Attributes attnAttrs{{"heads", heads}, {"kv_heads", heads}, {"causal", std::int64_t{0}}};
     for (std::int64_t i = 0; i < layers; ++i) {
         const std::string pre = "layers." + std::to_string(i) + ".";
@@ -46,18 +46,18 @@ Expected<Graph> buildBert(const nlohmann::json& config, const ZooShape& shape) {
         const int q = linear(pre + "attn.q_proj", x, hidden, hidden);
         const int k = linear(pre + "attn.k_proj", x, hidden, hidden);
         const int v = linear(pre + "attn.v_proj", x, hidden, hidden);
-        const int a = b.ops("ScaledDotProductAttention", pre + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
-        x = layerNorm(pre + "attn.LayerNorm", b.op("Add", pre + "attn.residual", {x, linear(pre + "attn.o_proj", a, hidden, hidden)}));
-        const int h = b.op("Gelu", pre + "mlp.gelu", {linear(pre + "mlp.fc", x, ffn, hidden)});
-        x = layerNorm(pre + "mlp.LayerNorm", b.op("Add", pre + "mlp.residual", {x, linear(pre + "mlp.proj", h, hidden, ffn)}));
+        const int a = b.ops(OpKind::ScaledDotProductAttention, pre + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
+        x = layerNorm(pre + "attn.LayerNorm", b.op(OpKind::Add, pre + "attn.residual", {x, linear(pre + "attn.o_proj", a, hidden, hidden)}));
+        const int h = b.op(OpKind::Gelu, pre + "mlp.gelu", {linear(pre + "mlp.fc", x, ffn, hidden)});
+        x = layerNorm(pre + "mlp.LayerNorm", b.op(OpKind::Add, pre + "mlp.residual", {x, linear(pre + "mlp.proj", h, hidden, ffn)}));
     }
     b.setBlock("");
     int out = x;
     if (pooler) {
-        const int cls = b.op("Gather", "pooler.cls", {x, b.input("cls_index", {}, DType::i64)}, {{"axis", std::int64_t{1}}});
-        out = b.op("Tanh", "pooler.tanh", {linear("pooler.dense", cls, hidden, hidden)});
+        const int cls = b.op(OpKind::Gather, "pooler.cls", {x, b.input("cls_index", {}, DType::i64)}, {{"axis", std::int64_t{1}}});
+        out = b.op(OpKind::Tanh, "pooler.tanh", {linear("pooler.dense", cls, hidden, hidden)});
     }
-    b.markOutput(b.op("MeanLoss", "loss", {out}));
+    b.markOutput(b.op(OpKind::MeanLoss, "loss", {out}));
     return b.finish();
 }
 

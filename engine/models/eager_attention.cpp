@@ -7,8 +7,8 @@ namespace {
 // [B, S, H*D] -> [B, H, S, D]: view then transpose, both views (no kernel, nothing saved).
 int splitHeads(GraphBuilder& b, int x, std::int64_t heads, std::int64_t headDim, const std::string& name) {
     const std::vector<std::int64_t> shape = b.tensor(x).shape;  // a copy: adding tensors moves them
-    const int v = b.op("Reshape", name + ".view", {x}, {{"shape", std::vector<std::int64_t>{shape[0], shape[1], heads, headDim}}});
-    return b.op("TransposeView", name + ".transpose", {v}, {{"perm", std::vector<std::int64_t>{0, 2, 1, 3}}});
+    const int v = b.op(OpKind::Reshape, name + ".view", {x}, {{"shape", std::vector<std::int64_t>{shape[0], shape[1], heads, headDim}}});
+    return b.op(OpKind::TransposeView, name + ".transpose", {v}, {{"perm", std::vector<std::int64_t>{0, 2, 1, 3}}});
 }
 
 // repeat_kv: x[:, :, None].expand(B, kv, n_rep, S, D).reshape(B, kv * n_rep, S, D), the
@@ -17,9 +17,9 @@ int splitHeads(GraphBuilder& b, int x, std::int64_t heads, std::int64_t headDim,
 int repeatKv(GraphBuilder& b, int x4, std::int64_t nRep, const std::string& name) {
     if (nRep <= 1) return x4;
     const std::vector<std::int64_t> shape = b.tensor(x4).shape;  // [B, kv, S, D]
-    const int u = b.op("Reshape", name + ".unsqueeze", {x4}, {{"shape", std::vector<std::int64_t>{shape[0], shape[1], 1, shape[2], shape[3]}}});
-    const int rep = b.op("Concat", name + ".repeat_kv", std::vector<int>(static_cast<std::size_t>(nRep), u), {{"axis", std::int64_t{2}}});
-    return b.op("Reshape", name + ".merge_kv", {rep}, {{"shape", std::vector<std::int64_t>{shape[0], shape[1] * nRep, shape[2], shape[3]}}});
+    const int u = b.op(OpKind::Reshape, name + ".unsqueeze", {x4}, {{"shape", std::vector<std::int64_t>{shape[0], shape[1], 1, shape[2], shape[3]}}});
+    const int rep = b.op(OpKind::Concat, name + ".repeat_kv", std::vector<int>(static_cast<std::size_t>(nRep), u), {{"axis", std::int64_t{2}}});
+    return b.op(OpKind::Reshape, name + ".merge_kv", {rep}, {{"shape", std::vector<std::int64_t>{shape[0], shape[1] * nRep, shape[2], shape[3]}}});
 }
 
 }  // namespace
@@ -38,24 +38,24 @@ int addEagerAttention(GraphBuilder& b, int q, int k, int v, int causalMask, cons
     // torch.matmul(query, key.transpose(-1, -2)) * scale (HF GPT2 divides by a 0-d sqrt(d):
     // the same saved tensors) and torch.where(causal_mask, w, finfo.min): 0-d tensors in the
     // scores' dtype.
-    const int scores = b.op("MatMul", name + ".scores", {q4, k4}, {{"transB", std::int64_t{1}}});
-    const int scaled = b.op("Mul", name + ".scale", {scores, b.buffer(name + ".scale_factor", {})});
-    const int masked = b.op("Where", name + ".causal_mask", {causalMask, scaled, b.buffer(name + ".mask_value", {})});
+    const int scores = b.op(OpKind::MatMul, name + ".scores", {q4, k4}, {{"transB", std::int64_t{1}}});
+    const int scaled = b.op(OpKind::Mul, name + ".scale", {scores, b.buffer(name + ".scale_factor", {})});
+    const int masked = b.op(OpKind::Where, name + ".causal_mask", {causalMask, scaled, b.buffer(name + ".mask_value", {})});
     const Attributes lastAxis{{"axis", std::int64_t{-1}}};
     int probs = -1;
     if (s.softmaxFp32) {
         // Casts to the dtype a tensor already has are dropped by the mixed-precision pass.
-        const int wide = b.op("Cast", name + ".softmax_fp32", {masked}, {{"to", std::string("float32")}});
-        probs = b.op("CastLike", name + ".to_query_dtype", {b.op("Softmax", name + ".softmax", {wide}, lastAxis), q4});
+        const int wide = b.op(OpKind::Cast, name + ".softmax_fp32", {masked}, {{"to", std::string("float32")}});
+        probs = b.op(OpKind::CastLike, name + ".to_query_dtype", {b.op(OpKind::Softmax, name + ".softmax", {wide}, lastAxis), q4});
     } else {
-        probs = b.op("Softmax", name + ".softmax", {masked}, lastAxis);
+        probs = b.op(OpKind::Softmax, name + ".softmax", {masked}, lastAxis);
     }
-    if (s.dropout > 0) probs = b.ops("Dropout", name + ".dropout", {probs}, {{"ratio", s.dropout}}, 2)[0];
-    const int ctx = b.op("MatMul", name + ".context", {probs, v4});
+    if (s.dropout > 0) probs = b.ops(OpKind::Dropout, name + ".dropout", {probs}, {{"ratio", s.dropout}}, 2)[0];
+    const int ctx = b.op(OpKind::MatMul, name + ".context", {probs, v4});
     // [B, H, S, D] -> [B, S, H*D]: transpose(1, 2).contiguous() is one copy kernel (its
     // backward copies dY back and saves nothing), then a view; the copy is what o_proj saves.
-    const int t = b.op("Transpose", name + ".merge_transpose", {ctx}, {{"perm", std::vector<std::int64_t>{0, 2, 1, 3}}});
-    return b.op("Reshape", name + ".merge_heads", {t}, {{"shape", std::vector<std::int64_t>{shape[0], shape[1], s.heads * s.headDim}}});
+    const int t = b.op(OpKind::Transpose, name + ".merge_transpose", {ctx}, {{"perm", std::vector<std::int64_t>{0, 2, 1, 3}}});
+    return b.op(OpKind::Reshape, name + ".merge_heads", {t}, {{"shape", std::vector<std::int64_t>{shape[0], shape[1], s.heads * s.headDim}}});
 }
 
 }  // namespace npu::engine

@@ -49,18 +49,18 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
         const int ids = b.input("input_ids", {B, S}, DType::i64);
         const int pos = b.input("position_ids", {S}, DType::i64);
         wte = b.weight("wte.weight", {vocabR, hidden});
-        const int tok = b.op("Embedding", "wte", {ids, wte});
-        const int pe = b.op("Embedding", "wpe", {pos, b.weight("wpe.weight", {maxSeq, hidden})});
-        x = b.op("Add", "embed.add", {tok, pe});
-        if (dropout > 0) x = b.ops("Dropout", "embed.dropout", {x}, {{"ratio", dropout}}, 2)[0];
+        const int tok = b.op(OpKind::Embedding, "wte", {ids, wte});
+        const int pe = b.op(OpKind::Embedding, "wpe", {pos, b.weight("wpe.weight", {maxSeq, hidden})});
+        x = b.op(OpKind::Add, "embed.add", {tok, pe});
+        if (dropout > 0) x = b.ops(OpKind::Dropout, "embed.dropout", {x}, {{"ratio", dropout}}, 2)[0];
     } else {
         x = addStageInput(b, B, S, hidden);
     }
     auto linear = [&](const std::string& name, int in, std::int64_t outF, std::int64_t inF) {
-        return b.op("Linear", name, {in, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
+        return b.op(OpKind::Linear, name, {in, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
     };
     auto layerNorm = [&](const std::string& name, int in) {
-        return b.op("LayerNormalization", name, {in, b.weight(name + ".weight", {hidden}), b.weight(name + ".bias", {hidden})},
+        return b.op(OpKind::LayerNormalization, name, {in, b.weight(name + ".weight", {hidden}), b.weight(name + ".bias", {hidden})},
                     {{"axis", std::int64_t{-1}}});
     };
     Attributes attnAttrs{{"heads", headsR}, {"kv_heads", headsR}, {"causal", std::int64_t{1}}};
@@ -68,7 +68,7 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     const int causalMask = eager ? addCausalMaskBuffer(b, S, "causal_mask") : -1;
     const EagerAttentionShape eagerShape{.heads = headsR, .headDim = hidden / heads, .dropout = dropout};
     auto residualDropout = [&](const std::string& name, int in) {
-        return dropout > 0 ? b.ops("Dropout", name, {in}, {{"ratio", dropout}}, 2)[0] : in;
+        return dropout > 0 ? b.ops(OpKind::Dropout, name, {in}, {{"ratio", dropout}}, 2)[0] : in;
     };
     for (std::int64_t i = 0; i < layers; ++i) {
         const std::string p = "layers." + std::to_string(i) + ".";
@@ -78,13 +78,13 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
         const int k = linear(p + "attn.k_proj", n1, hiddenR, hidden);
         const int v = linear(p + "attn.v_proj", n1, hiddenR, hidden);
         const int a = eager ? addEagerAttention(b, q, k, v, causalMask, eagerShape, p + "attn.eager")
-                            : b.ops("ScaledDotProductAttention", p + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
+                            : b.ops(OpKind::ScaledDotProductAttention, p + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
         const int o = residualDropout(p + "attn.resid_dropout", linear(p + "attn.o_proj", a, hidden, hiddenR));
-        x = b.op("Add", p + "attn.residual", {x, o});
+        x = b.op(OpKind::Add, p + "attn.residual", {x, o});
         const int n2 = layerNorm(p + "ln_2", x);
-        const int h = b.op("Gelu", p + "mlp.gelu", {linear(p + "mlp.fc", n2, ffnR, hidden)});
+        const int h = b.op(OpKind::Gelu, p + "mlp.gelu", {linear(p + "mlp.fc", n2, ffnR, hidden)});
         const int m = residualDropout(p + "mlp.dropout", linear(p + "mlp.proj", h, hidden, ffnR));
-        x = b.op("Add", p + "mlp.residual", {x, m});
+        x = b.op(OpKind::Add, p + "mlp.residual", {x, m});
     }
     b.setBlock("");
     if (!part.lmHead) {

@@ -18,7 +18,7 @@ int GraphBuilder::buffer(const std::string& name, std::vector<std::int64_t> shap
     return m_graph.addTensor(name, std::move(shape), DType::f32, TensorRole::input);
 }
 
-std::vector<int> GraphBuilder::ops(const std::string& opType, const std::string& name, std::vector<int> inputs,
+std::vector<int> GraphBuilder::ops(OpKind opType, const std::string& name, std::vector<int> inputs,
                                    Attributes attrs, int nOutputs) {
     std::vector<int> outs;
     for (int i = 0; i < nOutputs; ++i)

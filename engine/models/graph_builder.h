@@ -26,9 +26,10 @@ public:
     // Non-trainable persistent state (BatchNorm running statistics).
     int buffer(const std::string& name, std::vector<std::int64_t> shape);
     // Adds a node and returns its output tensor ids (nOutputs of them).
-    std::vector<int> ops(const std::string& op, const std::string& name, std::vector<int> inputs,
+    // Ops are named by kind: the zoo cannot build an op the registry does not model.
+    std::vector<int> ops(OpKind op, const std::string& name, std::vector<int> inputs,
                          Attributes attrs = {}, int nOutputs = 1);
-    int op(const std::string& op, const std::string& name, std::vector<int> inputs, Attributes attrs = {}) {
+    int op(OpKind op, const std::string& name, std::vector<int> inputs, Attributes attrs = {}) {
         return ops(op, name, std::move(inputs), std::move(attrs), 1)[0];
     }
 

@@ -59,7 +59,7 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     if (part.embedding) {
         const int ids = b.input("input_ids", {B, S}, DType::i64);
         embedW = b.weight("embed_tokens.weight", {vocabR, hidden});
-        x = b.op("Embedding", "embed_tokens", {ids, embedW});
+        x = b.op(OpKind::Embedding, "embed_tokens", {ids, embedW});
     } else {
         x = addStageInput(b, B, S, hidden);
     }
@@ -71,33 +71,33 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     // LlamaRotaryEmbedding's per-step cos/sin tables (fp32, [S, 1, head_dim] broadcast over heads).
     const int cosT = hf ? b.buffer("rotary_emb.cos", {S, 1, headDim}) : -1;
     const int sinT = hf ? b.buffer("rotary_emb.sin", {S, 1, headDim}) : -1;
-    auto norm = [&](int in, const std::string& name, int w) { return hf ? addHfRmsNorm(b, in, w, name) : b.op("RMSNorm", name, {in, w}); };
+    auto norm = [&](int in, const std::string& name, int w) { return hf ? addHfRmsNorm(b, in, w, name) : b.op(OpKind::RMSNorm, name, {in, w}); };
     for (std::int64_t i = 0; i < layers; ++i) {
         const std::string p = "layers." + std::to_string(i) + ".";
         b.setBlock("layers." + std::to_string(i));
         const int n1 = norm(x, p + "input_layernorm", b.weight(p + "input_layernorm.weight", {hidden}));
-        const int q = b.op("Linear", p + "attn.q_proj", {n1, b.weight(p + "attn.q_proj.weight", {headsR * headDim, hidden})});
-        const int k = b.op("Linear", p + "attn.k_proj", {n1, b.weight(p + "attn.k_proj.weight", {kvHeadsR * headDim, hidden})});
-        const int v = b.op("Linear", p + "attn.v_proj", {n1, b.weight(p + "attn.v_proj.weight", {kvHeadsR * headDim, hidden})});
-        const int qr = hf ? addHfRotary(b, q, cosT, sinT, headsR, headDim, p + "attn.rotary_q") : b.op("Rotary", p + "attn.rotary_q", {q}, ropeAttrs);
-        int kr = hf ? addHfRotary(b, k, cosT, sinT, kvHeadsR, headDim, p + "attn.rotary_k") : b.op("Rotary", p + "attn.rotary_k", {k}, ropeAttrs);
+        const int q = b.op(OpKind::Linear, p + "attn.q_proj", {n1, b.weight(p + "attn.q_proj.weight", {headsR * headDim, hidden})});
+        const int k = b.op(OpKind::Linear, p + "attn.k_proj", {n1, b.weight(p + "attn.k_proj.weight", {kvHeadsR * headDim, hidden})});
+        const int v = b.op(OpKind::Linear, p + "attn.v_proj", {n1, b.weight(p + "attn.v_proj.weight", {kvHeadsR * headDim, hidden})});
+        const int qr = hf ? addHfRotary(b, q, cosT, sinT, headsR, headDim, p + "attn.rotary_q") : b.op(OpKind::Rotary, p + "attn.rotary_q", {q}, ropeAttrs);
+        int kr = hf ? addHfRotary(b, k, cosT, sinT, kvHeadsR, headDim, p + "attn.rotary_k") : b.op(OpKind::Rotary, p + "attn.rotary_k", {k}, ropeAttrs);
         int vc = v;
         if (useCache) {
             const int empty = b.buffer(p + "attn.cache_empty", {B, 0, kvHeadsR * headDim});
-            kr = b.op("Concat", p + "attn.cache_k", {empty, kr}, {{"axis", std::int64_t{1}}});
-            vc = b.op("Concat", p + "attn.cache_v", {empty, v}, {{"axis", std::int64_t{1}}});
+            kr = b.op(OpKind::Concat, p + "attn.cache_k", {empty, kr}, {{"axis", std::int64_t{1}}});
+            vc = b.op(OpKind::Concat, p + "attn.cache_v", {empty, v}, {{"axis", std::int64_t{1}}});
         }
         const int a = eager ? addEagerAttention(b, qr, kr, vc, causalMask, eagerShape, p + "attn.eager")
-                            : b.ops("ScaledDotProductAttention", p + "attn.sdpa", {qr, kr, vc}, attnAttrs, 2)[0];
-        const int o = b.op("Linear", p + "attn.o_proj", {a, b.weight(p + "attn.o_proj.weight", {hidden, headsR * headDim})});
-        x = b.op("Add", p + "attn.residual", {x, o});
+                            : b.ops(OpKind::ScaledDotProductAttention, p + "attn.sdpa", {qr, kr, vc}, attnAttrs, 2)[0];
+        const int o = b.op(OpKind::Linear, p + "attn.o_proj", {a, b.weight(p + "attn.o_proj.weight", {hidden, headsR * headDim})});
+        x = b.op(OpKind::Add, p + "attn.residual", {x, o});
         const int n2 = norm(x, p + "post_attention_layernorm", b.weight(p + "post_attention_layernorm.weight", {hidden}));
-        const int g = b.op("Linear", p + "mlp.gate_proj", {n2, b.weight(p + "mlp.gate_proj.weight", {ffnR, hidden})});
-        const int u = b.op("Linear", p + "mlp.up_proj", {n2, b.weight(p + "mlp.up_proj.weight", {ffnR, hidden})});
-        const int act = b.op("SiLU", p + "mlp.act", {g});
-        const int m = b.op("Mul", p + "mlp.mul", {act, u});
-        const int d = b.op("Linear", p + "mlp.down_proj", {m, b.weight(p + "mlp.down_proj.weight", {hidden, ffnR})});
-        x = b.op("Add", p + "mlp.residual", {x, d});
+        const int g = b.op(OpKind::Linear, p + "mlp.gate_proj", {n2, b.weight(p + "mlp.gate_proj.weight", {ffnR, hidden})});
+        const int u = b.op(OpKind::Linear, p + "mlp.up_proj", {n2, b.weight(p + "mlp.up_proj.weight", {ffnR, hidden})});
+        const int act = b.op(OpKind::SiLU, p + "mlp.act", {g});
+        const int m = b.op(OpKind::Mul, p + "mlp.mul", {act, u});
+        const int d = b.op(OpKind::Linear, p + "mlp.down_proj", {m, b.weight(p + "mlp.down_proj.weight", {hidden, ffnR})});
+        x = b.op(OpKind::Add, p + "mlp.residual", {x, d});
     }
     b.setBlock("");
     if (!part.lmHead) {

@@ -33,7 +33,7 @@ int addStageInput(GraphBuilder& b, std::int64_t batch, std::int64_t seq, std::in
 void addStageOutput(GraphBuilder& b, int hidden) {
     // MeanLoss's backward writes a gradient of the output's shape: the stand-in for the
     // gradient the next stage sends back.
-    b.markOutput(b.op("MeanLoss", "pipeline.send_activations", {hidden}));
+    b.markOutput(b.op(OpKind::MeanLoss, "pipeline.send_activations", {hidden}));
 }
 
 }  // namespace npu::engine

@@ -18,19 +18,19 @@ struct ResnetBuilder {
     int conv(const std::string& name, int x, std::int64_t outC, std::int64_t kernel, std::int64_t stride) {
         const std::int64_t inC = b.tensor(x).shape.at(1);
         const std::int64_t pad = kernel / 2;
-        return b.op("Conv", name, {x, b.weight(name + ".weight", {outC, inC, kernel, kernel})},
+        return b.op(OpKind::Conv, name, {x, b.weight(name + ".weight", {outC, inC, kernel, kernel})},
                     {{"kernel_shape", std::vector<std::int64_t>{kernel, kernel}},
                      {"strides", std::vector<std::int64_t>{stride, stride}},
                      {"pads", std::vector<std::int64_t>{pad, pad, pad, pad}}});
     }
     int bn(const std::string& name, int x) {
         const std::int64_t c = b.tensor(x).shape.at(1);
-        return b.op("BatchNormalization", name,
+        return b.op(OpKind::BatchNormalization, name,
                     {x, b.weight(name + ".weight", {c}), b.weight(name + ".bias", {c}), b.buffer(name + ".running_mean", {c}),
                      b.buffer(name + ".running_var", {c})},
                     {{"training_mode", std::int64_t{1}}});
     }
-    int relu(const std::string& name, int x) { return b.op("Relu", name, {x}); }
+    int relu(const std::string& name, int x) { return b.op(OpKind::Relu, name, {x}); }
 
     int block(const std::string& p, int x, std::int64_t width, std::int64_t stride, bool bottleneck) {
         const std::int64_t inC = b.tensor(x).shape.at(1);
@@ -46,7 +46,7 @@ struct ResnetBuilder {
         }
         int shortcut = x;
         if (stride != 1 || inC != outC) shortcut = bn(p + "downsample.1", conv(p + "downsample.0", x, outC, 1, stride));
-        return relu(p + "relu_out", b.op("Add", p + "add", {y, shortcut}));
+        return relu(p + "relu_out", b.op(OpKind::Add, p + "add", {y, shortcut}));
     }
 };
 
@@ -77,7 +77,7 @@ Expected<Graph> buildResnet(const nlohmann::json& config, const ZooShape& shape)
     const int labels = b.input("labels", {shape.batch}, DType::i64);
     b.setBlock("stem");
     int x = r.relu("relu", r.bn("bn1", r.conv("conv1", images, 64, 7, 2)));
-    x = b.op("MaxPool", "maxpool", {x},
+    x = b.op(OpKind::MaxPool, "maxpool", {x},
              {{"kernel_shape", std::vector<std::int64_t>{3, 3}}, {"strides", std::vector<std::int64_t>{2, 2}},
               {"pads", std::vector<std::int64_t>{1, 1, 1, 1}}});
     const std::array<std::int64_t, 4> widths{64, 128, 256, 512};
@@ -90,11 +90,11 @@ Expected<Graph> buildResnet(const nlohmann::json& config, const ZooShape& shape)
         }
     }
     b.setBlock("");
-    x = b.op("Flatten", "flatten", {b.op("GlobalAveragePool", "avgpool", {x})}, {{"axis", std::int64_t{1}}});
+    x = b.op(OpKind::Flatten, "flatten", {b.op(OpKind::GlobalAveragePool, "avgpool", {x})}, {{"axis", std::int64_t{1}}});
     const std::int64_t features = b.tensor(x).shape.at(1);
-    const int logits = b.op("Linear", "fc", {x, b.weight("fc.weight", {classes, features}), b.weight("fc.bias", {classes})});
-    const int logProbs = b.op("LogSoftmax", "loss.log_softmax", {logits}, {{"axis", std::int64_t{-1}}});
-    b.markOutput(b.op("NLLLoss", "loss.nll", {logProbs, labels}));
+    const int logits = b.op(OpKind::Linear, "fc", {x, b.weight("fc.weight", {classes, features}), b.weight("fc.bias", {classes})});
+    const int logProbs = b.op(OpKind::LogSoftmax, "loss.log_softmax", {logits}, {{"axis", std::int64_t{-1}}});
+    b.markOutput(b.op(OpKind::NLLLoss, "loss.nll", {logProbs, labels}));
     return b.finish();
 }
 

@@ -1,5 +1,7 @@
 #include "engine/npuom/graph_json.h"
 
+#include "engine/ir/op_registry.h"
+
 #include <optional>
 
 namespace npu::engine {
@@ -125,6 +127,8 @@ Expected<Graph> graphFromJson(const json& j, const std::string& where) {
                 return bad(path + ".forward_node", "node id out of range");
             if (n.value("removed", false)) removed.push_back(id);
         }
+        for (const Node& node : g.nodes())
+            if (auto s = checkKnownOp(g, node, where + ": graph.nodes[" + std::to_string(node.id) + "]"); !s) return s.error();
         for (int id : removed) g.markRemoved(id);
         g.inputs = j.value("inputs", std::vector<int>{});
         g.outputs = j.value("outputs", std::vector<int>{});

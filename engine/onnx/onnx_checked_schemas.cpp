@@ -1,5 +1,7 @@
 #include "engine/onnx/onnx_checked_schemas.h"
 
+#include "engine/ir/op_kind.h"
+
 #include <onnx/defs/shape_inference.h>
 
 #include <algorithm>
@@ -20,11 +22,12 @@ struct AxisRange {
 // The values an axis of `op` may take when its first input has rank `rank` (-1: unknown).
 AxisRange axisRange(const std::string& op, std::int64_t rank, int axesCount) {
     if (rank < 0) return {-kMaxRank, kMaxRank};
+    const OpKind kind = opKindFromName(op);
     std::int64_t r = rank;
-    if (op == "Unsqueeze") r += axesCount;  // its axes index the output
-    if (op == "OneHot") r += 1;             // so does its axis
+    if (kind == OpKind::Unsqueeze) r += axesCount;  // its axes index the output
+    if (kind == OpKind::OneHot) r += 1;             // so does its axis
     r = std::max<std::int64_t>(r, 1);
-    if (op == "Flatten") return {-r, r + 1};  // the axis may equal the rank
+    if (kind == OpKind::Flatten) return {-r, r + 1};  // the axis may equal the rank
     return {-r, r};
 }
 

@@ -49,18 +49,18 @@ bool looksLikeWeightName(const std::string& name) {
 }
 
 // Inputs that feed an op as its parameter rather than its data.
-bool isParameterSlot(const std::string& op, int index) {
+bool isParameterSlot(OpKind op, int index) {
     if (index <= 0) return false;
-    if (op == "Conv" || op == "ConvTranspose" || op == "Gemm" || op == "LayerNormalization" ||
-        op == "InstanceNormalization" || op == "GroupNormalization")
+    if (op == OpKind::Conv || op == OpKind::ConvTranspose || op == OpKind::Gemm || op == OpKind::LayerNormalization ||
+        op == OpKind::InstanceNormalization || op == OpKind::GroupNormalization)
         return true;
-    if (op == "MatMul" || op == "PRelu") return index == 1;
-    if (op == "BatchNormalization") return index <= 2;  // scale, B; mean/var are statistics
+    if (op == OpKind::MatMul || op == OpKind::PRelu) return index == 1;
+    if (op == OpKind::BatchNormalization) return index <= 2;  // scale, B; mean/var are statistics
     return false;
 }
 
-bool isStatisticsSlot(const std::string& op, int index) {
-    return op == "BatchNormalization" && (index == 3 || index == 4);
+bool isStatisticsSlot(OpKind op, int index) {
+    return op == OpKind::BatchNormalization && (index == 3 || index == 4);
 }
 
 AttrValue convertAttribute(const onnx::AttributeProto& a) {
@@ -203,27 +203,27 @@ Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& opt
     for (const auto& v : g.input()) types[v.name()] = typeFromValueInfo(v);
 
     // Consumers of each value, for the weights-as-inputs heuristics.
-    std::unordered_map<std::string, std::vector<std::pair<std::string, int>>> uses;
+    std::unordered_map<std::string, std::vector<std::pair<OpKind, int>>> uses;
     for (const auto& n : g.node())
-        for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(n.op_type(), i);
+        for (int i = 0; i < n.input_size(); ++i) uses[n.input(i)].emplace_back(opKindFromName(n.op_type()), i);
     // Identity consumers are looked through: the exporter routes shared parameters via them.
     std::unordered_map<std::string, std::string> identityOutput;
     for (const auto& n : g.node())
-        if (n.op_type() == "Identity" && n.input_size() == 1 && n.output_size() == 1)
+        if (opKindFromName(n.op_type()) == OpKind::Identity && n.input_size() == 1 && n.output_size() == 1)
             identityOutput[n.input(0)] = n.output(0);
-    std::function<bool(const std::string&, bool (*)(const std::string&, int), int)> usedOnlyAsImpl =
-        [&](const std::string& name, bool (*slot)(const std::string&, int), int depth) {
+    std::function<bool(const std::string&, bool (*)(OpKind, int), int)> usedOnlyAsImpl =
+        [&](const std::string& name, bool (*slot)(OpKind, int), int depth) {
             auto it = uses.find(name);
             if (it == uses.end() || it->second.empty() || depth > 8) return false;
             return std::all_of(it->second.begin(), it->second.end(), [&](const auto& u) {
-                if (u.first == "Identity") {
+                if (u.first == OpKind::Identity) {
                     auto out = identityOutput.find(name);
                     return out != identityOutput.end() && usedOnlyAsImpl(out->second, slot, depth + 1);
                 }
                 return slot(u.first, u.second);
             });
         };
-    auto usedOnlyAs = [&](const std::string& name, bool (*slot)(const std::string&, int)) {
+    auto usedOnlyAs = [&](const std::string& name, bool (*slot)(OpKind, int)) {
         return usedOnlyAsImpl(name, slot, 0);
     };
 
@@ -308,9 +308,10 @@ Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& opt
     for (int index = 0; index < g.node_size(); ++index) {
         const auto& n = g.node(index);
         const std::string op = n.domain().empty() || n.domain() == "ai.onnx" ? n.op_type() : n.domain() + "::" + n.op_type();
+        const OpKind kind = opKindFromName(op);
         // The exporter deduplicates equal-valued parameters (LayerNorm ones, zero biases)
         // behind Identity nodes; each output is a distinct parameter of the source model.
-        if (op == "Identity" && n.input_size() == 1 && n.output_size() == 1) {
+        if (kind == OpKind::Identity && n.input_size() == 1 && n.output_size() == 1) {
             auto src = ids.find(n.input(0));
             if (src != ids.end() && graph.tensor(src->second).role == TensorRole::weight) {
                 const Tensor& w = graph.tensor(src->second);
@@ -337,7 +338,7 @@ Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& opt
         for (const auto& o : n.output()) outs.push_back(tensorFor(o));
         Attributes attrs;
         for (const auto& a : n.attribute()) attrs[a.name()] = convertAttribute(a);
-        if (op == "Constant") {
+        if (kind == OpKind::Constant) {
             for (const auto& a : n.attribute()) {
                 if (a.type() != onnx::AttributeProto::TENSOR || outs.empty() || outs[0] < 0) continue;
                 auto& t = graph.tensor(outs[0]);
@@ -346,7 +347,7 @@ Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& opt
                 if (auto v = smallIntValues(a.t()); !v.empty()) attrs[kConstantValueAttr] = v;
             }
         }
-        const bool shapeSource = op == "Constant" || op == "Shape" || op == "Size";
+        const bool shapeSource = kind == OpKind::Constant || kind == OpKind::Shape || kind == OpKind::Size;
         if (allConstant || shapeSource) {
             for (int o : outs)
                 if (o >= 0) constants.insert(o);
@@ -354,7 +355,7 @@ Graph lowerOnnxGraph(const onnx::ModelProto& model, const OnnxImportOptions& opt
         }
         // ONNX models are inference graphs: their Dropout is the identity (training
         // simulation derives its own dropout from the model, not from this node).
-        if (op == "Dropout") attrs[kShapeOnlyAttr] = std::int64_t{1};
+        if (kind == OpKind::Dropout) attrs[kShapeOnlyAttr] = std::int64_t{1};
         DType dtype = DType::f32;
         if (!outs.empty() && outs[0] >= 0 && graph.tensor(outs[0]).dtype != DType::unknown)
             dtype = graph.tensor(outs[0]).dtype;

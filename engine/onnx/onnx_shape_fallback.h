@@ -2,7 +2,7 @@
 // Shape propagation over the lowered graph, for what ONNX shape inference left unknown
 // (an inference error mid-graph, ops it cannot see through): the op registry's shape
 // rules, fed the small integer values the exporter computes on the shape path
-// (Shape -> Gather -> Concat -> Reshape), which are evaluated here.
+// (Shape -> Gather -> Concat -> Reshape), which the registry's value rules evaluate.
 
 #include "engine/ir/graph.h"
 

@@ -60,8 +60,8 @@ Status ActivationOffloadPass::apply(Graph& graph, PassStats& stats) {
         if (b.firstBackwardUse <= b.lastForwardUse) continue;  // read again right away: nothing to gain
         std::vector<int> reloaded;
         for (int t : b.tensors) reloaded.push_back(cloneTensor(graph, t, graph.tensor(t).name + ".reloaded"));
-        const int d2h = graph.addNode("MemcpyD2H", block + ".offload_activations", b.tensors, {}, pcie, Phase::forward, b.dtype);
-        const int h2d = graph.addNode("MemcpyH2D", block + ".reload_activations", {}, reloaded, pcie, Phase::backward, b.dtype);
+        const int d2h = graph.addNode(OpKind::MemcpyD2H, block + ".offload_activations", b.tensors, {}, pcie, Phase::forward, b.dtype);
+        const int h2d = graph.addNode(OpKind::MemcpyH2D, block + ".reload_activations", {}, reloaded, pcie, Phase::backward, b.dtype);
         graph.node(d2h).block = block;
         graph.node(h2d).block = block;
         for (std::size_t i = 0; i < b.tensors.size(); ++i)

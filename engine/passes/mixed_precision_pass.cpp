@@ -4,7 +4,6 @@
 #include "engine/passes/graph_edit.h"
 
 #include <map>
-#include <set>
 
 namespace npu::engine {
 
@@ -16,18 +15,17 @@ bool runsLow(const Node& n) {
 }
 
 bool runsFp32(const Node& n) {
-    static const std::set<std::string> ops{"LayerNormalization", "Softmax", "LogSoftmax", "CrossEntropy", "NLLLoss", "MeanLoss",
-                                           "ReduceSum", "ReduceMean", "Pow", "Exp", "Log"};
-    return ops.count(n.op) > 0;
+    return isOp(n, {OpKind::LayerNormalization, OpKind::Softmax, OpKind::LogSoftmax, OpKind::CrossEntropy, OpKind::NLLLoss,
+                    OpKind::MeanLoss, OpKind::ReduceSum, OpKind::ReduceMean, OpKind::Pow, OpKind::Exp, OpKind::Log});
 }
 
-bool keepsInputDType(const Node& n) { return n.op == "RMSNorm" || n.op == "BatchNormalization"; }
+bool keepsInputDType(const Node& n) { return n.kind == OpKind::RMSNorm || n.kind == OpKind::BatchNormalization; }
 
 // Outputs that are fp32 whatever the compute dtype: losses, log-probabilities, attention
 // logsumexp, normalisation statistics.
 bool alwaysFp32Output(const Node& n, std::size_t index) {
-    if (n.op == "CrossEntropy" || n.op == "NLLLoss" || n.op == "MeanLoss") return true;
-    return index > 0 && (OpRegistry::instance().category(n.op) == OpCategory::attention || n.op == "LayerNormalization");
+    if (n.kind == OpKind::CrossEntropy || n.kind == OpKind::NLLLoss || n.kind == OpKind::MeanLoss) return true;
+    return index > 0 && (OpRegistry::instance().category(n.op) == OpCategory::attention || n.kind == OpKind::LayerNormalization);
 }
 
 DType promote(const Graph& g, const Node& n) {
@@ -66,7 +64,7 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
         graph.tensor(out).role = TensorRole::activation;
         // "autocast": the cast runs inside its consumer's autocast dispatch (aten::linear
         // casts its input and weight before the matmul), not as a framework op of its own.
-        const int cast = graph.addNode("Cast", name, {tensor}, {out}, {{"to", std::string(dtypeName(to))}, {"autocast", std::int64_t{1}}},
+        const int cast = graph.addNode(OpKind::Cast, name, {tensor}, {out}, {{"to", std::string(dtypeName(to))}, {"autocast", std::int64_t{1}}},
                                        Phase::forward, to);
         graph.node(cast).block = graph.node(nodeId).block;
         newOrder.push_back(cast);
@@ -77,14 +75,14 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
     for (int id : order) {
         Node& n = graph.node(id);
         if (m_precision == Precision::fp32 || m_precision == Precision::tf32) {
-            setOutputs(graph, n, n.op == "Cast" ? graph.tensor(n.outputs[0]).dtype : (promote(graph, n) == DType::unknown ? DType::f32 : promote(graph, n)));
+            setOutputs(graph, n, n.kind == OpKind::Cast ? graph.tensor(n.outputs[0]).dtype : (promote(graph, n) == DType::unknown ? DType::f32 : promote(graph, n)));
             if (m_precision == Precision::tf32 && runsLow(n) && OpRegistry::instance().category(n.op) != OpCategory::attention)
                 n.dtype = DType::tf32;
-        } else if (n.op == "Cast") {
+        } else if (n.kind == OpKind::Cast) {
             n.dtype = graph.tensor(n.outputs[0]).dtype;
-        } else if (n.op == "CastLike" && n.inputs.size() > 1) {
+        } else if (n.kind == OpKind::CastLike && n.inputs.size() > 1) {
             setOutputs(graph, n, graph.tensor(n.inputs[1]).dtype);
-        } else if (isDecodeOp(n.op)) {
+        } else if (isDecodeOp(n.kind)) {
             // Generation computes in the half type on the weights as stored: autocast's
             // cache of weight casts belongs to the training forward's context, and a cast
             // shared with it would keep a half copy of every weight alive in between.
@@ -115,7 +113,7 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
             setOutputs(graph, graph.node(id), DType::f32);
         } else if (keepsInputDType(n) && !n.inputs.empty()) {
             setOutputs(graph, n, graph.tensor(n.inputs[0]).dtype);
-        } else if (n.op == "Embedding") {
+        } else if (n.kind == OpKind::Embedding) {
             setOutputs(graph, n, graph.tensor(n.inputs[1]).dtype);
         } else {
             const DType p = promote(graph, n);
@@ -127,7 +125,7 @@ Status MixedPrecisionPass::apply(Graph& graph, PassStats& stats) {
     // .to(float32) of the fp32 residual stream under autocast) are views.
     for (int id : newOrder) {
         const Node& n = graph.node(id);
-        if ((n.op == "Cast" || n.op == "CastLike") && graph.tensor(n.inputs[0]).dtype == graph.tensor(n.outputs[0]).dtype) {
+        if ((n.kind == OpKind::Cast || n.kind == OpKind::CastLike) && graph.tensor(n.inputs[0]).dtype == graph.tensor(n.outputs[0]).dtype) {
             bypassNode(graph, id);
             ++stats.nodesRemoved;
         }

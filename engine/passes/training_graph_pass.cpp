@@ -1,6 +1,6 @@
 #include "engine/passes/training_graph_pass.h"
 
-#include "engine/passes/backward_rules.h"
+#include "engine/ir/op_registry.h"
 #include "engine/passes/graph_edit.h"
 
 #include <algorithm>
@@ -59,7 +59,7 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         const bool hasGrad = std::any_of(ctx.dOut.begin(), ctx.dOut.end(), [](int g) { return g >= 0; });
         if (!hasGrad && !seeds) continue;
         for (int t : f.inputs) ctx.needGrad.push_back(t >= 0 && rg[static_cast<std::size_t>(t)]);
-        emitBackward(ctx);
+        OpRegistry::instance().emitBackward(ctx);
         for (std::size_t i = 0; i < f.inputs.size(); ++i) {
             const int t = f.inputs[i];
             const int d = i < ctx.dIn.size() ? ctx.dIn[i] : -1;
@@ -74,7 +74,7 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
             // second gradient into the first buffer in place.
             const int sum = graph.addTensor(graph.tensor(t).name + ".grad_sum", graph.tensor(acc).shape, graph.tensor(acc).dtype,
                                             TensorRole::gradient);
-            ctx.emit("Add", ".grad_accumulate" + std::to_string(i), {acc, d}, {sum}, {{"inplace", std::int64_t{1}}});
+            ctx.add(OpKind::Add, ".grad_accumulate" + std::to_string(i), {acc, d}, {sum}, {{"inplace", std::int64_t{1}}});
             grads.resize(graph.tensors().size(), -1);
             grads[static_cast<std::size_t>(t)] = sum;
         }
@@ -103,10 +103,10 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
     }
     if (allGrads.empty()) return makeError("no weight receives a gradient from the loss");
     if (m_options.lossScaling) {
-        const int id = graph.addNode("GradUnscale", "optimizer.grad_unscale", allGrads, {}, {}, Phase::optimizer, DType::f32);
+        const int id = graph.addNode(OpKind::GradUnscale, "optimizer.grad_unscale", allGrads, {}, {}, Phase::optimizer, DType::f32);
         program.push_back(id);
     }
-    const std::string opt = m_options.optimizer == "adamw" ? "AdamW" : "SGD";
+    const OpKind opt = m_options.optimizer == "adamw" ? OpKind::AdamW : OpKind::SGD;
     if (m_options.offloadOptimizer) {
         double params = 0;
         for (int w : allWeights) params += static_cast<double>(graph.tensor(w).numel());
@@ -115,13 +115,13 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         const double states = m_options.optimizer == "adamw" ? 2 : 1;
         const double perParam = 4 * (2 + 1 + 2 * states) + (m_options.fp32MasterWeights ? 8 : 0);
         const Attributes pcie{{"link", std::string("pcie_bandwidth")}, {"stream", std::string("memcpy")}};
-        program.push_back(graph.addNode("MemcpyD2H", "optimizer.offload_gradients", allGrads, {}, pcie, Phase::optimizer, DType::f32));
+        program.push_back(graph.addNode(OpKind::MemcpyD2H, "optimizer.offload_gradients", allGrads, {}, pcie, Phase::optimizer, DType::f32));
         program.push_back(graph.addNode(opt, "optimizer.host_" + m_options.optimizer, {}, {},
                                         {{"link", std::string("host_optimizer_bandwidth")}, {"stream", std::string("host")},
                                          {"bytes", perParam * params / std::max(1, m_options.optimizerShards)},
                                          {"tensors", static_cast<std::int64_t>(allGrads.size())}},
                                         Phase::optimizer, DType::f32));
-        program.push_back(graph.addNode("MemcpyH2D", "optimizer.upload_parameters", allWeights, {}, pcie, Phase::optimizer, DType::f32));
+        program.push_back(graph.addNode(OpKind::MemcpyH2D, "optimizer.upload_parameters", allWeights, {}, pcie, Phase::optimizer, DType::f32));
         reorderNodes(graph, program);
         return {};
     }

@@ -11,7 +11,7 @@ namespace npu::engine {
 
 inline bool skipsUpdate(const std::vector<bool>& skipUpdate, int step, const Node& node) {
     return step >= 0 && static_cast<std::size_t>(step) < skipUpdate.size() && skipUpdate[static_cast<std::size_t>(step)] &&
-           node.phase == Phase::optimizer && node.op != "GradUnscale";
+           node.phase == Phase::optimizer && node.kind != OpKind::GradUnscale;
 }
 
 // The step the summary's per-step figures (step time, time by category/phase/dtype)

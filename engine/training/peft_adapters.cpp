@@ -38,7 +38,7 @@ std::vector<std::string> nameParts(const std::string& name) {
 
 // A linear layer with a weight operand: Linear(x, W[out, in]) or MatMul(x, W[in, out]).
 bool isLinearLayer(const Graph& g, const Node& n) {
-    if (n.op != "Linear" && !(n.op == "MatMul" && n.attrInt("transA", 0) == 0 && n.attrInt("transB", 0) == 0)) return false;
+    if (n.kind != OpKind::Linear && !(n.kind == OpKind::MatMul && n.attrInt("transA", 0) == 0 && n.attrInt("transB", 0) == 0)) return false;
     if (n.inputs.size() < 2 || n.inputs[1] < 0) return false;
     const Tensor& w = g.tensor(n.inputs[1]);
     return w.role == TensorRole::weight && w.shape.size() == 2;
@@ -61,19 +61,19 @@ Status addLora(GraphBuilder& b, const LoraOptions& o, DType computeDType) {
         if (target.empty()) continue;
         matched.insert(target);
         const Tensor w = g.tensor(n.inputs[1]);
-        const bool linear = n.op == "Linear";
+        const bool linear = n.kind == OpKind::Linear;
         const std::int64_t in = linear ? w.shape[1] : w.shape[0], out = linear ? w.shape[0] : w.shape[1];
         const std::string p = n.name + ".lora";
         b.setBlock(n.block);
         int x = n.inputs[0];
-        if (o.dropout > 0) x = b.op("Dropout", p + "_dropout", {x}, {{"ratio", o.dropout}});
+        if (o.dropout > 0) x = b.op(OpKind::Dropout, p + "_dropout", {x}, {{"ratio", o.dropout}});
         const int A = b.weight(p + "_A.weight", linear ? std::vector<std::int64_t>{o.rank, in} : std::vector<std::int64_t>{in, o.rank});
         const int B = b.weight(p + "_B.weight", linear ? std::vector<std::int64_t>{out, o.rank} : std::vector<std::int64_t>{o.rank, out});
-        const int down = b.op(n.op, p + "_A", {x, A});
-        const int up = b.op(n.op, p + "_B", {down, B});
-        const int scaled = b.op("Mul", p + "_scale", {up, scaling});
+        const int down = b.op(n.kind, p + "_A", {x, A});
+        const int up = b.op(n.kind, p + "_B", {down, B});
+        const int scaled = b.op(OpKind::Mul, p + "_scale", {up, scaling});
         const int y = n.outputs[0];
-        const int sum = b.op("Add", p + "_add", {y, scaled});
+        const int sum = b.op(OpKind::Add, p + "_add", {y, scaled});
         redirectConsumers(g, y, sum, g.tensor(sum).producer);
     }
     b.setBlock("");
@@ -89,7 +89,7 @@ Status addLora(GraphBuilder& b, const LoraOptions& o, DType computeDType) {
 // The first Embedding that reads the graph input "input_ids" (the token embedding).
 int tokenEmbeddingNode(const Graph& g) {
     for (const Node& n : g.nodes())
-        if (n.op == "Embedding" && !n.inputs.empty() && n.inputs[0] >= 0 && g.tensor(n.inputs[0]).name == "input_ids") return n.id;
+        if (n.kind == OpKind::Embedding && !n.inputs.empty() && n.inputs[0] >= 0 && g.tensor(n.inputs[0]).name == "input_ids") return n.id;
     return -1;
 }
 
@@ -97,11 +97,11 @@ int tokenEmbeddingNode(const Graph& g) {
 int promptEncoder(GraphBuilder& b, int prompt, std::int64_t hidden, const VirtualTokenOptions& o) {
     const std::int64_t eh = o.encoder_hidden_size > 0 ? o.encoder_hidden_size : hidden;
     auto linear = [&b](const std::string& name, int x, std::int64_t outF, std::int64_t inF) {
-        return b.op("Linear", name, {x, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
+        return b.op(OpKind::Linear, name, {x, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
     };
     if (o.encoder == "mlp") {
-        int x = b.op("Relu", "prompt_encoder.mlp.act0", {linear("prompt_encoder.mlp.0", prompt, eh, hidden)});
-        x = b.op("Relu", "prompt_encoder.mlp.act1", {linear("prompt_encoder.mlp.2", x, eh, eh)});
+        int x = b.op(OpKind::Relu, "prompt_encoder.mlp.act0", {linear("prompt_encoder.mlp.0", prompt, eh, hidden)});
+        x = b.op(OpKind::Relu, "prompt_encoder.mlp.act1", {linear("prompt_encoder.mlp.2", x, eh, eh)});
         return linear("prompt_encoder.mlp.4", x, hidden, eh);
     }
     // nn.LSTM(hidden, eh, num_layers=2, bidirectional=True): per layer and direction
@@ -114,19 +114,19 @@ int promptEncoder(GraphBuilder& b, int prompt, std::int64_t hidden, const Virtua
         std::vector<int> directions;
         for (const char* dir : {"", "_reverse"}) {
             const std::string p = "prompt_encoder.lstm_head.l" + std::to_string(layer) + dir;
-            const int gx = b.op("Linear", p + ".ih", {x, b.weight(p + ".weight_ih", {4 * eh, in}), b.weight(p + ".bias_ih", {4 * eh})});
-            const std::vector<int> gates = b.ops("Split", p + ".gates_x", {gx}, {{"axis", std::int64_t{-1}}}, 4);
-            const int hPrev = b.op("Tanh", p + ".h_prev", {gates[2]});
-            const int gh = b.op("Linear", p + ".hh", {hPrev, b.weight(p + ".weight_hh", {4 * eh, eh}), b.weight(p + ".bias_hh", {4 * eh})});
-            const std::vector<int> g4 = b.ops("Split", p + ".gates", {b.op("Add", p + ".gates_sum", {gx, gh})}, {{"axis", std::int64_t{-1}}}, 4);
-            const int c = b.op("Add", p + ".c", {b.op("Mul", p + ".f_c", {b.op("Sigmoid", p + ".f", {g4[1]}), hPrev}),
-                                                 b.op("Mul", p + ".i_g", {b.op("Sigmoid", p + ".i", {g4[0]}), b.op("Tanh", p + ".g", {g4[2]})})});
-            directions.push_back(b.op("Mul", p + ".h", {b.op("Sigmoid", p + ".o", {g4[3]}), b.op("Tanh", p + ".c_act", {c})}));
+            const int gx = b.op(OpKind::Linear, p + ".ih", {x, b.weight(p + ".weight_ih", {4 * eh, in}), b.weight(p + ".bias_ih", {4 * eh})});
+            const std::vector<int> gates = b.ops(OpKind::Split, p + ".gates_x", {gx}, {{"axis", std::int64_t{-1}}}, 4);
+            const int hPrev = b.op(OpKind::Tanh, p + ".h_prev", {gates[2]});
+            const int gh = b.op(OpKind::Linear, p + ".hh", {hPrev, b.weight(p + ".weight_hh", {4 * eh, eh}), b.weight(p + ".bias_hh", {4 * eh})});
+            const std::vector<int> g4 = b.ops(OpKind::Split, p + ".gates", {b.op(OpKind::Add, p + ".gates_sum", {gx, gh})}, {{"axis", std::int64_t{-1}}}, 4);
+            const int c = b.op(OpKind::Add, p + ".c", {b.op(OpKind::Mul, p + ".f_c", {b.op(OpKind::Sigmoid, p + ".f", {g4[1]}), hPrev}),
+                                                 b.op(OpKind::Mul, p + ".i_g", {b.op(OpKind::Sigmoid, p + ".i", {g4[0]}), b.op(OpKind::Tanh, p + ".g", {g4[2]})})});
+            directions.push_back(b.op(OpKind::Mul, p + ".h", {b.op(OpKind::Sigmoid, p + ".o", {g4[3]}), b.op(OpKind::Tanh, p + ".c_act", {c})}));
         }
-        x = b.op("Concat", "prompt_encoder.lstm_head.l" + std::to_string(layer) + ".out", directions, {{"axis", std::int64_t{-1}}});
+        x = b.op(OpKind::Concat, "prompt_encoder.lstm_head.l" + std::to_string(layer) + ".out", directions, {{"axis", std::int64_t{-1}}});
         in = 2 * eh;
     }
-    x = b.op("Relu", "prompt_encoder.mlp_head.act", {linear("prompt_encoder.mlp_head.0", x, 2 * eh, 2 * eh)});
+    x = b.op(OpKind::Relu, "prompt_encoder.mlp_head.act", {linear("prompt_encoder.mlp_head.0", x, 2 * eh, 2 * eh)});
     return linear("prompt_encoder.mlp_head.2", x, hidden, 2 * eh);
 }
 
@@ -145,9 +145,9 @@ Status addVirtualPrompt(GraphBuilder& b, const TrainingMode& mode) {
     const int tokens = g.node(embed).outputs[0];
     const std::int64_t hidden = g.tensor(tokens).shape.back();
     const int promptIds = b.input("prompt_token_ids", {B, P}, DType::i64);
-    int prompt = b.op("Embedding", "prompt_encoder.embedding", {promptIds, b.weight("prompt_encoder.embedding.weight", {P, hidden})});
+    int prompt = b.op(OpKind::Embedding, "prompt_encoder.embedding", {promptIds, b.weight("prompt_encoder.embedding.weight", {P, hidden})});
     if (mode.name == "p_tuning") prompt = promptEncoder(b, prompt, hidden, mode.virtual_tokens);
-    const int joined = b.op("Concat", "prompt_encoder.concat", {prompt, tokens}, {{"axis", std::int64_t{1}}});
+    const int joined = b.op(OpKind::Concat, "prompt_encoder.concat", {prompt, tokens}, {{"axis", std::int64_t{1}}});
     redirectConsumers(g, tokens, joined, g.tensor(joined).producer);
     return {};
 }
@@ -167,10 +167,10 @@ Status addPrefixes(GraphBuilder& b, std::int64_t P) {
         if (prefixIds < 0) prefixIds = b.input("prefix_token_ids", {k[0], P}, DType::i64);
         const std::string p = "prefix_encoder.layers." + std::to_string(layer++);
         b.setBlock(n.block);
-        const int pk = b.op("Embedding", p + ".key", {prefixIds, b.weight(p + ".key.weight", {P, k[2]})});
-        const int pv = b.op("Embedding", p + ".value", {prefixIds, b.weight(p + ".value.weight", {P, v[2]})});
-        const int kc = b.op("Concat", n.name + ".prefix_k", {pk, n.inputs[1]}, {{"axis", std::int64_t{1}}});
-        const int vc = b.op("Concat", n.name + ".prefix_v", {pv, n.inputs[2]}, {{"axis", std::int64_t{1}}});
+        const int pk = b.op(OpKind::Embedding, p + ".key", {prefixIds, b.weight(p + ".key.weight", {P, k[2]})});
+        const int pv = b.op(OpKind::Embedding, p + ".value", {prefixIds, b.weight(p + ".value.weight", {P, v[2]})});
+        const int kc = b.op(OpKind::Concat, n.name + ".prefix_k", {pk, n.inputs[1]}, {{"axis", std::int64_t{1}}});
+        const int vc = b.op(OpKind::Concat, n.name + ".prefix_v", {pv, n.inputs[2]}, {{"axis", std::int64_t{1}}});
         replaceInput(g, n.id, n.inputs[1], kc);
         replaceInput(g, n.id, n.inputs[2], vc);
     }

@@ -24,7 +24,7 @@ DisplayGraph buildDisplayGraph(const Graph& graph, const DisplayOptions& options
     for (int id : graph.topologicalOrder()) {
         const Node& n = graph.node(id);
         if (options.hideShapeOnly && !n.opaque &&
-            (n.op == "Constant" || n.attrInt(kShapeOnlyAttr, 0) != 0 || n.op == "Shape"))
+            (n.kind == OpKind::Constant || n.attrInt(kShapeOnlyAttr, 0) != 0 || n.kind == OpKind::Shape))
             continue;
         if (!n.block.empty() && options.collapsedBlocks.count(n.block)) {
             auto [it, inserted] = blockItem.try_emplace(n.block, static_cast<int>(d.items.size()));

@@ -7,6 +7,8 @@
 #include "engine/ir/ops/op_families.h"
 #include "engine/ir/ops/shape_util.h"
 
+#include <utility>
+
 namespace npu::engine::ops {
 namespace {
 
@@ -62,12 +64,32 @@ OpCost attentionGradCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// Backward rules (OpTraits::backward).
+
+// Flash attention backward reads q, k, v, the output, its logsumexp and dO.
+void attentionBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    std::vector<int> ins(f.inputs.begin(), f.inputs.end());
+    for (int o : f.outputs) ins.push_back(o);
+    ins.push_back(c.firstGrad());
+    std::vector<int> outs;
+    for (std::size_t i = 0; i < f.inputs.size(); ++i) {
+        c.dIn[i] = c.need(i) ? c.newGrad(f.inputs[i]) : -1;
+        outs.push_back(c.dIn[i]);
+    }
+    c.addGrad(".grad", ins, outs, f.attrs);
+}
+
 }  // namespace
 
 void registerAttentionOps(OpRegistry& r) {
-    for (const char* op : {"ScaledDotProductAttention", "FlashAttention"}) {
-        r.add(op, {OpCategory::attention, false, attentionShape, attentionCost});
-        r.add(std::string(op) + "Grad", {OpCategory::attention, false, {}, attentionGradCost});
+    const std::pair<OpKind, OpKind> forwardAndGrad[] = {
+        {OpKind::ScaledDotProductAttention, OpKind::ScaledDotProductAttentionGrad},
+        {OpKind::FlashAttention, OpKind::FlashAttentionGrad},
+    };
+    for (const auto& [forward, grad] : forwardAndGrad) {
+        r.add(forward, {OpCategory::attention, false, attentionShape, attentionCost, attentionBackward});
+        r.add(grad, {OpCategory::attention, false, {}, attentionGradCost});
     }
 }
 

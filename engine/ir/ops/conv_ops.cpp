@@ -155,27 +155,46 @@ OpCost convGradCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
     if (const Node* forward = forwardNodeOf(g, n)) {
         const Node& f = *forward;
-        const OpCost fwd = f.op == "ConvTranspose" ? convTransposeCost(g, f) : convCost(g, f);
+        const OpCost fwd = f.kind == OpKind::ConvTranspose ? convTransposeCost(g, f) : convCost(g, f);
         c.macs = fwd.macs;
         c.flops = 2 * fwd.macs;  // the bias add has no counterpart here (its gradient is a ReduceSum)
     }
     return c;
 }
 
+// Backward rules (OpTraits::backward).
+
+void convBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = c.firstGrad();
+    if (c.need(0)) {
+        c.dIn[0] = c.newGrad(f.inputs[0]);
+        c.add(OpKind::ConvGradInput, ".grad_input", {dy, f.inputs[1]}, {c.dIn[0]}, f.attrs);
+    }
+    if (c.need(1)) {
+        c.dIn[1] = c.newGrad(f.inputs[1]);
+        c.add(OpKind::ConvGradWeight, ".grad_weight", {dy, f.inputs[0]}, {c.dIn[1]}, f.attrs);
+    }
+    if (c.need(2)) {
+        c.dIn[2] = c.newGrad(f.inputs[2]);
+        c.add(OpKind::ReduceSum, ".grad_bias", {dy}, {c.dIn[2]});
+    }
+}
+
 }  // namespace
 
 void registerConvOps(OpRegistry& r) {
-    r.add("Conv", {OpCategory::conv, false, convShape, convCost});
-    r.add("ConvTranspose", {OpCategory::conv, false, convTransposeShape, convTransposeCost});
-    r.add("ConvGradInput", {OpCategory::conv, false, {}, convGradCost});
-    r.add("ConvGradWeight", {OpCategory::conv, false, {}, convGradCost});
-    r.add("MaxPool", {OpCategory::data_movement, false, poolShape, poolCost});
-    r.add("AveragePool", {OpCategory::data_movement, false, poolShape, poolCost});
-    r.add("GlobalAveragePool", {OpCategory::reduce, false, globalPoolShape, globalPoolCost});
-    r.add("GlobalMaxPool", {OpCategory::reduce, false, globalPoolShape, globalPoolCost});
-    r.add("LpPool", {OpCategory::reduce, false, poolShape, poolCost});
+    r.add(OpKind::Conv, {OpCategory::conv, false, convShape, convCost, convBackward});
+    r.add(OpKind::ConvTranspose, {OpCategory::conv, false, convTransposeShape, convTransposeCost, convBackward});
+    r.add(OpKind::ConvGradInput, {OpCategory::conv, false, {}, convGradCost});
+    r.add(OpKind::ConvGradWeight, {OpCategory::conv, false, {}, convGradCost});
+    r.add(OpKind::MaxPool, {OpCategory::data_movement, false, poolShape, poolCost});
+    r.add(OpKind::AveragePool, {OpCategory::data_movement, false, poolShape, poolCost});
+    r.add(OpKind::GlobalAveragePool, {OpCategory::reduce, false, globalPoolShape, globalPoolCost});
+    r.add(OpKind::GlobalMaxPool, {OpCategory::reduce, false, globalPoolShape, globalPoolCost});
+    r.add(OpKind::LpPool, {OpCategory::reduce, false, poolShape, poolCost});
     // |x|^p summed, then the root: 2 per input element
-    r.add("GlobalLpPool", {OpCategory::reduce, false, globalPoolShape, [](const Graph& g, const Node& n) {
+    r.add(OpKind::GlobalLpPool, {OpCategory::reduce, false, globalPoolShape, [](const Graph& g, const Node& n) {
                                OpCost c = globalPoolCost(g, n);
                                c.flops *= 2;
                                return c;

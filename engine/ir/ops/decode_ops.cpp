@@ -71,12 +71,12 @@ OpCost stepCost(const Graph& g, const Node& n) {
 void registerDecodeOps(OpRegistry& r) {
     // Shapes are given by the builder (the cache is allocated for prompt + generated
     // tokens up front, as a static cache is).
-    r.add("DecodePrefill", {OpCategory::matmul, false, {}, prefillCost});
-    r.add("DecodeStep", {OpCategory::matmul, false, {}, stepCost});
+    r.add(OpKind::DecodePrefill, {OpCategory::matmul, false, {}, prefillCost});
+    r.add(OpKind::DecodeStep, {OpCategory::matmul, false, {}, stepCost});
 }
 
 }  // namespace npu::engine::ops
 
 namespace npu::engine {
-bool isDecodeOp(std::string_view op) { return op == "DecodePrefill" || op == "DecodeStep"; }
+bool isDecodeOp(OpKind kind) { return kind == OpKind::DecodePrefill || kind == OpKind::DecodeStep; }
 }  // namespace npu::engine

@@ -18,16 +18,25 @@ OpCost fusedCost(const Graph& g, const Node& n) {
     return c;
 }
 
+constexpr std::pair<OpKind, OpCategory> kFusedKinds[] = {
+    {OpKind::FusedElementwise, OpCategory::elementwise}, {OpKind::FusedNorm, OpCategory::norm},
+    {OpKind::FusedMatMul, OpCategory::matmul},           {OpKind::FusedConv, OpCategory::conv},
+    {OpKind::FusedAttention, OpCategory::attention},     {OpKind::FusedLoss, OpCategory::norm},
+    {OpKind::FusedOptimizer, OpCategory::optimizer},
+};
+
 }  // namespace
 
 void registerFusedOps(OpRegistry& r) {
-    const std::pair<const char*, OpCategory> kinds[] = {
-        {"FusedElementwise", OpCategory::elementwise}, {"FusedNorm", OpCategory::norm},
-        {"FusedMatMul", OpCategory::matmul},           {"FusedConv", OpCategory::conv},
-        {"FusedAttention", OpCategory::attention},     {"FusedLoss", OpCategory::norm},
-        {"FusedOptimizer", OpCategory::optimizer},
-    };
-    for (const auto& [name, category] : kinds) r.add(name, {category, false, {}, fusedCost});
+    for (const auto& [kind, category] : kFusedKinds) r.add(kind, {category, false, {}, fusedCost});
 }
 
 }  // namespace npu::engine::ops
+
+namespace npu::engine {
+bool isFusedOp(OpKind kind) {
+    for (const auto& entry : ops::kFusedKinds)
+        if (entry.first == kind) return true;
+    return false;
+}
+}  // namespace npu::engine

@@ -23,6 +23,20 @@ Outs shapeOfShape(const Node& node, const std::vector<ShapeInput>& in) {
     return singleOutput({std::max<std::int64_t>(0, end - start)}, DType::i64);
 }
 
+// Shape's values: its input's dims [start, end), once every dim is known.
+std::optional<Shape> shapeValues(const Node& node, const std::vector<ShapeInput>& in) {
+    if (in.empty() || (in[0].dtype == DType::unknown && in[0].shape.empty())) return std::nullopt;  // absent
+    const Shape& s = in[0].shape;
+    if (std::any_of(s.begin(), s.end(), [](std::int64_t d) { return d < 0; })) return std::nullopt;
+    const auto rank = static_cast<std::int64_t>(s.size());
+    std::int64_t start = node.attrInt("start", 0), end = node.attrInt("end", rank);
+    if (start < 0) start += rank;
+    if (end < 0) end += rank;
+    start = std::clamp<std::int64_t>(start, 0, rank);
+    end = std::clamp<std::int64_t>(end, start, rank);
+    return Shape(s.begin() + start, s.begin() + end);
+}
+
 DType attrDType(const Node& node, DType fallback) {
     const auto name = node.attrString("dtype");
     return name.empty() ? fallback : parseDType(name).value_or(fallback);
@@ -83,14 +97,14 @@ Outs nonZeroShape(const Node& node, const std::vector<ShapeInput>& in) {
 
 void registerGeneratorOps(OpRegistry& r) {
     const auto view = OpCategory::data_movement;
-    r.add("Shape", {view, true, shapeOfShape, {}});
-    r.add("Size", {view, true, sizeShape, {}});
-    r.add("Constant", {view, true, constantShape, {}});
-    r.add("ConstantOfShape", {view, false, constantOfShapeShape, {}});
-    r.add("Range", {view, false, rangeShape, {}});
-    r.add("EyeLike", {view, false, eyeLikeShape, {}});
-    r.add("OneHot", {view, false, oneHotShape, {}});
-    r.add("NonZero", {view, false, nonZeroShape, {}});
+    r.add(OpKind::Shape, {.category = view, .shapeOnly = true, .inferShapes = shapeOfShape, .inferValues = shapeValues});
+    r.add(OpKind::Size, {view, true, sizeShape, {}});
+    r.add(OpKind::Constant, {view, true, constantShape, {}});
+    r.add(OpKind::ConstantOfShape, {view, false, constantOfShapeShape, {}});
+    r.add(OpKind::Range, {view, false, rangeShape, {}});
+    r.add(OpKind::EyeLike, {view, false, eyeLikeShape, {}});
+    r.add(OpKind::OneHot, {view, false, oneHotShape, {}});
+    r.add(OpKind::NonZero, {view, false, nonZeroShape, {}});
 }
 
 }  // namespace npu::engine::ops

@@ -220,13 +220,55 @@ OpCost einsumCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// Backward rules (OpTraits::backward).
+
+// Y = X @ W^T (+ b): dX = dY @ W and dW = dY^T @ X, each with the forward's MACs. The
+// registry counts a MatMul from its operands' shapes (dW sums over X's batch dims).
+void linearBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = c.firstGrad();
+    if (c.need(0)) {
+        c.dIn[0] = c.newGrad(f.inputs[0]);
+        c.add(OpKind::MatMul, ".grad_input", {dy, f.inputs[1]}, {c.dIn[0]});
+    }
+    if (c.need(1)) {
+        c.dIn[1] = c.newGrad(f.inputs[1]);
+        c.add(OpKind::MatMul, ".grad_weight", {dy, f.inputs[0]}, {c.dIn[1]}, {{"transA", std::int64_t{1}}});
+    }
+    if (c.need(2)) {
+        c.dIn[2] = c.newGrad(f.inputs[2]);
+        c.add(OpKind::ReduceSum, ".grad_bias", {dy}, {c.dIn[2]});
+    }
+}
+
+// Generic matmul (MatMul, Gemm; op(A) [M,K] @ op(B) [K,N]): dA = dY @ op(B)^T and
+// dB = op(A)^T @ dY (computed as dY^T @ op(A), its transpose: same MACs), each with the
+// forward's MACs. The transpose flags say how the stored operands are read, so the
+// registry derives M, N, K from the operands' shapes.
+void matmulBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = c.firstGrad();
+    const std::int64_t transA = f.attrInt("transA", 0) != 0, transB = f.attrInt("transB", 0) != 0;
+    for (std::size_t i = 0; i < 2 && i < f.inputs.size(); ++i) {
+        if (!c.need(i)) continue;
+        c.dIn[i] = c.newGrad(f.inputs[i]);
+        Attributes flags = i == 0 ? Attributes{{"transB", std::int64_t{1} - transB}}
+                                  : Attributes{{"transA", std::int64_t{1}}, {"transB", transA}};
+        c.add(OpKind::MatMul, i == 0 ? ".grad_a" : ".grad_b", {dy, f.inputs[1 - i]}, {c.dIn[i]}, std::move(flags));
+    }
+    if (c.need(2)) {
+        c.dIn[2] = c.newGrad(f.inputs[2]);
+        c.add(OpKind::ReduceSum, ".grad_c", {dy}, {c.dIn[2]});
+    }
+}
+
 }  // namespace
 
 void registerMatmulOps(OpRegistry& r) {
-    r.add("MatMul", {OpCategory::matmul, false, matmulShape, matmulCost});
-    r.add("Gemm", {OpCategory::matmul, false, gemmShape, gemmCost});
-    r.add("Linear", {OpCategory::matmul, false, linearShape, linearCost});
-    r.add("Einsum", {OpCategory::matmul, false, einsumShape, einsumCost});
+    r.add(OpKind::MatMul, {OpCategory::matmul, false, matmulShape, matmulCost, matmulBackward});
+    r.add(OpKind::Gemm, {OpCategory::matmul, false, gemmShape, gemmCost, matmulBackward});
+    r.add(OpKind::Linear, {OpCategory::matmul, false, linearShape, linearCost, linearBackward});
+    r.add(OpKind::Einsum, {OpCategory::matmul, false, einsumShape, einsumCost});
 }
 
 }  // namespace npu::engine::ops

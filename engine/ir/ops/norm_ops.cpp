@@ -9,7 +9,7 @@ namespace {
 Expected<std::vector<ShapeOutput>> normShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 1); !s) return s.error();
     std::vector<ShapeOutput> outs{{in[0].shape, in[0].dtype}};
-    if (node.op == "LayerNormalization") {
+    if (node.kind == OpKind::LayerNormalization) {
         // Optional Mean and InvStdDev: the input shape with the normalised axes set to 1.
         auto axis = normaliseAxis(node, node.attrInt("axis", -1), in[0].shape.size());
         if (!axis) return axis.error();
@@ -17,7 +17,7 @@ Expected<std::vector<ShapeOutput>> normShape(const Node& node, const std::vector
         for (std::size_t i = static_cast<std::size_t>(*axis); i < stat.size(); ++i) stat[i] = 1;
         outs.push_back({stat, DType::f32});
         outs.push_back({stat, DType::f32});
-    } else if (node.op == "BatchNormalization" && in[0].shape.size() >= 2) {
+    } else if (node.kind == OpKind::BatchNormalization && in[0].shape.size() >= 2) {
         outs.push_back({{in[0].shape[1]}, DType::f32});  // running mean / var (training mode)
         outs.push_back({{in[0].shape[1]}, DType::f32});
     }
@@ -48,20 +48,30 @@ OpCost lrnCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// Backward rules (OpTraits::backward).
+
+// Softmax and LogSoftmax save their output, not their input.
+void softmaxBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.addGrad(".grad", {f.outputs[0], c.firstGrad()}, {c.dIn[0]}, f.attrs);
+}
+
 }  // namespace
 
 void registerNormOps(OpRegistry& r) {
-    r.add("RMSNorm", {OpCategory::norm, false, normShape, normCost(4, 0)});
-    r.add("LayerNormalization", {OpCategory::norm, false, normShape, normCost(5, 0)});
-    r.add("BatchNormalization", {OpCategory::norm, false, normShape, normCost(5, 1)});
-    r.add("Softmax", {OpCategory::norm, false, softmaxShape, normCost(5, 0)});
-    r.add("LogSoftmax", {OpCategory::norm, false, softmaxShape, normCost(5, 0)});
+    r.add(OpKind::RMSNorm, {OpCategory::norm, false, normShape, normCost(4, 0)});
+    r.add(OpKind::LayerNormalization, {OpCategory::norm, false, normShape, normCost(5, 0)});
+    r.add(OpKind::BatchNormalization, {OpCategory::norm, false, normShape, normCost(5, 1)});
+    r.add(OpKind::Softmax, {OpCategory::norm, false, softmaxShape, normCost(5, 0), softmaxBackward});
+    r.add(OpKind::LogSoftmax, {OpCategory::norm, false, softmaxShape, normCost(5, 0), softmaxBackward});
     // statistics computed per instance/group (mean, var, then the four ops: ~8 per element)
-    r.add("InstanceNormalization", {OpCategory::norm, false, normShape, normCost(8, 0)});
-    r.add("GroupNormalization", {OpCategory::norm, false, normShape, normCost(8, 0)});
-    r.add("MeanVarianceNormalization", {OpCategory::norm, false, normShape, normCost(6, 0)});
-    r.add("LpNormalization", {OpCategory::norm, false, normShape, normCost(3, 0)});
-    r.add("LRN", {OpCategory::norm, false, normShape, lrnCost});
+    r.add(OpKind::InstanceNormalization, {OpCategory::norm, false, normShape, normCost(8, 0)});
+    r.add(OpKind::GroupNormalization, {OpCategory::norm, false, normShape, normCost(8, 0)});
+    r.add(OpKind::MeanVarianceNormalization, {OpCategory::norm, false, normShape, normCost(6, 0)});
+    r.add(OpKind::LpNormalization, {OpCategory::norm, false, normShape, normCost(3, 0)});
+    r.add(OpKind::LRN, {OpCategory::norm, false, normShape, lrnCost});
 }
 
 }  // namespace npu::engine::ops

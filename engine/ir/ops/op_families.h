@@ -12,6 +12,7 @@ void registerElementwiseOps(OpRegistry& r);
 void registerNormOps(OpRegistry& r);
 void registerReduceOps(OpRegistry& r);
 void registerShapeOps(OpRegistry& r);
+void registerGatherOps(OpRegistry& r);
 void registerGeneratorOps(OpRegistry& r);
 void registerAttentionOps(OpRegistry& r);
 void registerTrainingOps(OpRegistry& r);

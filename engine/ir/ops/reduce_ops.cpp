@@ -14,7 +14,7 @@ Expected<std::vector<ShapeOutput>> reduceShape(const Node& node, const std::vect
     if (auto s = needInputs(node, in, 1); !s) return s.error();
     const Shape& x = in[0].shape;
     std::vector<std::int64_t> axes;
-    if (node.op == "ArgMax" || node.op == "ArgMin") axes = {node.attrInt("axis", 0)};
+    if (node.kind == OpKind::ArgMax || node.kind == OpKind::ArgMin) axes = {node.attrInt("axis", 0)};
     else if (auto a = intsFromAttrOrInput(node, "axes", in, 1)) axes = *a;
     else if (in.size() > 1 && !in[1].shape.empty() && in[1].shape[0] != 0) {
         // Axes given by a non-constant input: the rank is known, the reduced axes are not.
@@ -34,7 +34,7 @@ Expected<std::vector<ShapeOutput>> reduceShape(const Node& node, const std::vect
         if (!reduced[i]) out.push_back(x[i]);
         else if (keep) out.push_back(1);
     }
-    const DType dt = (node.op == "ArgMax" || node.op == "ArgMin") ? DType::i64 : in[0].dtype;
+    const DType dt = (node.kind == OpKind::ArgMax || node.kind == OpKind::ArgMin) ? DType::i64 : in[0].dtype;
     return std::vector<ShapeOutput>{{out, dt}};
 }
 
@@ -72,21 +72,34 @@ Expected<std::vector<ShapeOutput>> cumSumShape(const Node& node, const std::vect
     return std::vector<ShapeOutput>{{in[0].shape, in[0].dtype}};
 }
 
+// Backward rules (OpTraits::backward).
+
+// ReduceMean/ReduceSum: dX is dY expanded back (divided by the count for a mean); it
+// reads only dY, so the reduced input is not saved (autograd keeps only its shape).
+void reduceBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.addGrad(".grad", {c.firstGrad()}, {c.dIn[0]}, f.attrs);
+}
+
 }  // namespace
 
 void registerReduceOps(OpRegistry& r) {
-    for (const char* op : {"ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL2",
-                           "ReduceSumSquare", "ReduceLogSum", "ArgMax", "ArgMin"})
+    for (OpKind op : {OpKind::ReduceMean, OpKind::ReduceSum})
+        r.add(op, {OpCategory::reduce, false, reduceShape, perInputElement(1), reduceBackward});
+    for (OpKind op : {OpKind::ReduceMax, OpKind::ReduceMin, OpKind::ReduceProd, OpKind::ReduceL2,
+                      OpKind::ReduceSumSquare, OpKind::ReduceLogSum, OpKind::ArgMax, OpKind::ArgMin})
         r.add(op, {OpCategory::reduce, false, reduceShape, perInputElement(1)});
-    for (const char* op : {"ReduceL1", "ReduceLogSumExp"})
+    for (OpKind op : {OpKind::ReduceL1, OpKind::ReduceLogSumExp})
         r.add(op, {OpCategory::reduce, false, reduceShape, perInputElement(2)});
     // a selection pass over the input (comparisons), whatever k is
-    r.add("TopK", {OpCategory::reduce, false, topKShape, perInputElement(1)});
+    r.add(OpKind::TopK, {OpCategory::reduce, false, topKShape, perInputElement(1)});
     // a running sum: one add per element
-    r.add("CumSum", {OpCategory::reduce, false, cumSumShape, perInputElement(1)});
+    r.add(OpKind::CumSum, {OpCategory::reduce, false, cumSumShape, perInputElement(1)});
     // log-softmax (5) + gather/scale per score; NLL gathers and scales
-    r.add("SoftmaxCrossEntropyLoss", {OpCategory::reduce, false, lossShape, perInputElement(6)});
-    r.add("NegativeLogLikelihoodLoss", {OpCategory::reduce, false, lossShape, perInputElement(1)});
+    r.add(OpKind::SoftmaxCrossEntropyLoss, {OpCategory::reduce, false, lossShape, perInputElement(6)});
+    r.add(OpKind::NegativeLogLikelihoodLoss, {OpCategory::reduce, false, lossShape, perInputElement(1)});
 }
 
 }  // namespace npu::engine::ops

@@ -1,6 +1,7 @@
 // Data movement and shape ops. Views (Reshape, Flatten, Squeeze, Unsqueeze, Identity)
 // are shape-only and cost nothing at run time; the others move
-// bytes (Transpose, Concat, Split, Slice, Gather/Embedding, Expand, Pad, Tile, Resize).
+// bytes (Transpose, Concat, Split, Slice, Expand, Pad, Tile, Resize); gathers are
+// gather_ops.cpp.
 // Where ONNX moved an attribute to an input across opsets, both forms are accepted; a
 // non-constant shape input leaves the affected dims unknown (-1).
 #include "engine/ir/ops/op_families.h"
@@ -187,50 +188,11 @@ Outs sliceShape(const Node& node, const std::vector<ShapeInput>& in) {
     return singleOutput(out, in[0].dtype);
 }
 
-Outs gatherShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 2); !s) return s.error();
-    const Shape& data = in[0].shape;
-    auto axis = normaliseAxis(node, node.attrInt("axis", 0), data.size());
-    if (!axis) return axis.error();
-    Shape out(data.begin(), data.begin() + *axis);
-    out.insert(out.end(), in[1].shape.begin(), in[1].shape.end());
-    out.insert(out.end(), data.begin() + *axis + 1, data.end());
-    return singleOutput(out, in[0].dtype);
-}
-
-// Embedding(ids[...], W[V, h]) -> [..., h] (the zoo's gather of token embeddings).
-Outs embeddingShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 2); !s) return s.error();
-    if (in[1].shape.size() != 2) return shapeError(node, "Embedding weight must be [vocab, hidden], got " + shapeText(in[1].shape));
-    Shape out = in[0].shape;
-    out.push_back(in[1].shape[1]);
-    return singleOutput(out, in[1].dtype);
-}
-
-// Gathers read only the selected rows, not the whole table.
-OpCost gatherCost(const Graph& g, const Node& n) {
-    OpCost c;
-    c.bytesWritten = tensorBytes(g, outputAt(n, 0));
-    c.bytesRead = c.bytesWritten + tensorBytes(g, inputAt(n, n.op == "Embedding" ? 0 : 1));
-    return c;
-}
-
-// Dense embedding backward: zero-fill the [vocab, hidden] gradient, then accumulate dY's
-// rows into it (read dY, read-modify-write the touched rows), plus the indices.
-OpCost embeddingGradCost(const Graph& g, const Node& n) {
-    OpCost c;
-    const double dy = n.inputs.size() > 1 ? tensorBytes(g, inputAt(n, 1)) : 0;
-    c.bytesRead = tensorBytes(g, inputAt(n, 0)) + 2 * dy;
-    c.bytesWritten = (n.outputs.empty() ? 0 : tensorBytes(g, outputAt(n, 0))) + dy;
-    c.flops = dy > 0 && n.inputs.size() > 1 ? numel(g, inputAt(n, 1)) : 0;
-    return c;
-}
-
 // Slice/Split/Pad read what they write.
 OpCost copyCost(const Graph& g, const Node& n) {
     OpCost c;
     for (int t : n.outputs) c.bytesWritten += tensorBytes(g, t);
-    c.bytesRead = n.op == "Pad" || n.op == "Expand" || n.op == "Tile" ? tensorBytes(g, inputAt(n, 0)) : c.bytesWritten;
+    c.bytesRead = n.kind == OpKind::Pad || n.kind == OpKind::Expand || n.kind == OpKind::Tile ? tensorBytes(g, inputAt(n, 0)) : c.bytesWritten;
     return c;
 }
 
@@ -290,26 +252,6 @@ Outs tileShape(const Node& node, const std::vector<ShapeInput>& in) {
     return singleOutput(out, in[0].dtype);
 }
 
-// GatherElements: the indices' shape.
-Outs gatherElementsShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 2); !s) return s.error();
-    return singleOutput(in[1].shape, in[0].dtype);
-}
-
-// GatherND(data, indices[..., k], batch_dims b) -> indices[:-1] + data[b + k:].
-Outs gatherNDShape(const Node& node, const std::vector<ShapeInput>& in) {
-    if (auto s = needInputs(node, in, 2); !s) return s.error();
-    const Shape& data = in[0].shape;
-    const Shape& idx = in[1].shape;
-    const std::int64_t b = node.attrInt("batch_dims", 0);
-    if (idx.empty() || idx.back() < 0) return singleOutput(Shape(1, kUnknownDim), in[0].dtype);
-    const std::int64_t from = b + idx.back();
-    if (b < 0 || from > static_cast<std::int64_t>(data.size())) return shapeError(node, "GatherND indices " + shapeText(idx) + " do not fit data " + shapeText(data));
-    Shape out(idx.begin(), idx.end() - 1);
-    out.insert(out.end(), data.begin() + from, data.end());
-    return singleOutput(out, in[0].dtype);
-}
-
 // DepthToSpace / SpaceToDepth: [N, C, H, W] <-> [N, C/bs^2, H*bs, W*bs].
 Outs depthSpaceShape(const Node& node, const std::vector<ShapeInput>& in) {
     if (auto s = needInputs(node, in, 1); !s) return s.error();
@@ -317,48 +259,100 @@ Outs depthSpaceShape(const Node& node, const std::vector<ShapeInput>& in) {
     const std::int64_t bs = node.attrInt("blocksize", 1);
     if (x.size() != 4 || bs <= 0) return shapeError(node, "expects X[N,C,H,W] and a positive blocksize, got " + shapeText(x));
     auto scale = [](std::int64_t d, std::int64_t f, bool up) { return d < 0 ? kUnknownDim : up ? d * f : d / f; };
-    const bool toSpace = node.op == "DepthToSpace";
+    const bool toSpace = node.kind == OpKind::DepthToSpace;
     return singleOutput({x[0], scale(x[1], bs * bs, !toSpace), scale(x[2], bs, toSpace), scale(x[3], bs, toSpace)}, in[0].dtype);
 }
 
 // EyeLike: the input's shape, in the "dtype" attribute's type (an ONNX code) or the input's.
+// Concat's values: its inputs' values one after the other.
+std::optional<Shape> concatValues(const Node&, const std::vector<ShapeInput>& in) {
+    Shape out;
+    for (const ShapeInput& i : in) {
+        if (!i.values) return std::nullopt;
+        out.insert(out.end(), i.values->begin(), i.values->end());
+    }
+    return out;
+}
+
+// Backward rules (OpTraits::backward).
+
+// A view slice's gradient (SliceBackward): dY written into a zero-filled dX; saves nothing.
+void sliceViewBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.add(OpKind::SliceBackward, ".grad", {c.firstGrad()}, {c.dIn[0]}, f.attrs);
+}
+
+// Concat's input gradients are views (slices) of dY: no kernel, nothing saved.
+void concatBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    const int dy = c.firstGrad();
+    const std::int64_t rank = static_cast<std::int64_t>(c.graph.tensor(dy).shape.size());
+    std::int64_t axis = f.attrInt("axis", 0);
+    if (axis < 0) axis += rank;
+    std::int64_t offset = 0;
+    for (std::size_t i = 0; i < f.inputs.size(); ++i) {
+        const auto& shape = c.graph.tensor(f.inputs[i]).shape;
+        const std::int64_t len = axis >= 0 && axis < static_cast<std::int64_t>(shape.size()) ? shape[static_cast<std::size_t>(axis)] : 0;
+        if (c.need(i) && len > 0) {
+            c.dIn[i] = c.newGrad(f.inputs[i]);
+            c.add(OpKind::SliceView, ".grad_" + std::to_string(i), {dy}, {c.dIn[i]},
+                   {{"axes", std::vector<std::int64_t>{axis}}, {"starts", std::vector<std::int64_t>{offset}},
+                    {"ends", std::vector<std::int64_t>{offset + len}}});
+        }
+        offset += len;
+    }
+}
+
+// Transpose (a copy, ONNX's op and PyTorch's permute().contiguous()): dX is dY transposed
+// back by the inverse permutation; it reads only dY, so nothing is saved.
+void transposeBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    std::vector<std::int64_t> perm = f.attrInts("perm"), inverse;
+    const std::size_t rank = c.graph.tensor(f.inputs[0]).shape.size();
+    if (perm.empty())
+        for (std::size_t i = 0; i < rank; ++i) perm.push_back(static_cast<std::int64_t>(rank - 1 - i));
+    inverse.assign(perm.size(), 0);
+    for (std::size_t i = 0; i < perm.size(); ++i)
+        if (perm[i] >= 0 && static_cast<std::size_t>(perm[i]) < perm.size()) inverse[static_cast<std::size_t>(perm[i])] = static_cast<std::int64_t>(i);
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.add(OpKind::Transpose, ".grad", {c.firstGrad()}, {c.dIn[0]}, {{"perm", inverse}});
+}
+
 }  // namespace
 
 void registerShapeOps(OpRegistry& r) {
     const auto view = OpCategory::data_movement;
-    r.add("Reshape", {view, true, reshapeShape, {}});
-    r.add("Flatten", {view, true, flattenShape, {}});
-    r.add("Squeeze", {view, true, squeezeShape, {}});
-    r.add("Unsqueeze", {view, true, unsqueezeShape, {}});
-    r.add("Identity", {view, true, identityShape, {}});
-    r.add("Transpose", {view, false, transposeShape, {}});
+    r.add(OpKind::Reshape, {.category = view, .shapeOnly = true, .inferShapes = reshapeShape, .inferValues = sameValues});
+    r.add(OpKind::Flatten, {.category = view, .shapeOnly = true, .inferShapes = flattenShape, .inferValues = sameValues});
+    r.add(OpKind::Squeeze, {.category = view, .shapeOnly = true, .inferShapes = squeezeShape, .inferValues = sameValues});
+    r.add(OpKind::Unsqueeze, {.category = view, .shapeOnly = true, .inferShapes = unsqueezeShape, .inferValues = sameValues});
+    r.add(OpKind::Identity, {.category = view, .shapeOnly = true, .inferShapes = identityShape, .inferValues = sameValues});
+    r.add(OpKind::Transpose, {view, false, transposeShape, {}, transposeBackward});
     // PyTorch's transpose/permute: a strided view, no kernel (ONNX's Transpose copies; a
     // model's .contiguous() after a permute is that copy).
-    r.add("TransposeView", {view, true, transposeShape, {}});
-    r.add("Concat", {view, false, concatShape, {}});
-    r.add("Split", {view, false, splitShape, copyCost});
-    r.add("Slice", {view, false, sliceShape, copyCost});
+    r.add(OpKind::TransposeView, {view, true, transposeShape, {}});
+    r.add(OpKind::Concat, {.category = view, .inferShapes = concatShape, .backward = concatBackward, .inferValues = concatValues});
+    r.add(OpKind::Split, {view, false, splitShape, copyCost});
+    r.add(OpKind::Slice, {view, false, sliceShape, copyCost});
     // PyTorch basic indexing (x[..., :n]): a view, no kernel (ONNX's Slice copies). Its
     // gradient (autograd's SliceBackward) zero-fills dX and copies dY into it: one write of
     // dX, one read of dY (the default cost: its input and output bytes).
-    r.add("SliceView", {view, true, sliceShape, {}});
-    r.add("SliceBackward", {view, false, {}, {}});
-    r.add("Gather", {view, false, gatherShape, gatherCost});
-    r.add("Embedding", {view, false, embeddingShape, gatherCost});
-    r.add("EmbeddingGrad", {view, false, {}, embeddingGradCost});
-    r.add("Expand", {view, false, expandShape, copyCost});
-    r.add("Resize", {view, false, resizeShape, {}});
-    r.add("Upsample", {view, false, resizeShape, {}});  // Resize before opset 10
-    r.add("GatherElements", {view, false, gatherElementsShape, gatherCost});
-    r.add("GatherND", {view, false, gatherNDShape, gatherCost});
-    for (const char* scatter : {"ScatterElements", "ScatterND", "Scatter"})
+    r.add(OpKind::SliceView, {view, true, sliceShape, {}, sliceViewBackward});
+    r.add(OpKind::SliceBackward, {view, false, {}, {}});
+    r.add(OpKind::Expand, {view, false, expandShape, copyCost});
+    r.add(OpKind::Resize, {view, false, resizeShape, {}});
+    r.add(OpKind::Upsample, {view, false, resizeShape, {}});  // Resize before opset 10
+    for (OpKind scatter : {OpKind::ScatterElements, OpKind::ScatterND, OpKind::Scatter})
         r.add(scatter, {view, false, identityShape, {}});
-    r.add("DepthToSpace", {view, false, depthSpaceShape, {}});
-    r.add("SpaceToDepth", {view, false, depthSpaceShape, {}});
-    r.add("Trilu", {view, false, identityShape, {}});
-    r.add("ReverseSequence", {view, false, identityShape, {}});
-    r.add("Pad", {view, false, padShape, copyCost});
-    r.add("Tile", {view, false, tileShape, copyCost});
+    r.add(OpKind::DepthToSpace, {view, false, depthSpaceShape, {}});
+    r.add(OpKind::SpaceToDepth, {view, false, depthSpaceShape, {}});
+    r.add(OpKind::Trilu, {view, false, identityShape, {}});
+    r.add(OpKind::ReverseSequence, {view, false, identityShape, {}});
+    r.add(OpKind::Pad, {view, false, padShape, copyCost});
+    r.add(OpKind::Tile, {view, false, tileShape, copyCost});
 }
 
 }  // namespace npu::engine::ops

@@ -59,4 +59,8 @@ std::optional<std::vector<std::int64_t>> intsFromAttrOrInput(const Node& node, c
     return std::nullopt;
 }
 
+std::optional<Shape> sameValues(const Node&, const std::vector<ShapeInput>& in) {
+    return in.empty() ? std::nullopt : in[0].values;
+}
+
 }  // namespace npu::engine::ops

@@ -25,6 +25,9 @@ std::int64_t product(const Shape& s);   // -1 if any dim unknown (or the product
 Status needInputs(const Node& node, const std::vector<ShapeInput>& in, std::size_t count);
 // Attribute list, or the values of input `index` when constant (ONNX moved many
 // attributes to inputs across opsets).
+// Value rule (ValueFn) of ops that keep their first input's values (Identity, Cast,
+// Reshape, Unsqueeze, ...): values are flat, so a change of shape keeps them.
+std::optional<Shape> sameValues(const Node& node, const std::vector<ShapeInput>& in);
 std::optional<std::vector<std::int64_t>> intsFromAttrOrInput(const Node& node, const char* attr,
                                                              const std::vector<ShapeInput>& in, std::size_t index);
 

@@ -91,22 +91,42 @@ OpCost unscaleCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// Backward rules (OpTraits::backward).
+
+// Losses seed backward: their gradient needs the saved probabilities, not a dLoss tensor.
+void lossBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    std::vector<int> ins{f.outputs.size() > 1 ? f.outputs[1] : f.inputs[0]};
+    for (std::size_t i = 1; i < f.inputs.size(); ++i) ins.push_back(f.inputs[i]);
+    c.addGrad(".grad", ins, {c.dIn[0]});
+}
+
+// NLLLoss seeds backward with d(log_probs); it reads only the labels.
+void nllBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.add(OpKind::NLLLossGrad, ".grad", {f.inputs[1]}, {c.dIn[0]});
+}
+
 }  // namespace
 
 void registerTrainingOps(OpRegistry& r) {
-    r.add("CrossEntropy", {OpCategory::norm, false, crossEntropyShape, crossEntropyCost});
-    r.add("MeanLoss", {OpCategory::reduce, false, scalarLoss, {}});
-    r.add("NLLLoss", {OpCategory::reduce, false, scalarLoss, nllCost});
-    r.add("NLLLossGrad", {OpCategory::elementwise, false, {}, nllGradCost});
-    r.add("SoftmaxGrad", {OpCategory::norm, false, {}, softmaxGradCost});
-    r.add("LogSoftmaxGrad", {OpCategory::norm, false, {}, softmaxGradCost});
+    r.add(OpKind::CrossEntropy, {OpCategory::norm, false, crossEntropyShape, crossEntropyCost, lossBackward, true});
+    r.add(OpKind::MeanLoss, {OpCategory::reduce, false, scalarLoss, {}, lossBackward, true});
+    r.add(OpKind::NLLLoss, {OpCategory::reduce, false, scalarLoss, nllCost, nllBackward, true});
+    r.add(OpKind::NLLLossGrad, {OpCategory::elementwise, false, {}, nllGradCost});
+    r.add(OpKind::SoftmaxGrad, {OpCategory::norm, false, {}, softmaxGradCost});
+    r.add(OpKind::LogSoftmaxGrad, {OpCategory::norm, false, {}, softmaxGradCost});
     // AdamW: m, v updates, bias corrections, decoupled decay, step: ~12 FLOPs per element.
-    r.add("AdamW", {OpCategory::optimizer, false, {}, optimizerCost(12)});
-    r.add("SGD", {OpCategory::optimizer, false, {}, optimizerCost(3)});
-    r.add("GradUnscale", {OpCategory::optimizer, false, {}, unscaleCost});
+    r.add(OpKind::AdamW, {OpCategory::optimizer, false, {}, optimizerCost(12)});
+    r.add(OpKind::SGD, {OpCategory::optimizer, false, {}, optimizerCost(3)});
+    r.add(OpKind::GradUnscale, {OpCategory::optimizer, false, {}, unscaleCost});
     // Host <-> device copies (optimizer offload): the bytes of the tensors they read.
-    r.add("MemcpyD2H", {OpCategory::data_movement, false, {}, {}});
-    r.add("MemcpyH2D", {OpCategory::data_movement, false, {}, {}});
+    r.add(OpKind::MemcpyD2H, {OpCategory::data_movement, false, {}, {}});
+    r.add(OpKind::MemcpyH2D, {OpCategory::data_movement, false, {}, {}});
 }
 
 }  // namespace npu::engine::ops

@@ -7,7 +7,7 @@ void AttentionFusion::match(FusionContext& ctx) {
     const int count = static_cast<int>(g.nodes().size());
     for (int id = 0; id < count; ++id) {
         const Node& sm = g.node(id);
-        if (sm.op != "Softmax" || !ctx.available(id) || sm.inputs.empty()) continue;
+        if (sm.kind != OpKind::Softmax || !ctx.available(id) || sm.inputs.empty()) continue;
         // Back from the softmax: scale / mask ops, then the q.k^T MatMul.
         std::vector<int> nodes{id};
         int cur = id, scores = -1;
@@ -21,11 +21,11 @@ void AttentionFusion::match(FusionContext& ctx) {
                 }
             }
             if (next < 0) break;
-            if (g.node(next).op == "MatMul") {
+            if (g.node(next).kind == OpKind::MatMul) {
                 scores = next;
                 break;
             }
-            if (!isOp(g.node(next), {"Div", "Mul", "Add", "Where", "Cast"})) break;
+            if (!isOp(g.node(next), {OpKind::Div, OpKind::Mul, OpKind::Add, OpKind::Where, OpKind::Cast})) break;
             nodes.push_back(next);
             cur = next;
         }
@@ -38,17 +38,17 @@ void AttentionFusion::match(FusionContext& ctx) {
         for (int step = 0; step < 4; ++step) {
             const int c = ctx.soleConsumer(cur);
             if (c < 0 || !ctx.available(c)) break;
-            if (g.node(c).op == "MatMul" && g.node(c).inputs[0] == g.node(cur).outputs[0]) {
+            if (g.node(c).kind == OpKind::MatMul && g.node(c).inputs[0] == g.node(cur).outputs[0]) {
                 out = c;
                 break;
             }
-            if (!isOp(g.node(c), {"Dropout", "Cast", "CastLike"})) break;
+            if (!isOp(g.node(c), {OpKind::Dropout, OpKind::Cast, OpKind::CastLike})) break;
             nodes.push_back(c);
             cur = c;
         }
         if (out < 0) continue;
         nodes.push_back(out);
-        FusionRequest r{nodes, "FusedAttention", "flash_attention"};
+        FusionRequest r{nodes, OpKind::FusedAttention, "flash_attention"};
         r.regeneratesDropoutMask = true;  // flash kernels keep the Philox seed/offset, not the mask
         ctx.fuse(r);
     }

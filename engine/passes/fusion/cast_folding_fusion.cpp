@@ -13,7 +13,7 @@ namespace {
 bool absorbsCasts(const Node& n) {
     const OpCategory c = OpRegistry::instance().category(n.op);
     if (n.opaque || OpRegistry::instance().isShapeOnly(n.op)) return false;
-    return c == OpCategory::elementwise || c == OpCategory::norm || isOp(n, {"LogSoftmax", "Softmax", "NLLLoss", "CrossEntropy"});
+    return c == OpCategory::elementwise || c == OpCategory::norm || isOp(n, {OpKind::LogSoftmax, OpKind::Softmax, OpKind::NLLLoss, OpKind::CrossEntropy});
 }
 
 std::string patternOf(const Node& n, const char* fallback) {
@@ -21,9 +21,9 @@ std::string patternOf(const Node& n, const char* fallback) {
     return p.empty() ? fallback : p;
 }
 
-std::string kindOf(const Node& n) {
-    if (isFused(n)) return n.op;
-    return OpRegistry::instance().category(n.op) == OpCategory::elementwise ? "FusedElementwise" : "FusedNorm";
+OpKind kindOf(const Node& n) {
+    if (isFusedOp(n.kind)) return n.kind;
+    return OpRegistry::instance().category(n) == OpCategory::elementwise ? OpKind::FusedElementwise : OpKind::FusedNorm;
 }
 
 }  // namespace
@@ -36,11 +36,11 @@ void CastFoldingFusion::match(FusionContext& ctx) {
         const Node& n = g.node(id);
         // Epilogue: every cast reading one of this kernel's outputs is written by it (a
         // residual-add + norm kernel's casts read its second output, the norm).
-        if (n.op != "Cast" && absorbsCasts(n) && !n.outputs.empty()) {
+        if (n.kind != OpKind::Cast && absorbsCasts(n) && !n.outputs.empty()) {
             std::vector<int> group{id};
             for (int out : n.outputs)
                 for (int c : ctx.consumers(out))
-                    if (ctx.available(c) && g.node(c).op == "Cast" && g.node(c).phase == n.phase &&
+                    if (ctx.available(c) && g.node(c).kind == OpKind::Cast && g.node(c).phase == n.phase &&
                         std::find(group.begin(), group.end(), c) == group.end())
                         group.push_back(c);
             if (group.size() > 1) {
@@ -50,11 +50,11 @@ void CastFoldingFusion::match(FusionContext& ctx) {
             continue;
         }
         // Prologue: a cast whose only reader loads it.
-        if (n.op == "Cast") {
+        if (n.kind == OpKind::Cast) {
             const int c = ctx.soleConsumer(id);
             if (c < 0 || !ctx.available(c) || !absorbsCasts(g.node(c)) || g.node(c).phase != n.phase) continue;
             FusionRequest r{{id, c}, kindOf(g.node(c)), patternOf(g.node(c), "cast_folding")};
-            if (g.node(c).op == "LogSoftmax" || g.node(c).op == "Softmax") r.op = "FusedLoss";
+            if (g.node(c).kind == OpKind::LogSoftmax || g.node(c).kind == OpKind::Softmax) r.op = OpKind::FusedLoss;
             ctx.fuse(r);
         }
     }

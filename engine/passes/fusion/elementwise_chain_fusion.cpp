@@ -32,7 +32,7 @@ void ElementwiseChainFusion::match(FusionContext& ctx) {
         if (chain.size() < 2) continue;
         FusionRequest r;
         r.nodes = chain;
-        r.op = "FusedElementwise";
+        r.op = OpKind::FusedElementwise;
         r.pattern = "elementwise";
         ctx.fuse(r);
     }

@@ -10,16 +10,6 @@
 
 namespace npu::engine {
 
-namespace {
-bool isFusedKind(const std::string& op) { return op.rfind("Fused", 0) == 0; }
-}  // namespace
-
-bool isOp(const Node& node, std::initializer_list<const char*> ops) {
-    for (const char* op : ops)
-        if (node.op == op) return true;
-    return false;
-}
-
 bool isElementwise(const Node& node) {
     return OpRegistry::instance().category(node.op) == OpCategory::elementwise && !node.opaque;
 }
@@ -140,7 +130,7 @@ bool FusionContext::convex(const std::vector<int>& members) const {
     return true;
 }
 
-int FusionContext::makeFused(const std::vector<int>& members, const std::string& op, const std::string& pattern,
+int FusionContext::makeFused(const std::vector<int>& members, OpKind op, const std::string& pattern,
                              const std::vector<int>& dropInputs, const std::vector<int>& addInputs) {
     const auto& reg = OpRegistry::instance();
     const std::set<int> in(members.begin(), members.end());
@@ -186,7 +176,7 @@ int FusionContext::makeFused(const std::vector<int>& members, const std::string&
     const Phase phase = anchor->phase;
     const DType dtype = anchor->dtype;
     const std::string block = anchor->block;
-    const std::string name = isFusedKind(anchor->op) ? anchor->name : anchor->name + "." + label;
+    const std::string name = isFusedOp(anchor->kind) ? anchor->name : anchor->name + "." + label;
     for (int m : members) {
         m_graph.markRemoved(m);
         ++m_removed;
@@ -282,7 +272,7 @@ int FusionContext::fuseGroups(const std::vector<int>& fwd, const FusionRequest& 
                 if (bwdSet.count(c)) readByBwd = true;
                 else if (!fwdSet.count(c)) readElsewhere = true;
             }
-            const bool dropoutMask = n.op == "Dropout" && n.outputs.size() > 1 && t == n.outputs[1];
+            const bool dropoutMask = n.kind == OpKind::Dropout && n.outputs.size() > 1 && t == n.outputs[1];
             if (dropoutMask && !request.regeneratesDropoutMask) continue;
             if (readByBwd && !readElsewhere && request.recompute) recomputed.push_back(t);
         }
@@ -290,7 +280,7 @@ int FusionContext::fuseGroups(const std::vector<int>& fwd, const FusionRequest& 
     int bwdId = -1;
     if (!bwd.empty()) {
         const std::vector<int> add = recomputed.empty() ? std::vector<int>{} : fwdInputs;
-        bwdId = makeFused(bwd, request.backwardOp.empty() ? request.op : request.backwardOp, request.pattern, recomputed, add);
+        bwdId = makeFused(bwd, request.backwardOp.value_or(request.op), request.pattern, recomputed, add);
     }
     const int fwdId = makeFused(fwd, request.op, request.pattern, {}, {});
     if (bwdId >= 0) m_graph.node(bwdId).forwardNode = fwdId;

@@ -17,6 +17,7 @@
 
 #include "engine/ir/graph.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,9 @@ namespace npu::engine {
 
 struct FusionRequest {
     std::vector<int> nodes{};       // forward (or optimizer) nodes to fuse, any order
-    std::string op{};               // fused op kind, e.g. "FusedNorm"
+    OpKind op = OpKind::unknown;    // fused op kind, e.g. OpKind::FusedNorm
     std::string pattern{};          // e.g. "rms_norm"
-    std::string backwardOp{};       // fused kind of the backward group ("" = op)
+    std::optional<OpKind> backwardOp{};  // fused kind of the backward group (none = op)
     // Forward members whose backward nodes join the backward group; empty = all members.
     // The backward nodes of the others (matmul gradients of an epilogue) stay as they are.
     std::vector<int> backwardFrom{};
@@ -70,7 +71,7 @@ public:
 private:
     bool convex(const std::vector<int>& members) const;
     int fuseGroups(const std::vector<int>& fwd, const FusionRequest& request, bool withBackward);
-    int makeFused(const std::vector<int>& members, const std::string& op, const std::string& pattern,
+    int makeFused(const std::vector<int>& members, OpKind op, const std::string& pattern,
                   const std::vector<int>& dropInputs, const std::vector<int>& addInputs);
 
     Graph& m_graph;
@@ -87,8 +88,6 @@ private:
     int m_removed = 0;
 };
 
-// True when the node's op is one of `ops`.
-bool isOp(const Node& node, std::initializer_list<const char*> ops);
 // Elementwise (injective) node: the category the registry gives it.
 bool isElementwise(const Node& node);
 // Walks from `start` to its producers while they are elementwise, available, read only

@@ -2,8 +2,6 @@
 
 namespace npu::engine {
 
-bool isFused(const Node& node) { return node.op.rfind("Fused", 0) == 0; }
-
 Status FusionPass::apply(Graph& graph, PassStats& stats) {
     FusionContext context(graph);
     match(context);

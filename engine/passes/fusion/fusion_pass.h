@@ -17,7 +17,4 @@ protected:
     virtual void match(FusionContext& context) = 0;
 };
 
-// Fused kinds whose members are already fused ("FusedNorm", ...).
-bool isFused(const Node& node);
-
 }  // namespace npu::engine

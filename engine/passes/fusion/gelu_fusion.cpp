@@ -7,10 +7,10 @@ void GeluFusion::match(FusionContext& ctx) {
     const int count = static_cast<int>(g.nodes().size());
     for (int id = 0; id < count; ++id) {
         const Node& n = g.node(id);
-        if (!isOp(n, {"Erf", "Tanh"}) || !ctx.available(id)) continue;
+        if (!isOp(n, {OpKind::Erf, OpKind::Tanh}) || !ctx.available(id)) continue;
         // Erf form: one op before (x/sqrt2), three after (+1, *x, *0.5). Tanh form: four
         // before (x^3, *c, +x, *sqrt(2/pi)), three after.
-        const auto before = walkProducers(ctx, id, n.op == "Erf" ? 1 : 4);
+        const auto before = walkProducers(ctx, id, n.kind == OpKind::Erf ? 1 : 4);
         const auto after = walkConsumers(ctx, id, 3);
         if (before.empty() || after.size() < 2) continue;
         // The chain must read x again after the transcendental (the *x of x * Phi(x)).
@@ -22,7 +22,7 @@ void GeluFusion::match(FusionContext& ctx) {
         std::vector<int> nodes(before.begin(), before.end());
         nodes.push_back(id);
         nodes.insert(nodes.end(), after.begin(), after.end());
-        FusionRequest r{nodes, "FusedElementwise", "gelu"};
+        FusionRequest r{nodes, OpKind::FusedElementwise, "gelu"};
         ctx.fuse(r);
     }
 }

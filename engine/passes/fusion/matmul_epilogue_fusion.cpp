@@ -6,11 +6,11 @@ namespace npu::engine {
 
 namespace {
 
-bool isMatmul(const Node& n) { return isOp(n, {"MatMul", "Linear", "Gemm"}); }
+bool isMatmul(const Node& n) { return isOp(n, {OpKind::MatMul, OpKind::Linear, OpKind::Gemm}); }
 
 // A bias: an Add whose other input is a weight (a 1-D vector broadcast over rows).
 bool isBiasAdd(const Graph& g, const Node& n, int from) {
-    if (n.op != "Add" || n.inputs.size() != 2) return false;
+    if (n.kind != OpKind::Add || n.inputs.size() != 2) return false;
     const int other = n.inputs[0] == from ? n.inputs[1] : n.inputs[0];
     return other >= 0 && g.tensor(other).role == TensorRole::weight;
 }
@@ -33,17 +33,17 @@ void MatmulEpilogueFusion::match(FusionContext& ctx) {
             const Node& n = g.node(c);
             const int from = g.node(cur).outputs[0];
             const bool ok = mm.phase == Phase::forward
-                                ? (step == 0 && isBiasAdd(g, n, from)) || isOp(n, {"Relu", "Gelu", "SiLU", "Sigmoid", "Tanh", "Cast"}) ||
-                                      (n.op == "FusedElementwise" && n.attrString("pattern") == "gelu")
-                                : isOp(n, {"Cast"}) || (n.op == "Add" && step == 0);
+                                ? (step == 0 && isBiasAdd(g, n, from)) || isOp(n, {OpKind::Relu, OpKind::Gelu, OpKind::SiLU, OpKind::Sigmoid, OpKind::Tanh, OpKind::Cast}) ||
+                                      (n.kind == OpKind::FusedElementwise && n.attrString("pattern") == "gelu")
+                                : isOp(n, {OpKind::Cast}) || (n.kind == OpKind::Add && step == 0);
             if (!ok) break;
             nodes.push_back(c);
             epilogue.push_back(c);
             cur = c;
-            if (n.op == "Cast") break;
+            if (n.kind == OpKind::Cast) break;
         }
         if (epilogue.empty()) continue;
-        FusionRequest r{nodes, "FusedMatMul", "matmul_epilogue", "FusedElementwise", epilogue};
+        FusionRequest r{nodes, OpKind::FusedMatMul, "matmul_epilogue", OpKind::FusedElementwise, epilogue};
         r.recompute = false;
         ctx.fuse(r);
     }

@@ -159,8 +159,8 @@ private slots:
         QVERIFY2(graph.ok(), graph.ok() ? "" : graph.message().c_str());
         int flash = 0, scores = 0;
         for (const Node& n : graph->nodes()) {
-            if (n.op == "FusedAttention" && n.phase == Phase::forward && n.attrString("pattern") == "flash_attention") ++flash;
-            if (n.op == "Softmax" || n.op == "SoftmaxGrad" || n.op == "DropoutGrad") ++scores;
+            if (n.kind == OpKind::FusedAttention && n.phase == Phase::forward && n.attrString("pattern") == "flash_attention") ++flash;
+            if (n.kind == OpKind::Softmax || n.kind == OpKind::SoftmaxGrad || n.kind == OpKind::DropoutGrad) ++scores;
         }
         QCOMPARE(flash, 2);   // one per layer
         QCOMPARE(scores, 0);  // nothing of the eager S x S chain is left, forward or backward
@@ -211,8 +211,8 @@ private slots:
             QVERIFY2(graph.ok(), graph.ok() ? "" : graph.message().c_str());
             int flash = 0, left = 0;
             for (const Node& n : graph->nodes()) {
-                if (n.op == "FusedAttention" && n.phase == Phase::forward) ++flash;
-                if (n.op == "Softmax" || n.op == "SoftmaxGrad" || n.op == "DropoutGrad") ++left;
+                if (n.kind == OpKind::FusedAttention && n.phase == Phase::forward) ++flash;
+                if (n.kind == OpKind::Softmax || n.kind == OpKind::SoftmaxGrad || n.kind == OpKind::DropoutGrad) ++left;
             }
             QVERIFY2(flash == 2 && left == 0, precision);
         }

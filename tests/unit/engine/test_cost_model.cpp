@@ -52,7 +52,7 @@ private slots:
         QVERIFY(model.time(g, g.node(broadcast)).memoryNs > 1.9 * (2 * 4194304 + 4096) / 1e12 * 1e9);
         QCOMPARE(model.time(g, g.node(mixed)).memoryNs, (4194304 + 2097152 + 4194304) / 0.25e12 * 1e9);
         // A fused kernel is generated for its operands: the vectorized curve.
-        g.node(broadcast).op = "FusedElementwise";
+        g.node(broadcast).setOp("FusedElementwise");
         QVERIFY(!CostModel::stridedOperands(g, g.node(broadcast), OpCategory::elementwise));
     }
 

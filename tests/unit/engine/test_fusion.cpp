@@ -140,8 +140,8 @@ private slots:
         QCOMPARE(f.patterns.count("flash_attention"), std::size_t{1});
         // Flash attention: no S x S probabilities written in forward or read in backward.
         for (const Node& n : f.graph.nodes()) {
-            QVERIFY2(n.op != "Softmax" && n.op != "SoftmaxGrad", n.name.c_str());
-            if (n.op == "FusedAttention") QVERIFY(!n.attrString("fused_nodes").empty());
+            QVERIFY2(n.kind != OpKind::Softmax && n.kind != OpKind::SoftmaxGrad, n.name.c_str());
+            if (n.kind == OpKind::FusedAttention) QVERIFY(!n.attrString("fused_nodes").empty());
         }
     }
 
@@ -177,7 +177,7 @@ private slots:
         const Fused f = fuseTraining(std::move(*g), 2);
         QVERIFY(f.patterns.count("bn_activation"));
         QVERIFY(!f.patterns.count("conv_bn_activation"));  // training keeps the conv apart
-        for (const Node& n : f.graph.nodes()) QVERIFY2(n.op != "FusedConv", n.name.c_str());
+        for (const Node& n : f.graph.nodes()) QVERIFY2(n.kind != OpKind::FusedConv, n.name.c_str());
     }
 
     void llamaPatterns() {
@@ -188,7 +188,7 @@ private slots:
             QVERIFY2(f.patterns.count(p), p);
         // Fused cross-entropy: the fp32 log-probabilities are neither written nor read.
         for (const Node& n : f.graph.nodes()) {
-            QVERIFY2(n.op != "LogSoftmax" && n.op != "LogSoftmaxGrad", n.name.c_str());
+            QVERIFY2(n.kind != OpKind::LogSoftmax && n.kind != OpKind::LogSoftmaxGrad, n.name.c_str());
             if (n.attrString("pattern") == "cross_entropy" && n.phase == Phase::backward) {
                 for (int t : n.inputs) QVERIFY(f.graph.tensor(t).dtype != DType::f32 || f.graph.tensor(t).numel() < 1000 * 64);
                 QVERIFY(n.forwardNode >= 0 && f.graph.node(n.forwardNode).attrString("pattern") == "cross_entropy");
@@ -196,14 +196,14 @@ private slots:
         }
         // Attention stays the flash kernel PyTorch already runs.
         int sdpa = 0;
-        for (const Node& n : f.graph.nodes()) sdpa += n.op == "ScaledDotProductAttention";
+        for (const Node& n : f.graph.nodes()) sdpa += n.kind == OpKind::ScaledDotProductAttention;
         QCOMPARE(sdpa, 2);
     }
 
     void elementwiseChainRespectsRegisterCap() {
         GraphBuilder b("chain");
         int x = b.input("x", {64, 64}, DType::f32);
-        for (int i = 0; i < 12; ++i) x = b.op("Relu", "relu" + std::to_string(i), {x});
+        for (int i = 0; i < 12; ++i) x = b.op(OpKind::Relu, "relu" + std::to_string(i), {x});
         b.markOutput(x);
         auto g = b.finish();
         QVERIFY(g.ok());
@@ -234,9 +234,9 @@ private slots:
         GraphBuilder b("mlp");
         const int x = b.input("x", {8, 32}, DType::f32);
         const int wg = b.weight("wg", {64, 32}), wu = b.weight("wu", {64, 32});
-        const int gate = b.op("Linear", "gate", {x, wg}), up = b.op("Linear", "up", {x, wu});
-        const int m = b.op("Mul", "mul", {b.op("SiLU", "act", {gate}), up});
-        b.markOutput(b.op("MeanLoss", "loss", {m}));
+        const int gate = b.op(OpKind::Linear, "gate", {x, wg}), up = b.op(OpKind::Linear, "up", {x, wu});
+        const int m = b.op(OpKind::Mul, "mul", {b.op(OpKind::SiLU, "act", {gate}), up});
+        b.markOutput(b.op(OpKind::MeanLoss, "loss", {m}));
         auto g = b.finish();
         QVERIFY(g.ok());
         const Fused f = fuseTraining(std::move(*g), 2);

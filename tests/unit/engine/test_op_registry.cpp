@@ -9,7 +9,7 @@ using Shape = std::vector<std::int64_t>;
 namespace {
 Node makeNode(const std::string& op, Attributes attrs = {}) {
     Node n;
-    n.op = op;
+    n.setOp(op);
     n.name = op + "_node";
     n.attrs = std::move(attrs);
     return n;
@@ -30,6 +30,22 @@ ShapeInput s(Shape shape, std::optional<std::vector<std::int64_t>> values = std:
 class TestOpRegistry : public QObject {
     Q_OBJECT
 private slots:
+    // Every kind has traits and its name; an op type that is not a kind stays unknown, and
+    // a generic "<Op>Grad" answers for its forward op.
+    void opKinds() {
+        const auto& reg = OpRegistry::instance();
+        QCOMPARE(reg.opTypes().size(), kOpKindCount);
+        for (std::size_t i = 0; i < kOpKindCount; ++i) {
+            const auto kind = static_cast<OpKind>(i);
+            QVERIFY(reg.find(kind) != nullptr);
+            QCOMPARE(opKindFromName(opKindName(kind)), kind);
+        }
+        QCOMPARE(opKindFromName("MyCustomOp"), OpKind::unknown);
+        QCOMPARE(makeNode("MatMul").kind, OpKind::MatMul);
+        QVERIFY(!reg.known(makeNode("MyCustomOp")));
+        QVERIFY(reg.known(makeNode("LayerNormalizationGrad")));
+        QCOMPARE(reg.category(makeNode("LayerNormalizationGrad")), OpCategory::norm);
+    }
     void matmulBroadcast() {
         QCOMPARE(infer(makeNode("MatMul"), {s({8, 1, 64, 32}), s({4, 32, 16})}), (Shape{8, 4, 64, 16}));
         QCOMPARE(infer(makeNode("MatMul"), {s({32}), s({32, 16})}), (Shape{16}));

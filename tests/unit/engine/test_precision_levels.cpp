@@ -40,11 +40,11 @@ StateBytes stateBytes(Precision precision) {
     if (auto s = pm.run(*g); !s) qFatal("%s", s.message().c_str());
     StateBytes out;
     for (const Node& n : g->nodes()) {
-        if (n.op == "GradUnscale") {
+        if (n.kind == OpKind::GradUnscale) {
             out.unscale = true;
             out.unscaleRead = OpRegistry::instance().cost(*g, n).bytesRead;
         }
-        if (n.op != "AdamW") continue;
+        if (n.kind != OpKind::AdamW) continue;
         for (int t : n.inputs) {
             const Tensor& x = g->tensor(t);
             const std::int64_t bytes = x.numel() * dtypeBytes(x.dtype);

@@ -89,7 +89,7 @@ private slots:
         int adam = 0;
         std::int64_t stateElems = 0;
         for (const Node& n : g.nodes())
-            if (n.op == "AdamW") {
+            if (n.kind == OpKind::AdamW) {
                 ++adam;
                 for (int t : n.inputs)
                     if (g.tensor(t).role == TensorRole::optimizer_state) stateElems += g.tensor(t).numel();
@@ -98,7 +98,7 @@ private slots:
         QCOMPARE(stateElems, 2 * g.parameterCount());  // exp_avg + exp_avg_sq per parameter
         int linears = 0, linearGrads = 0;
         for (const Node& n : g.nodes()) {
-            if (n.phase == Phase::forward && n.op == "Linear") ++linears;
+            if (n.phase == Phase::forward && n.kind == OpKind::Linear) ++linears;
             if (n.phase == Phase::backward && n.name.find(".grad_weight") != std::string::npos) ++linearGrads;
         }
         QCOMPARE(linearGrads, linears);
@@ -109,9 +109,9 @@ private slots:
         bool sawWeightCast = false;
         for (const Node& n : g.nodes()) {
             if (n.phase != Phase::forward) continue;
-            if (n.op == "Linear" || n.op == "ScaledDotProductAttention") QCOMPARE(n.dtype, DType::bf16);
-            if (n.op == "LayerNormalization" || n.op == "LogSoftmax") QCOMPARE(n.dtype, DType::f32);
-            if (n.op == "Cast" && g.tensor(n.inputs[0]).role == TensorRole::weight) sawWeightCast = true;
+            if (n.kind == OpKind::Linear || n.kind == OpKind::ScaledDotProductAttention) QCOMPARE(n.dtype, DType::bf16);
+            if (n.kind == OpKind::LayerNormalization || n.kind == OpKind::LogSoftmax) QCOMPARE(n.dtype, DType::f32);
+            if (n.kind == OpKind::Cast && g.tensor(n.inputs[0]).role == TensorRole::weight) sawWeightCast = true;
         }
         QVERIFY(sawWeightCast);
         for (const Tensor& t : g.tensors())

@@ -132,6 +132,17 @@ private slots:
             "nodes": [{"op": "Relu", "name": "r", "inputs": [5], "outputs": [], "attrs": {}, "phase": "forward", "dtype": "fp32"}]}})";
         writeRaw(path("ids.npuom"), *gzipCompress(badIds));
         expect(path("ids.npuom"), "graph.nodes[0].inputs[0]");
+        // An op type the registry does not model is an error unless the conversion kept it
+        // opaque (and reported it).
+        const std::string unknownOp = R"({"format": "npustudio-offline-model", "version": 1, "graph": {"tensors": [],
+            "nodes": [{"op": "Relux", "name": "r", "inputs": [], "outputs": [], "attrs": {}, "phase": "forward", "dtype": "fp32"}]}})";
+        writeRaw(path("op.npuom"), *gzipCompress(unknownOp));
+        expect(path("op.npuom"), "graph.nodes[0]: node 'r' has op type 'Relux'");
+        std::string opaque = unknownOp;
+        opaque.replace(opaque.find("\"dtype\""), 0, "\"opaque\": true, ");
+        writeRaw(path("opaque.npuom"), *gzipCompress(opaque));
+        auto kept = loadOfflineModel(path("opaque.npuom"));
+        QVERIFY2(kept.ok(), kept.ok() ? "" : kept.message().c_str());
 
         // Truncated: the first half of a valid file.
         auto converted = importOnnxForwardGraph(model("squeezenet1_1.onnx"), {});

@@ -206,7 +206,7 @@ private slots:
         const auto r = convertOk(model("tiny_bert.onnx"), options);
         int reshapes = 0;
         for (const Node& n : r.graph.nodes()) {
-            if (n.op != "Reshape" && n.op != "Shape" && n.op != "Constant") continue;
+            if (n.kind != OpKind::Reshape && n.kind != OpKind::Shape && n.kind != OpKind::Constant) continue;
             ++reshapes;
             const auto c = OpRegistry::instance().cost(r.graph, n);
             QVERIFY(OpRegistry::instance().isShapeOnly(n));

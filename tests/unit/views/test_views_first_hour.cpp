@@ -131,7 +131,7 @@ private slots:
         const engine::Graph& graph = *g;
         int linear = -1;
         for (const auto& n : graph.nodes())
-            if (n.op == "Linear") linear = n.id;
+            if (n.kind == engine::OpKind::Linear) linear = n.id;
         QVERIFY(linear >= 0);
         DisplayItem item;
         item.nodes = {linear};
