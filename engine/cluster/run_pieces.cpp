@@ -1,12 +1,15 @@
 #include "engine/cluster/run_pieces.h"
 
+#include "engine/ir/op_kind.h"
+
 #include <algorithm>
 #include <map>
 
 namespace npu::engine {
 
-bool isDecodePrefill(const SimTask& task) { return task.op_type == "DecodePrefill"; }
-bool isDecodeStep(const SimTask& task) { return task.op_type == "DecodeStep"; }
+// A task keeps its node's op type as text (the timeline and the database show it).
+bool isDecodePrefill(const SimTask& task) { return task.op_type == opKindName(OpKind::DecodePrefill); }
+bool isDecodeStep(const SimTask& task) { return task.op_type == opKindName(OpKind::DecodeStep); }
 
 std::string decodeUnitKey(int unit) { return std::string(kStepPhaseNames[static_cast<int>(StepPhase::generation)]) + " " + std::to_string(unit); }
 

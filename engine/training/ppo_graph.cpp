@@ -53,7 +53,7 @@ Expected<Graph> valueModel(const Project& project, const ZooShape& shape) {
     auto g = loadModelGraph(source, project.folder(), shape);
     if (!g) return makeError(overrides.empty() ? g.message() : std::string(kCriticKey) + ": " + g.message());
     for (const Node& n : g->nodes())
-        if (n.op == "Embedding" && n.inputs.size() > 1 && g->tensor(n.inputs[1]).shape.size() == 2 && g->tensor(n.inputs[1]).shape[0] == 1)
+        if (n.kind == OpKind::Embedding && n.inputs.size() > 1 && g->tensor(n.inputs[1]).shape.size() == 2 && g->tensor(n.inputs[1]).shape[0] == 1)
             g->tensor(n.inputs[1]).shape[0] = vocab;
     return g;
 }
@@ -65,7 +65,7 @@ std::vector<int> decodeWeights(const Graph& g, const std::string& prefix) {
     for (const Tensor& t : g.tensors()) {
         if (t.role != TensorRole::weight || t.name.rfind(prefix, 0) != 0) continue;
         const bool tableOnly = !t.consumers.empty() && std::all_of(t.consumers.begin(), t.consumers.end(), [&](int c) {
-            return g.node(c).op == "Embedding" && g.node(c).inputs.size() > 1 && g.node(c).inputs[1] == t.id;
+            return g.node(c).kind == OpKind::Embedding && g.node(c).inputs.size() > 1 && g.node(c).inputs[1] == t.id;
         });
         if (!tableOnly) out.push_back(t.id);
     }
@@ -88,14 +88,14 @@ void addGeneration(Graph& g, const Graph& actor, int prompt, int sequences, cons
     std::vector<int> inputs{prompt};
     inputs.insert(inputs.end(), weights.begin(), weights.end());
     int last = token(0);
-    g.addNode("DecodePrefill", "actor.generate.prefill", inputs, {cache, last}, common, Phase::forward, halfType);
+    g.addNode(OpKind::DecodePrefill, "actor.generate.prefill", inputs, {cache, last}, common, Phase::forward, halfType);
     for (std::int64_t i = 1; i < o.generate_tokens; ++i) {
         inputs = {last, cache};
         inputs.insert(inputs.end(), weights.begin(), weights.end());
         Attributes attrs = common;
         attrs["position"] = o.prompt_tokens + i - 1;  // tokens already in the cache
         const int next = token(i);
-        g.addNode("DecodeStep", "actor.generate.decode." + std::to_string(i), inputs, {next}, attrs, Phase::forward, halfType);
+        g.addNode(OpKind::DecodeStep, "actor.generate.decode." + std::to_string(i), inputs, {next}, attrs, Phase::forward, halfType);
         last = next;
     }
 }

@@ -1,5 +1,6 @@
 #include "runner/batch/batch_import.h"
 
+#include "base/units.h"
 #include "runner/batch/batch_io.h"
 #include "runner/batch/batch_runner.h"
 #include "runner/reports/simulation_report.h"
@@ -53,7 +54,7 @@ static void printImportSummary(const json& r, std::ostream& out) {
                       d.value("kernel_time_us", 0.0) / 1e3, d.value("idle_us", 0.0) / 1e3,
                       d.value("compute_us", 0.0) / 1e3, d.value("comm_comp_overlap_pct", 0.0),
                       d.contains("peak_allocated_bytes") && d["peak_allocated_bytes"].is_number()
-                          ? humanBytes(d["peak_allocated_bytes"].get<double>()).c_str()
+                          ? units::bytes(d["peak_allocated_bytes"].get<double>()).c_str()
                           : "—");  // no memory events: not measured
         out << line;
     }

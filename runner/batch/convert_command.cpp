@@ -1,5 +1,6 @@
 #include "runner/batch/convert_command.h"
 
+#include "base/units.h"
 #include "base/atomic_file.h"
 #include "engine/onnx/onnx_importer.h"
 #include "engine/npuom/offline_model.h"
@@ -11,14 +12,6 @@ namespace npu::runner {
 namespace {
 
 using namespace npu::engine;
-
-std::string humanCount(double v, const char* unit) {
-    char buf[64];
-    if (v >= 1e9) std::snprintf(buf, sizeof buf, "%.3f G%s", v / 1e9, unit);
-    else if (v >= 1e6) std::snprintf(buf, sizeof buf, "%.3f M%s", v / 1e6, unit);
-    else std::snprintf(buf, sizeof buf, "%.0f %s", v, unit);
-    return buf;
-}
 
 bool writeReport(const std::string& path, const nlohmann::json& report, std::ostream& err) {
     if (path.empty()) return true;
@@ -34,8 +27,8 @@ void printSummary(const ConversionReport& r, const std::string& outPath, std::os
         << "producer     " << r.producer << ", opset " << r.opset << "\n"
         << "nodes        " << r.nodes << " (" << r.opTypes.size() << " op types)\n"
         << "parameters   " << r.params << "\n"
-        << "forward      " << humanCount(static_cast<double>(r.forwardMacs), "MACs") << ", "
-        << humanCount(static_cast<double>(r.forwardFlops), "FLOPs") << "\n";
+        << "forward      " << units::count(static_cast<double>(r.forwardMacs)) + " MACs" << ", "
+        << units::flops(static_cast<double>(r.forwardFlops)) << "\n";
     if (!r.unsupported.empty()) {
         out << "unsupported  " << r.unsupportedNodeCount() << " nodes:";
         for (const auto& u : r.unsupported) out << " " << u.opType << " x" << u.nodes.size();

@@ -1,5 +1,6 @@
 #include "runner/batch/estimate_command.h"
 
+#include "base/units.h"
 #include "runner/batch/batch_runner.h"
 #include "base/atomic_file.h"
 #include "engine/planner/resource_estimator.h"
@@ -19,12 +20,6 @@ bool parseNumber(const std::string& text, double& value) {
     } catch (...) {
         return false;
     }
-}
-
-std::string gib(std::int64_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
-    return buf;
 }
 
 }  // namespace
@@ -58,7 +53,7 @@ int runEstimateCommand(const EstimateCommandOptions& options, std::ostream& out,
     report["training_mode"] = project->training.mode.name;
     if (e->fits) {
         out << "devices      " << e->devices << "  (" << e->strategy << ")\n"
-            << "memory       " << gib(e->bytes_per_device) << " of " << gib(e->capacity_bytes) << " per device\n"
+            << "memory       " << units::bytes(static_cast<double>(e->bytes_per_device)) << " of " << units::bytes(static_cast<double>(e->capacity_bytes)) << " per device\n"
             << "step         " << e->step_time_ms << " ms, " << e->tokens_per_step << " tokens\n"
             << "for tokens   " << e->seconds_for_tokens / 3600 << " h (" << e->device_hours << " device-hours)\n";
     } else {
@@ -66,7 +61,7 @@ int runEstimateCommand(const EstimateCommandOptions& options, std::ostream& out,
     }
     out << "device counts tried:\n";
     for (const engine::DeviceCountTrial& t : e->trials)
-        out << "  " << t.devices << (t.fits ? "  fits      " : "  no fit    ") << gib(t.peak_bytes) << "  " << t.step_time_ms << " ms  "
+        out << "  " << t.devices << (t.fits ? "  fits      " : "  no fit    ") << units::bytes(static_cast<double>(t.peak_bytes)) << "  " << t.step_time_ms << " ms  "
             << t.strategy << "\n";
     out << "assumptions:\n";
     for (const std::string& a : e->assumptions) out << "  - " << a << "\n";

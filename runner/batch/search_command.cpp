@@ -1,5 +1,6 @@
 #include "runner/batch/search_command.h"
 
+#include "base/units.h"
 #include "runner/batch/batch_runner.h"
 #include "runner/reports/simulation_report.h"
 #include "engine/planner/strategy_search.h"
@@ -41,7 +42,7 @@ int runSearchCommand(const SearchCommandOptions& options, std::ostream& out, std
     }
     char line[256];
     std::snprintf(line, sizeof line, "%d devices: %zu strategies, %d simulated in %.1f s, %d fit in %s per device\n", r->devices,
-                  r->strategies.size(), r->simulations, seconds, r->feasibleCount, humanBytes(static_cast<double>(r->capacity_bytes)).c_str());
+                  r->strategies.size(), r->simulations, seconds, r->feasibleCount, units::bytes(static_cast<double>(r->capacity_bytes)).c_str());
     out << line;
     if (r->truncated)
         out << "stopped at the simulation cap: the strategies marked not_run were not simulated (see bounds)\n";
@@ -51,7 +52,7 @@ int runSearchCommand(const SearchCommandOptions& options, std::ostream& out, std
         for (int i = 0; i < std::min(options.top, r->feasibleCount); ++i) {
             const engine::StrategyTrial& t = r->strategies[static_cast<std::size_t>(i)];
             std::snprintf(line, sizeof line, "%4d  %s%10.1f %10.0f %11s\n", i + 1, padded(t.config.label(), 72).c_str(), t.step_time_ms, t.tokens_per_s,
-                          humanBytes(static_cast<double>(t.peak_bytes)).c_str());
+                          units::bytes(static_cast<double>(t.peak_bytes)).c_str());
             out << line;
         }
     } else {

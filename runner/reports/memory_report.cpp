@@ -1,5 +1,6 @@
 #include "runner/reports/memory_report.h"
 
+#include "base/units.h"
 #include "runner/reports/simulation_report.h"
 #include "profiler/store/memory_summary_json.h"
 
@@ -19,12 +20,12 @@ void printMemoryDetails(const engine::MemorySummary& m, std::ostream& out) {
     const char* reservedLabel = m.oom.present ? "reserved needed" : "reserved       ";
     if (m.static_plan_skipped)
         std::snprintf(line, sizeof line, "  %s %s (%s allocator); lower bound %s, static plan skipped (too many buffers)\n", reservedLabel,
-                      humanBytes(double(m.reserved_peak_bytes)).c_str(), m.allocator.c_str(),
-                      humanBytes(double(m.lower_bound_bytes)).c_str());
+                      units::bytes(double(m.reserved_peak_bytes)).c_str(), m.allocator.c_str(),
+                      units::bytes(double(m.lower_bound_bytes)).c_str());
     else
         std::snprintf(line, sizeof line, "  %s %s (%s allocator); lower bound %s, static plan %s, fragmentation %.1f %%\n", reservedLabel,
-                      humanBytes(double(m.reserved_peak_bytes)).c_str(), m.allocator.c_str(),
-                      humanBytes(double(m.lower_bound_bytes)).c_str(), humanBytes(double(m.planned_peak_bytes)).c_str(),
+                      units::bytes(double(m.reserved_peak_bytes)).c_str(), m.allocator.c_str(),
+                      units::bytes(double(m.lower_bound_bytes)).c_str(), units::bytes(double(m.planned_peak_bytes)).c_str(),
                       100.0 * m.fragmentation);
     out << line;
     if (!m.oom.present) return;
@@ -35,12 +36,12 @@ void printMemoryDetails(const engine::MemorySummary& m, std::ostream& out) {
     out << ", largest live tensors:\n";
     for (const auto& t : m.oom.top_tensors) {
         std::snprintf(line, sizeof line, "    %-44s %-16s %s\n", t.name.c_str(), t.category.c_str(),
-                      humanBytes(double(t.bytes)).c_str());
+                      units::bytes(double(t.bytes)).c_str());
         out << line;
     }
     for (const auto& a : m.oom.advice) {
         std::snprintf(line, sizeof line, "  advice: %-60s -> peak %s, reserved %s, step %.2f ms%s\n", a.change.c_str(),
-                      humanBytes(double(a.predicted_peak_bytes)).c_str(), humanBytes(double(a.predicted_reserved_bytes)).c_str(),
+                      units::bytes(double(a.predicted_peak_bytes)).c_str(), units::bytes(double(a.predicted_reserved_bytes)).c_str(),
                       a.predicted_step_time_ms, a.fits ? "  (fits)" : "");
         out << line;
     }

@@ -1,5 +1,6 @@
 #include "runner/reports/simulation_report.h"
 
+#include "base/units.h"
 #include "runner/reports/memory_report.h"
 #include "engine/result/cluster_summary_json.h"
 
@@ -11,30 +12,6 @@
 namespace npu::runner {
 
 using nlohmann::json;
-
-std::string humanCount(double v) {
-    const char* suffix[] = {"", " k", " M", " G", " T", " P", " E"};
-    int i = 0;
-    while (std::abs(v) >= 1000 && i < 6) {
-        v /= 1000;
-        ++i;
-    }
-    char buf[48];
-    std::snprintf(buf, sizeof buf, i == 0 ? "%.0f%s" : "%.2f%s", v, suffix[i]);
-    return buf;
-}
-
-std::string humanBytes(double bytes) {
-    const char* suffix[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int i = 0;
-    while (std::abs(bytes) >= 1024 && i < 4) {
-        bytes /= 1024;
-        ++i;
-    }
-    char buf[48];
-    std::snprintf(buf, sizeof buf, i == 0 ? "%.0f %s" : "%.2f %s", bytes, suffix[i]);
-    return buf;
-}
 
 json simulationReport(const SimulationRunSummary& run) {
     const engine::SimSummary& s = run.sim;
@@ -106,8 +83,8 @@ void printSimulationSummary(const SimulationRunSummary& run, std::ostream& out) 
     std::snprintf(line, sizeof line, "  batch %lld, seq %lld, %s\n", (long long)s.batch, (long long)s.seq,
                   s.precision.c_str());
     out << line;
-    out << "  parameters      " << humanCount(double(s.params)) << "  (" << s.params << ")\n";
-    out << "  FLOPs/step      " << humanCount(s.flops_per_step) << "FLOP\n";
+    out << "  parameters      " << units::count(double(s.params)) << "  (" << s.params << ")\n";
+    out << "  FLOPs/step      " << units::flops(s.flops_per_step) << "\n";
     std::snprintf(line, sizeof line, "  step time       %.2f ms\n", s.step_time_ms);
     out << line;
     if (const engine::RankTimeSplit* busiest = s.cluster.present ? engine::slowestRank(s.cluster) : nullptr) {
@@ -125,11 +102,11 @@ void printSimulationSummary(const SimulationRunSummary& run, std::ostream& out) 
     out << line;
     std::snprintf(line, sizeof line, "  samples/s       %.4g\n", s.samples_per_s);
     out << line;
-    if (s.tokens_per_s > 0) out << "  tokens/s        " << humanCount(s.tokens_per_s) << "\n";
+    if (s.tokens_per_s > 0) out << "  tokens/s        " << units::count(s.tokens_per_s) << "\n";
     std::snprintf(line, sizeof line, "  MFU             %.1f %%\n", 100.0 * s.mfu);
     out << line;
     const double peak = double(s.peak_bytes), cap = double(s.capacity_bytes);
-    out << "  peak memory     " << humanBytes(peak) << " of " << humanBytes(cap);
+    out << "  peak memory     " << units::bytes(peak) << " of " << units::bytes(cap);
     if (cap > 0) {
         std::snprintf(line, sizeof line, " (%.1f %%)", 100.0 * peak / cap);
         out << line;
@@ -168,7 +145,7 @@ std::string oneLineSummary(const SimulationRunSummary& run) {
     char line[512];
     std::snprintf(line, sizeof line, "%s on %s: step %.2f ms, %.1f samples/s, MFU %.1f %%, peak %s of %s [%s]",
                   s.model.c_str(), s.device.c_str(), s.step_time_ms, s.samples_per_s, 100 * s.mfu,
-                  humanBytes(double(s.peak_bytes)).c_str(), humanBytes(double(s.capacity_bytes)).c_str(), s.status.c_str());
+                  units::bytes(double(s.peak_bytes)).c_str(), units::bytes(double(s.capacity_bytes)).c_str(), s.status.c_str());
     std::string text = line;
     if (!s.message.empty()) text += ": " + s.message;
     return text;

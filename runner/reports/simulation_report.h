@@ -19,8 +19,4 @@ void printSimulationSummary(const SimulationRunSummary& run, std::ostream& out);
 // "llama on h200: step 812.40 ms, 9.8 samples/s, MFU 41.2 %, peak 61.3 of 141.0 GiB [ok]"
 std::string oneLineSummary(const SimulationRunSummary& run);
 
-// "6.74 G", "812.4 M": plain-text counterparts of views/common/units for the console.
-std::string humanCount(double v);
-std::string humanBytes(double bytes);
-
 }  // namespace npu::runner
