@@ -10,6 +10,13 @@ function(npu_add_test name)
   # One source file each: a unity build gains nothing and makes GCC treat the test's
   # file-local fixtures as header types (-Wsubobject-linkage).
   set_target_properties(${name} PROPERTIES AUTOMOC ON UNITY_BUILD OFF)
+  # QFINDTESTDATA resolves a relative __FILE__ against QT_TESTCASE_BUILDDIR, which Qt
+  # means as the compiler's working directory. Ninja compiles from the top build folder,
+  # not the target's (Qt's default), and ccache's base_dir (the Makefile sets it) makes
+  # __FILE__ relative: without this, fixtures of tests in subfolders are not found.
+  if(CMAKE_GENERATOR MATCHES "Ninja")
+    set_target_properties(${name} PROPERTIES QT_TESTCASE_BUILDDIR "${CMAKE_BINARY_DIR}")
+  endif()
   target_link_libraries(${name} PRIVATE ${T_LIBS} Qt6::Test Qt6::Core)
   target_compile_definitions(${name} PRIVATE
     QT_NO_CAST_FROM_ASCII QT_NO_FOREACH
