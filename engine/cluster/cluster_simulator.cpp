@@ -108,14 +108,8 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Resolve
     if (!full) return fail(full.message());
     sum.params = full->parameterCount();
     sum.flops_per_step = modelFlopsPerStep(*full) * par.microBatches * par.dataParallel;
-    sum.step_time_ms = iteration / 1e6;
-    sum.batch = project.training.batch;
-    if (sum.step_time_ms > 0) {
-        sum.samples_per_s = static_cast<double>(project.training.batch) / (sum.step_time_ms / 1e3);
-        sum.tokens_per_s = sum.seq > 0 ? sum.samples_per_s * static_cast<double>(sum.seq) : 0;
-        const double peak = device->peak(lowDType(*parsePrecision(project.training.precision)));
-        sum.mfu = peak > 0 ? sum.flops_per_step / (sum.step_time_ms / 1e3) / (peak * devices) : 0;
-    }
+    const double peak = device->peak(lowDType(*parsePrecision(project.training.precision)));
+    setStepRates(sum, iteration, project.training.batch, sum.flops_per_step, peak * devices);
     addRankTaskTimes(sum, result.devices);  // engine/cluster/rank_timeline
     cs.notes = {"one iteration simulated (training.steps and --steps do not repeat it); ranks of a pipeline stage do identical "
                 "work and are simulated once, a stage's layers from its first two",

@@ -14,18 +14,10 @@ namespace npu::engine {
 
 namespace {
 
-// The step laid out: one timeline per stage, its length and what it spent by phase.
-struct ProgramLayout {
-    std::vector<RankTimeline> stages;
-    std::int64_t iterationNs = 0;
-    double bubbleFraction = 0;
-    std::map<std::string, double> phaseMs, phaseWallMs, bubbleMs;
-    double decodeStepNs = 0;
-    std::vector<std::string> notes;
-};
-
-Expected<ProgramLayout> layOut(const std::map<int, SimulationResult>& runs, const ClusterSetup& setup, const StepProgram& program,
-                               const StepPacing& pacing) {
+// The step laid out: one timeline per stage (without stages, the rank insertions give
+// the one stage, its length and its phases; no bubble, no decode step through stages).
+Expected<ProgramPipelineLayout> layOut(const std::map<int, SimulationResult>& runs, const ClusterSetup& setup, const StepProgram& program,
+                                       const StepPacing& pacing) {
     const int P = setup.parallel.pipelineStages;
     // What-ifs: each stage at its slowest rank's pace, every collective at the slowest link's.
     const ClusterSetup laidSetup = pacedSetup(setup, pacing);
@@ -36,9 +28,9 @@ Expected<ProgramLayout> layOut(const std::map<int, SimulationResult>& runs, cons
         const auto it = paced.find(s);
         return it != paced.end() ? it->second : runs.at(representativeStage(s, P));
     };
-    ProgramLayout out;
     if (P == 1) {
         ProgramRankTimeline laid = layOutProgramRank(runOf(0), laidSetup, program);
+        ProgramPipelineLayout out;
         out.iterationNs = laid.rank.endNs;
         out.stages.push_back(std::move(laid.rank));
         out.phaseMs = std::move(laid.phaseMs);
@@ -47,17 +39,7 @@ Expected<ProgramLayout> layOut(const std::map<int, SimulationResult>& runs, cons
     }
     std::vector<const SimulationResult*> byStage;
     for (int s = 0; s < P; ++s) byStage.push_back(&runOf(s));
-    auto pipeline = layOutProgramPipeline(byStage, laidSetup, program);
-    if (!pipeline) return pipeline.error();
-    out.stages = std::move(pipeline->stages);
-    out.iterationNs = pipeline->iterationNs;
-    out.bubbleFraction = pipeline->bubbleFraction;
-    out.phaseMs = std::move(pipeline->phaseMs);
-    out.phaseWallMs = std::move(pipeline->phaseWallMs);
-    out.bubbleMs = std::move(pipeline->bubbleMs);
-    out.decodeStepNs = pipeline->decodeStepNs;
-    out.notes = std::move(pipeline->notes);
-    return out;
+    return layOutProgramPipeline(byStage, laidSetup, program);
 }
 
 }  // namespace
@@ -126,14 +108,7 @@ Expected<ProgramClusterRun> simulateProgramCluster(const Project& project, const
     double rankFlops = 0;
     for (int st = 0; st < P; ++st) rankFlops += runs.at(representativeStage(st, P)).summary.flops_per_step / P;
     sum.flops_per_step = rankFlops * devices;
-    sum.step_time_ms = iteration / 1e6;
-    sum.batch = project.training.batch;
-    if (sum.step_time_ms > 0) {
-        sum.samples_per_s = static_cast<double>(project.training.batch) / (sum.step_time_ms / 1e3);
-        sum.tokens_per_s = sum.seq > 0 ? sum.samples_per_s * static_cast<double>(sum.seq) : 0;
-        const double peak = resolved.device.peak(lowDType(*precision));
-        sum.mfu = peak > 0 ? rankFlops / (sum.step_time_ms / 1e3) / peak : 0;
-    }
+    setStepRates(sum, iteration, project.training.batch, rankFlops, resolved.device.peak(lowDType(*precision)));  // MFU of one rank
     addRankTaskTimes(sum, result.devices);
     // Rank 0's time in each phase (with pipeline stages its bubble included, and apart).
     for (const auto& [phase, ms] : layout->phaseMs) sum.time_by_phase_ms[phase] = ms;

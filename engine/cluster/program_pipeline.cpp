@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 
 namespace npu::engine {
 
@@ -153,7 +152,6 @@ private:
             if (u == 1 || (units == 1 && u == 0)) m_out.decodeStepNs = tl->iterationNs + back.timeNs;
             m_T += roundNs(tl->iterationNs + back.timeNs);
         }
-        m_decodes = true;
         return {};
     }
 
@@ -166,7 +164,6 @@ private:
         auto tl = pipelined(pieceKey(phase.phase, phase.model, PieceKind::forward), "", pipe, microBatchBytes(), phase.phase, false);
         if (!tl) return tl.error();
         m_T += roundNs(tl->iterationNs);
-        m_forwardOnlyPhase = phase.phase;
         return {};
     }
 
@@ -189,8 +186,6 @@ private:
             end = std::max(end, *at);
         }
         m_T = end;
-        m_trained.push_back(phase.model);
-        m_trainPhase = phase.phase;
         return {};
     }
 
@@ -238,22 +233,29 @@ private:
     }
 
     std::vector<std::string> notes() const {
+        const StepProgramPhase* forwardOnly = nullptr;  // the last of each kind names its step phase
+        const StepProgramPhase* train = nullptr;
+        std::string trained;
+        for (const StepProgramPhase& p : m_program.phases) {
+            if (p.kind == PhaseKind::forward_only) forwardOnly = &p;
+            if (p.kind != PhaseKind::train) continue;
+            trained += (train ? " then " : "") + p.model;
+            train = &p;
+        }
         std::vector<std::string> out;
-        if (m_decodes)
+        if (!m_program.decodingModel().empty())
             out.push_back("pipeline stages (NeMo-Aligner on Megatron-LM): every decode step goes through the " + std::to_string(m_P) +
                           " stages in turn and the sampled tokens go back to the first stage; the prefill in " + std::to_string(m_out.prefillMicroBatches) +
                           " and each decode step in " + std::to_string(m_out.decodeMicroBatches) +
                           " micro-batch(es) (Megatron's inference pipelining threshold, batch x tokens >= " +
                           std::to_string(kMegatronInferencePipelineThreshold) + ")");
         std::string passes;
-        if (m_forwardOnlyPhase)
-            passes += std::string(phaseName(*m_forwardOnlyPhase)) + ": each frozen model's forward pipelined forward-only in " +
+        if (forwardOnly)
+            passes += std::string(phaseName(forwardOnly->phase)) + ": each frozen model's forward pipelined forward-only in " +
                       std::to_string(m_par.microBatches) + " micro-batches; ";
-        if (m_trainPhase) {
-            passes += std::string(phaseName(*m_trainPhase)) + ": ";
-            for (std::size_t i = 0; i < m_trained.size(); ++i) passes += (i ? " then " : "") + m_trained[i];
-            passes += " under the " + std::string(pipelineScheduleName(m_par.schedule)) + " schedule; ";
-        }
+        if (train)
+            passes += std::string(phaseName(train->phase)) + ": " + trained + " under the " + std::string(pipelineScheduleName(m_par.schedule)) +
+                      " schedule; ";
         out.push_back(passes + "each model's pipeline starts when the previous one has drained (estimate)");
         out.push_back("a micro-batch's pass: the stage's kernels over the rollout at 1/micro_batches of their time (not re-simulated at the "
                       "micro-batch size), its idle time between them (eager mode's host issuing every op) as it is");
@@ -269,9 +271,6 @@ private:
     std::int64_t m_T = 0;
     std::int64_t m_wallNs[3] = {0, 0, 0};  // by step phase
     std::vector<std::int64_t> m_laneEnd;   // per stage: where its last optimizer step ended
-    std::vector<std::string> m_trained;
-    std::optional<StepPhase> m_forwardOnlyPhase, m_trainPhase;
-    bool m_decodes = false;
     ProgramPipelineLayout m_out;
 };
 

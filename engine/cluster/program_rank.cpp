@@ -229,22 +229,9 @@ ProgramRankTimeline RankInsertion::finish() {
         s.bytes += c.bytes;
         s.time_ms += c.dur / 1e6;
         s.bus_GBps += c.cost.busBytes * c.count;  // summed bus bytes until divided below
-        SimTask t;
-        t.start_ns = start;
-        t.dur_ns = c.dur;
-        t.stream = c.stream;
-        t.name = c.name;
-        t.op_type = std::string(collectiveKindName(c.kind));
-        t.category = OpCategory::comm;
-        t.phase = Phase::communication;
-        t.bytes = c.bytes;
-        rt.device.tasks.push_back(std::move(t));
+        rt.device.tasks.push_back(collectiveTask(start, c.dur, c.stream, c.name, c.kind, c.bytes));
     }
-    for (auto& [key, s] : rt.collectives) {
-        const double seconds = s.time_ms / 1e3;
-        s.achieved_GBps = seconds > 0 ? s.bytes / seconds / 1e9 : 0;
-        s.bus_GBps = seconds > 0 ? s.bus_GBps / seconds / 1e9 : 0;
-    }
+    for (auto& [key, s] : rt.collectives) setCollectiveRates(s, s.time_ms / 1e3);
     std::stable_sort(rt.device.tasks.begin(), rt.device.tasks.end(), [](const SimTask& a, const SimTask& b) {
         return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns;
     });

@@ -108,11 +108,8 @@ public:
 
     RankTimeline finish() {
         for (auto& [key, c] : m_out.collectives) {
-            const double seconds = c.transit_ms / 1e3;
-            const double busBytes = c.bus_GBps;
             c.wait_ratio = c.wait_ms + c.transit_ms > 0 ? c.wait_ms / (c.wait_ms + c.transit_ms) : 0;
-            c.achieved_GBps = seconds > 0 ? c.bytes / seconds / 1e9 : 0;
-            c.bus_GBps = seconds > 0 ? busBytes / seconds / 1e9 : 0;
+            setCollectiveRates(c, c.transit_ms / 1e3);
             if (c.algorithm.empty()) c.algorithm = c.kind == "send_recv" ? "direct" : "ring";
         }
         std::stable_sort(m_out.device.tasks.begin(), m_out.device.tasks.end(), [](const SimTask& a, const SimTask& b) {
@@ -181,6 +178,11 @@ SimTask collectiveTask(std::int64_t start, std::int64_t dur, int stream, const s
     t.phase = Phase::communication;
     t.bytes = bytes;
     return t;
+}
+
+void setCollectiveRates(CollectiveSummary& c, double seconds) {
+    c.achieved_GBps = seconds > 0 ? c.bytes / seconds / 1e9 : 0;
+    c.bus_GBps = seconds > 0 ? c.bus_GBps / seconds / 1e9 : 0;
 }
 
 void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices) {

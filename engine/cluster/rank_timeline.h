@@ -82,6 +82,10 @@ void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices)
 // the rank timelines and PPO's stage lanes record them.
 SimTask collectiveTask(std::int64_t start, std::int64_t dur, int stream, const std::string& name, CollectiveKind kind, double bytes);
 
+// A collective's rates over `seconds` of its transfers: achieved bytes/s and bus
+// bandwidth (nccl-tests' definition), bus_GBps holding the summed bus bytes until then.
+void setCollectiveRates(CollectiveSummary& c, double seconds);
+
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
                         const CommPlan& plan, bool materialise, const DpSync& sync = {});
 

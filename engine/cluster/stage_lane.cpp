@@ -124,9 +124,7 @@ RankTimeline StageLane::finish(CollectiveAlgorithm dpAlgorithm, std::int64_t end
     }
     d.loader.clear();
     for (auto& [key, c] : m_rt.collectives) {
-        const double seconds = c.transit_ms / 1e3;
-        c.achieved_GBps = seconds > 0 ? c.bytes / seconds / 1e9 : 0;
-        c.bus_GBps = seconds > 0 ? c.bus_GBps / seconds / 1e9 : 0;
+        setCollectiveRates(c, c.transit_ms / 1e3);
         c.algorithm = c.group == "dp" ? std::string(collectiveAlgorithmName(dpAlgorithm)) : c.group == "pp" ? "direct" : "ring";
     }
     std::stable_sort(d.tasks.begin(), d.tasks.end(), [](const SimTask& a, const SimTask& b) {

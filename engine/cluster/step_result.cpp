@@ -41,6 +41,15 @@ SimulationResult startStepResult(std::map<int, SimulationResult*> runs, int stag
     return result;
 }
 
+void setStepRates(SimSummary& sum, std::int64_t iterationNs, std::int64_t batch, double mfuFlops, double peakFlops) {
+    sum.step_time_ms = iterationNs / 1e6;
+    sum.batch = batch;
+    if (sum.step_time_ms <= 0) return;
+    sum.samples_per_s = static_cast<double>(batch) / (sum.step_time_ms / 1e3);
+    sum.tokens_per_s = sum.seq > 0 ? sum.samples_per_s * static_cast<double>(sum.seq) : 0;
+    sum.mfu = peakFlops > 0 ? mfuFlops / (sum.step_time_ms / 1e3) / peakFlops : 0;
+}
+
 void listRanks(std::vector<LaidOutRanks>& groups, const ClusterSetup& setup, std::int64_t iterationNs, const RankListing& how,
                SimulationResult& result) {
     const ParallelConfig& par = setup.parallel;

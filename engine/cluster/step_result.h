@@ -62,6 +62,10 @@ struct StepResultStart {
 };
 SimulationResult startStepResult(std::map<int, SimulationResult*> runs, int stages, std::int64_t iterationNs, const StepResultStart& how);
 
+// The step's length and rates in the summary: step time, samples/s, tokens/s (summary.seq
+// tokens a sample) and MFU, the FLOPs `mfuFlops` per step over `peakFlops` per second.
+void setStepRates(SimSummary& sum, std::int64_t iterationNs, std::int64_t batch, double mfuFlops, double peakFlops);
+
 // The ranks that share one laid-out timeline.
 struct LaidOutRanks {
     int stage = 0;

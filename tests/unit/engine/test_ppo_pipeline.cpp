@@ -12,6 +12,7 @@
 #include "engine/cluster/program_pipeline.h"
 #include "engine/training/ppo_program.h"
 #include "sample_projects.h"
+#include "task_tape.h"
 
 #include <QtTest>
 
@@ -29,19 +30,7 @@ SimulationResult stageRun(std::int64_t decode, std::int64_t score, std::int64_t 
     SimulationResult r;
     DeviceResult d;
     d.streams.push_back({0, "Compute", StreamKind::compute});
-    std::int64_t t = 0;
-    int node = 0;
-    auto task = [&](const std::string& name, const std::string& op, Phase phase, std::int64_t dur, std::int64_t gap = 0) {
-        SimTask k;
-        k.start_ns = t;
-        k.dur_ns = dur;
-        k.node = node++;
-        k.name = name;
-        k.op_type = op;
-        k.phase = phase;
-        d.tasks.push_back(k);
-        t += dur + gap;
-    };
+    testing::TaskTape task{d};
     task("actor.generate.prefill", "DecodePrefill", Phase::forward, 1000);
     task("actor.generate.decode.1", "DecodeStep", Phase::forward, decode, 100);
     task("actor.generate.decode.2", "DecodeStep", Phase::forward, decode, 100);

@@ -6,6 +6,7 @@
 #include "engine/cluster/run_pieces.h"
 #include "engine/training/ppo_graph.h"
 #include "engine/training/ppo_program.h"
+#include "task_tape.h"
 
 #include <QtTest>
 
@@ -16,19 +17,7 @@ namespace {
 // A hand-made PPO step on one device, labelled as the simulation labels it.
 DeviceResult labelledRun() {
     DeviceResult d;
-    std::int64_t t = 0;
-    int node = 0;
-    auto task = [&](const std::string& name, const std::string& op, Phase phase, std::int64_t dur, std::int64_t gap = 0) {
-        SimTask k;
-        k.start_ns = t;
-        k.dur_ns = dur;
-        k.node = node++;
-        k.name = name;
-        k.op_type = op;
-        k.phase = phase;
-        d.tasks.push_back(k);
-        t += dur + gap;
-    };
+    testing::TaskTape task{d};
     task("actor.embed", "Embedding", Phase::forward, 10);
     task("actor.generate.prefill", "DecodePrefill", Phase::forward, 100);
     task("actor.generate.decode.1", "DecodeStep", Phase::forward, 20, 5);  // a host gap stays with its step
