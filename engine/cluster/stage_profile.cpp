@@ -199,13 +199,13 @@ Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup&
     const bool grown = layers > 2;
     Project probe = stageProject(project, setup, stage);
     if (grown) probe.model.config["layers"] = 2;
-    auto run = simulateRank(probe, stage == 0, progress);
+    auto run = simulateRank(probe, {.keepGraphs = stage == 0}, progress);
     if (!run) return run.error();
     // The optimizer's kernels grow with the layers they update (per-tensor work included).
     double optimizerScale = 1;
     if (grown) {
         probe.model.config["layers"] = 1;
-        auto single = simulateRank(probe, false, {});
+        auto single = simulateRank(probe, {}, {});
         if (!single) return single.error();
         growSummary(run->summary, single->summary, layers, run->summary.capacity_bytes);
         const double two = optimizerNs(*run), oneLayer = optimizerNs(*single);

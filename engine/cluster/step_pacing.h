@@ -1,6 +1,6 @@
 #pragma once
 // The slow-rank and slow-link what-ifs (cluster.slow_ranks, cluster.slow_links) on a step
-// program (engine/cluster/program_cluster). Such a step synchronises its ranks often: a
+// program (engine/cluster/phased_step). Such a step synchronises its ranks often: a
 // tensor-parallel group at every block and every decode step, a pipeline at every decode
 // step, the data-parallel replicas at every gradient bucket of each trained model (and
 // ZeRO-3 at every pass). So the step runs at its slowest replica's pace: a slow rank makes

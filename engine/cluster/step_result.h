@@ -1,8 +1,7 @@
 #pragma once
-// What every cluster step simulation (a training step laid out over the pipeline,
-// engine/cluster/cluster_simulator; an RLHF-PPO step, engine/training/ppo_cluster) shares:
-// the distinct stages simulated once each, the result begun from their runs, and the
-// rank listing. The symmetry: every rank of a pipeline stage does the same work, and the
+// What both step layouts of the cluster scheduler (per micro-batch, engine/cluster/
+// micro_batched_step; phase by phase, engine/cluster/phased_step) share: the distinct
+// stages simulated once each, the result begun from their runs, and the rank listing. The symmetry: every rank of a pipeline stage does the same work, and the
 // stages between the first and the last are identical, so at most three stage ranks are
 // simulated, each on one device.
 

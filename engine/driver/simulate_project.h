@@ -1,6 +1,8 @@
 #pragma once
-// Project → graph → passes → simulator: the one call the app, batch runner and tests
-// use to simulate a project.
+// The one call the app, batch runner and tests use to simulate a project: project.json →
+// the training mode's step program (engine/training/step_modes) → the cluster scheduler
+// (engine/cluster/step_scheduler; a project without a cluster is a cluster of one), whose
+// ranks run on one device each (engine/driver/device_run) → the mode's result.
 
 #include "base/expected.h"
 #include "base/progress.h"
@@ -31,7 +33,7 @@ struct SimulationOptions {
 // resources/devices of the source tree (compiled in), or next to the executable.
 std::filesystem::path defaultDevicesDir();
 
-// Runs the whole pipeline. An out-of-memory run is not an error: it returns a result
+// An out-of-memory run is not an error: it returns a result
 // with summary.status == "oom" and the timeline up to the step. Errors (bad model
 // config, unknown device) come back as Error with a message naming the project file.
 Expected<SimulationResult> simulateProject(const Project& project, const SimulationOptions& options,

@@ -155,7 +155,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             }
             const std::int64_t perPipeline = project.training.batch / dp;
             // PPO without pipeline stages runs each rank's rollout as one batch: micro_batches
-            // changes nothing there (engine/training/ppo_cluster), one count suffices.
+            // changes nothing there (engine/training/ppo_step), one count suffices.
             const auto ms = ppo && pp == 1 ? std::vector<int>{1} : microBatchChoices(perPipeline, pp, std::max(1, options.maxMicroBatchChoices));
             const auto valid = microBatchChoices(perPipeline, pp, std::numeric_limits<int>::max());
             thinned += static_cast<int>(valid.size() - ms.size());
@@ -234,7 +234,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         // over memory at every lower stage too, so the next stage starts above it.
         std::vector<int> zeros = sh.dp > 1 ? std::vector<int>{3, 2, 1, 0} : std::vector<int>{0};
         // PPO with pipeline stages runs as NeMo-Aligner on Megatron-LM, which shards no
-        // weights (engine/training/ppo_cluster refuses ZeRO-3 there, with the reason).
+        // weights (engine/training/ppo_step refuses ZeRO-3 there, with the reason).
         if (ppo && sh.pp > 1 && sh.dp > 1) {
             StrategyConfig c = base;
             c.zeroStage = 3;

@@ -3,7 +3,7 @@
 // use exactly its devices — data_parallel x tensor_parallel x pipeline_stages, with
 // micro_batches, zero_stage and activation_checkpointing — each checked by the cluster
 // validation (validateParallel: heads, layers, batch divide), simulated by the cluster
-// simulation (simulateCluster, by symmetry) and ranked by predicted tokens/s; the ones
+// simulation (the cluster scheduler, engine/cluster/step_scheduler, by symmetry) and ranked by predicted tokens/s; the ones
 // over device memory are kept in the list as not feasible, with the reason.
 // (engine/planner/resource_estimator answers the other question, how many devices, by
 // device counts; this keeps the project's devices and looks for the strategy.)
@@ -22,7 +22,7 @@
 // - at most maxSimulations simulations, then the search stops (truncated).
 // The project's own strategy is always simulated (flagged current) as the reference, past
 // the cap too; a cancel stops everything. training.mode "ppo" is searched alike through its
-// cluster simulation (engine/training/ppo_cluster: generation, scoring and training of the
+// cluster simulation (engine/training/ppo_step: generation, scoring and training of the
 // four models), without ZeRO-3 under pipeline stages (which that simulation refuses).
 
 #include "base/expected.h"

@@ -12,6 +12,7 @@ StepProgram ppoStepProgram(std::int64_t batch, const PpoOptions& options, std::i
         {StepPhase::training, PhaseKind::train, "actor", {}},
         {StepPhase::training, PhaseKind::train, "critic", {}},
     };
+    p.order = PhaseOrder::per_step;  // each phase over the whole rollout, drained before the next
     p.batch = batch;
     p.promptTokens = options.prompt_tokens;
     p.sequenceTokens = options.prompt_tokens + options.generate_tokens;

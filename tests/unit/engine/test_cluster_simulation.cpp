@@ -4,7 +4,7 @@
 // against its formula, symmetry (one stage rank simulated for many) and layer symmetry
 // (a stage grown from two simulated layers matches the whole graph simulated).
 
-#include "engine/cluster/cluster_simulator.h"
+#include "engine/cluster/step_scheduler.h"
 #include "engine/cluster/rank_time_split.h"
 #include "engine/parallel/collective_cost.h"
 #include "engine/parallel/parallel_config.h"

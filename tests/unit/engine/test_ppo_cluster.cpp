@@ -1,4 +1,4 @@
-// training.mode "ppo" on 8 devices (engine/training/ppo_cluster): the sample project
+// training.mode "ppo" on 8 devices (engine/training/ppo_step, engine/cluster/phased_step): the sample project
 // projects/llama-7b-ppo (LLaMA-7B actor/reference, 7B critic/reward with a value head,
 // 256 + 256 tokens, bf16-o2, optimizer offloaded) with the rollout batch of 8 split by data
 // parallelism, sharded by tensor parallelism and ZeRO-3. The phases keep their split,

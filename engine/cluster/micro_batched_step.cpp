@@ -1,4 +1,4 @@
-#include "engine/cluster/cluster_simulator.h"
+#include "engine/cluster/micro_batched_step.h"
 
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/comm_matrix.h"
@@ -6,8 +6,6 @@
 #include "engine/cluster/rank_timeline.h"
 #include "engine/cluster/stage_profile.h"
 #include "engine/cluster/step_result.h"
-#include "engine/models/model_zoo.h"
-#include "engine/passes/mixed_precision_pass.h"
 #include "engine/sim/simulator.h"
 
 #include <algorithm>
@@ -35,8 +33,8 @@ CommPlan planCommunication(const ClusterSetup& s, const Project& project, const 
 
 }  // namespace
 
-Expected<SimulationResult> simulateCluster(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
-                                           const Progress& progress) {
+Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
+                                         const Progress& progress) {
     auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
     const DeviceProfile* device = &resolved.device;
     const ClusterSetup& setup = resolved.setup;
@@ -101,27 +99,20 @@ Expected<SimulationResult> simulateCluster(const Project& project, const Resolve
     }
     cs.links = communicationMatrix(setup, cs.ranks);
 
-    // Whole-model figures: the unpartitioned model's FLOPs and parameters.
-    SimSummary& sum = result.summary;
-    ZooShape shape{setup.microBatch, project.training.seq};
-    auto full = buildZooModel(project.model.zoo, project.model.config, shape);
-    if (!full) return fail(full.message());
-    sum.params = full->parameterCount();
-    sum.flops_per_step = modelFlopsPerStep(*full) * par.microBatches * par.dataParallel;
-    const double peak = device->peak(lowDType(*parsePrecision(project.training.precision)));
-    setStepRates(sum, iteration, project.training.batch, sum.flops_per_step, peak * devices);
-    addRankTaskTimes(sum, result.devices);  // engine/cluster/rank_timeline
-    cs.notes = {"one iteration simulated (training.steps and --steps do not repeat it); ranks of a pipeline stage do identical "
-                "work and are simulated once, a stage's layers from its first two",
-                "memory figures are one micro-batch of the first stage (the peak and reserved peak: of the stage that needs the most): "
-                "1F1B's in-flight activations of earlier micro-batches are not added",
-                "tensor-parallel collectives block the next block of the layer (Megatron-LM); data-parallel buckets sharing a link with "
-                "them get half its bandwidth while both run (estimate)",
-                "sequence parallelism changes the collectives, not the norm/dropout kernels' sizes (they are costed unsharded)"};
-    for (const std::string& n : layout->notes) cs.notes.push_back(n);
-    if (par.comm.compression > 1) cs.notes.push_back("gradient compression costs one HBM read + write of each bucket (estimate)");
-    progress(1.0, "simulation done");
-    return result;
+    addRankTaskTimes(result.summary, result.devices);  // engine/cluster/rank_timeline
+    StepRun step;
+    step.iterationNs = iteration;
+    step.layoutNotes = {"one iteration simulated (training.steps and --steps do not repeat it); ranks of a pipeline stage do identical "
+                        "work and are simulated once, a stage's layers from its first two",
+                        "memory figures are one micro-batch of the first stage (the peak and reserved peak: of the stage that needs the most): "
+                        "1F1B's in-flight activations of earlier micro-batches are not added",
+                        "tensor-parallel collectives block the next block of the layer (Megatron-LM); data-parallel buckets sharing a link with "
+                        "them get half its bandwidth while both run (estimate)",
+                        "sequence parallelism changes the collectives, not the norm/dropout kernels' sizes (they are costed unsharded)"};
+    for (const std::string& n : layout->notes) step.layoutNotes.push_back(n);
+    if (par.comm.compression > 1) step.layoutNotes.push_back("gradient compression costs one HBM read + write of each bucket (estimate)");
+    step.result = std::move(result);
+    return step;
 }
 
 }  // namespace npu::engine

@@ -1,4 +1,4 @@
-#include "engine/cluster/program_cluster.h"
+#include "engine/cluster/phased_step.h"
 
 #include "engine/cluster/comm_matrix.h"
 #include "engine/cluster/program_pipeline.h"
@@ -44,8 +44,8 @@ Expected<ProgramPipelineLayout> layOut(const std::map<int, SimulationResult>& ru
 
 }  // namespace
 
-Expected<ProgramClusterRun> simulateProgramCluster(const Project& project, const ResolvedCluster& resolved, const StepProgram& program,
-                                                   const RankSimulator& simulateRank, const Progress& progress) {
+Expected<StepRun> layOutPhasedStep(const Project& project, const ResolvedCluster& resolved, const StepProgram& program,
+                                   const RankSimulator& simulateRank, const Progress& progress) {
     auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
     const ClusterSetup& setup = resolved.setup;
     const ParallelConfig& par = setup.parallel;
@@ -60,7 +60,7 @@ Expected<ProgramClusterRun> simulateProgramCluster(const Project& project, const
         [&](int stage, const Progress& sub) {
             Project rank = stageProject(project, setup, stage);
             rank.training.batch = setup.microBatch * par.microBatches;
-            return simulateRank(rank, stage == 0, sub);
+            return simulateRank(rank, {.keepGraphs = stage == 0}, sub);
         },
         progress);
     if (!stageRuns) return stageRuns.cancelled() ? cancelledError() : fail(stageRuns.message());
@@ -73,7 +73,8 @@ Expected<ProgramClusterRun> simulateProgramCluster(const Project& project, const
 
     std::map<int, SimulationResult*> stageResults;
     for (auto& [stage, r] : runs) stageResults[stage] = &r;
-    ProgramClusterRun out;
+    StepRun out;
+    out.iterationNs = iteration;
     out.result = startStepResult(stageResults, P, iteration, {.busiestPeaks = false, .lossScale = true});
     SimulationResult& result = out.result;
     SimSummary& sum = result.summary;

@@ -1,6 +1,5 @@
-#include "engine/training/ppo_cluster.h"
+#include "engine/training/ppo_step.h"
 
-#include "engine/cluster/program_cluster.h"
 #include "engine/precision/precision_level.h"
 #include "engine/training/mode_graph.h"
 #include "engine/training/ppo_graph.h"
@@ -10,10 +9,8 @@
 
 namespace npu::engine {
 
-Expected<SimulationResult> simulatePpoCluster(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
-                                              const Progress& progress) {
+Expected<StepProgram> ppoStepOnCluster(const Project& project, const ClusterSetup& setup) {
     auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
-    const ClusterSetup& setup = resolved.setup;
     const ParallelConfig& par = setup.parallel;
     const int P = par.pipelineStages;
     if (P > 1 && par.zeroStage == 3)
@@ -25,12 +22,17 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Reso
                     "cross every virtual stage); use \"1f1b\" or \"gpipe\"");
     auto precision = parsePrecision(project.training.precision);
     if (!precision) return fail(precision.message());
-
     const std::int64_t hidden = project.model.config.value("hidden", std::int64_t{1}), layers = project.model.config.value("layers", std::int64_t{1});
-    const StepProgram program = ppoStepProgram(setup.microBatch * par.microBatches, project.training.mode.ppo, hidden, layers);
-    auto run = simulateProgramCluster(project, resolved, program, simulateRank, progress);
-    if (!run) return run.error();
-    SimulationResult result = std::move(run->result);
+    return ppoStepProgram(setup.microBatch * par.microBatches, project.training.mode.ppo, hidden, layers);
+}
+
+Expected<SimulationResult> finishPpoStep(const Project& project, const ClusterSetup& setup, StepRun&& run) {
+    auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
+    const ParallelConfig& par = setup.parallel;
+    const int P = par.pipelineStages;
+    auto precision = parsePrecision(project.training.precision);
+    if (!precision) return fail(precision.message());
+    SimulationResult result = std::move(run.result);
     SimSummary& sum = result.summary;
 
     // Whole-model parameters (the rank's run counts its tensor-parallel shard); the bytes
@@ -47,7 +49,7 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Reso
     }
 
     std::string wall;
-    for (const char* phase : kPpoPhases) wall += std::string(wall.empty() ? "" : ", ") + phase + " " + std::to_string(std::llround(run->phaseWallMs.at(phase))) + " ms";
+    for (const char* phase : kPpoPhases) wall += std::string(wall.empty() ? "" : ", ") + phase + " " + std::to_string(std::llround(run.phaseWallMs.at(phase))) + " ms";
     ClusterSummary& cs = sum.cluster;
     cs.notes = {P == 1 ? "training.mode \"ppo\": every rank does the same work; one rank (1/dp of the rollout batch, its 1/tp shard of the "
                          "four models) is simulated on one device and given the cluster's collectives"
@@ -57,14 +59,13 @@ Expected<SimulationResult> simulatePpoCluster(const Project& project, const Reso
                          "communication; wall time by phase: " + wall
                        : "time_by_phase_ms generation/scoring/training: rank 0's task time in each phase plus the time it waits on "
                          "communication and on the other stages (its pipeline bubble, also as <phase>_bubble); wall time by phase: " + wall +
-                             "; one decode step through the pipeline " + std::to_string(run->decodeStepNs / 1e6).substr(0, 6) + " ms",
+                             "; one decode step through the pipeline " + std::to_string(run.decodeStepNs / 1e6).substr(0, 6) + " ms",
                 "generation: 2 x layers + 1 tensor-parallel all-reduces of one token's hidden states after every decode step",
                 "data-parallel gradient buckets and tensor-parallel collectives do not share link bandwidth here (estimate)"};
-    for (const std::string& n : run->layoutNotes) cs.notes.push_back(n);
+    for (const std::string& n : run.layoutNotes) cs.notes.push_back(n);
     if (par.zeroStage == 3 && par.dataParallel > 1)
         cs.notes.push_back("ZeRO-3: each model's weights are gathered before each of its passes, prefetched from the pass's start");
-    for (const std::string& n : run->pacingNotes) cs.notes.push_back(n);
-    progress(1.0, "simulation done");
+    for (const std::string& n : run.pacingNotes) cs.notes.push_back(n);
     return result;
 }
 
