@@ -6,6 +6,8 @@
 #include "engine/precision/loss_scaler.h"
 #include "engine/precision/precision_level.h"
 #include "base/json_checker.h"
+#include "engine/project/project_document.h"
+#include "engine/project/run_sidecar.h"
 #include "engine/project/yaml_document.h"
 
 #include <fstream>
@@ -134,21 +136,6 @@ Status checkData(const nlohmann::json& doc, const std::string& file) {
     return c.finish();
 }
 
-Status parseRuns(const nlohmann::json& doc, const std::string& file, std::vector<RunEntry>& runs) {
-    if (!doc.is_array()) return makeError(file + ": runs: expected an array, got " + doc.dump());
-    for (std::size_t i = 0; i < doc.size(); ++i) {
-        JsonChecker c(doc[i], file, "runs[" + std::to_string(i) + "]");
-        RunEntry r;
-        r.name = c.string("name");
-        r.db = c.string("db");
-        r.created = c.string("created", "");
-        r.source = c.oneOf("source", {"simulated", "imported"}, "simulated");
-        if (auto s = c.finish(); !s) return s;
-        runs.push_back(r);
-    }
-    return {};
-}
-
 // "line 3, column 7" for a byte offset of a text.
 std::string positionOf(const std::string& text, std::size_t byte) {
     std::size_t line = 1, col = 1;
@@ -207,7 +194,7 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
     collect(checkCommunicationSection(communication, file));
     if (doc.contains("cluster"))
         if (auto spec = parseClusterSpec(cluster, nullptr, file); !spec) collect(Status(spec.error()));
-    if (doc.contains("runs")) collect(parseRuns(runs, file, p.runs));
+    if (doc.contains("runs")) collect(parseRunList(runs, file, "runs", p.runs));
     if (!problems.empty()) return makeError(problems);
     p.optimizations = optimizations;
     p.parallel = parallel;
@@ -237,7 +224,10 @@ Expected<Project> loadProject(const std::filesystem::path& file) {
         return makeError(file.string() + ": malformed JSON at " + positionOf(text, e.byte) + ": " + what);
     }
     auto project = parseProject(doc, file.string());
-    if (project) project->file = file;
+    if (!project) return project;
+    project->file = file;
+    if (!isYamlFile(file.string())) project->source = {nlohmann::ordered_json::parse(text), projectToJson(*project), text};
+    if (Status runs = readRunSidecar(project->folder(), project->runs); !runs) return runs.error();
     return project;
 }
 
@@ -276,14 +266,17 @@ nlohmann::json projectToJson(const Project& p) {
     if (!p.parallel.empty()) j["parallel"] = p.parallel;
     if (!p.communication.empty()) j["communication"] = p.communication;
     if (!p.cluster.empty()) j["cluster"] = p.cluster;
-    nlohmann::json runs = nlohmann::json::array();
-    for (const RunEntry& r : p.runs) runs.push_back({{"name", r.name}, {"db", r.db}, {"created", r.created}, {"source", r.source}});
-    j["runs"] = runs;
+    j["runs"] = runListToJson(p.runs);
     return j;
 }
 
 Status saveProject(const Project& project, const std::filesystem::path& file) {
-    return writeFileAtomically(file, projectToJson(project).dump(2) + "\n");
+    // Only the file the project came from is patched; another target gets the whole document.
+    Project target = project;
+    if (file != project.file) target.source = {};
+    const std::string text = projectFileText(target);
+    if (file == project.file && text == project.source.text) return {};  // unedited: not rewritten
+    return writeFileAtomically(file, text);
 }
 
 }  // namespace npu::engine

@@ -60,9 +60,18 @@ struct Project {
     nlohmann::json parallel = nlohmann::json::object();       // data_parallel, tensor_parallel, pipeline_stages
     nlohmann::json communication = nlohmann::json::object();  // gradient_allreduce, bucket_size_mb, overlap
     nlohmann::json cluster = nlohmann::json::object();        // nodes, devices_per_node, intra_node, inter_node
+    // project.json's own "runs" (files of earlier versions), then those recorded in the
+    // project's runs/runs.json (engine/project/run_sidecar), where new runs go.
     std::vector<RunEntry> runs;
 
     std::filesystem::path file;    // where it was loaded from / will be saved to (not serialised)
+    // The file as its author wrote it, so saving changes only what was edited (engine/
+    // project/project_document). Not serialised; empty for a project not loaded from JSON.
+    struct Source {
+        nlohmann::ordered_json document;  // key order kept
+        nlohmann::json parsedAs;          // projectToJson of the project as loaded
+        std::string text;                 // the file's bytes
+    } source;
     // "." for a project named without a folder ("project.json"), never an empty path.
     std::filesystem::path folder() const { return file.has_parent_path() ? file.parent_path() : std::filesystem::path("."); }
 };
@@ -72,7 +81,9 @@ struct Project {
 Expected<Project> loadProject(const std::filesystem::path& file);
 Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fileForMessages);
 nlohmann::json projectToJson(const Project& project);
-// Atomic: written to a temporary file and renamed.
+// Atomic: written to a temporary file and renamed. A project loaded from `file` keeps its
+// key order, indentation and untouched sections, and an unedited one is not rewritten
+// (engine/project/project_document).
 Status saveProject(const Project& project, const std::filesystem::path& file);
 
 }  // namespace npu::engine

@@ -1,5 +1,7 @@
 #include "runner/runs/run_recorder.h"
 
+#include "engine/project/run_sidecar.h"
+
 #include <chrono>
 #include <ctime>
 
@@ -47,8 +49,8 @@ Expected<bool> recordRun(engine::Project& project, const fs::path& dbPath, const
     entry.db = rel.generic_string();
     entry.created = isoTimestampUtc();
     entry.source = source;
+    if (Status saved = engine::appendRunToSidecar(project.folder(), entry); !saved) return saved.error();
     project.runs.push_back(entry);
-    if (Status saved = engine::saveProject(project, project.file); !saved) return saved.error();
     return true;
 }
 

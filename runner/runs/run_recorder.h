@@ -1,6 +1,7 @@
 #pragma once
 // Where a project's runs go and how they are listed: runs/<name>.npudb in the project
-// folder, one RunEntry per run in project.json (saved atomically). Shared by the batch
+// folder, one RunEntry per run in runs/runs.json (engine/project/run_sidecar; saved
+// atomically; project.json is not rewritten). Shared by the batch
 // runner, the suites and the GUI (runner/runs/simulation_run) so all record runs the same
 // way.
 
@@ -19,7 +20,7 @@ std::string isoTimestampUtc();
 // The default folder for a project's runs.
 std::filesystem::path runsFolder(const engine::Project& project);
 
-// Adds the run to project.runs and saves project.json. Runs written outside the
+// Adds the run to project.runs and to the project's runs/runs.json. Runs written outside the
 // project's folder are not recorded (returns false), so CI runs with --out elsewhere do
 // not modify a checked-in project.
 Expected<bool> recordRun(engine::Project& project, const std::filesystem::path& dbPath, const std::string& runName,

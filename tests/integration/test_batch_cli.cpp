@@ -89,7 +89,7 @@ private slots:
         const Run r = npustudio({QStringLiteral("--batch"), QStringLiteral("project.json")}, 240000, dir);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
         QVERIFY(QDir(dir + QStringLiteral("/runs")).entryList({QStringLiteral("*.npudb")}).size() == 1);
-        QVERIFY(readJson(project).value(QStringLiteral("runs")).toArray().size() == 1);  // recorded in the project
+        QVERIFY(readJson(dir + QStringLiteral("/runs/runs.json")).value(QStringLiteral("runs")).toArray().size() == 1);  // recorded
     }
 
     void simulateProject() {
@@ -115,12 +115,14 @@ private slots:
         QVERIFY(j.value(QStringLiteral("tokens_per_s")).toDouble() > 0);
         QVERIFY(!j.value(QStringLiteral("top_ops")).toArray().isEmpty());
 
-        // The database is in the project's runs/ folder and listed in project.json.
+        // The database is in the project's runs/ folder and listed in its runs/runs.json;
+        // project.json itself is not rewritten.
         const QString run = j.value(QStringLiteral("db")).toString();
         QVERIFY2(QFile::exists(run), qPrintable(run));
         QVERIFY(run.contains(QStringLiteral("/runs/")));
-        const QJsonArray runs = readJson(project).value(QStringLiteral("runs")).toArray();
+        const QJsonArray runs = readJson(QFileInfo(project).absolutePath() + QStringLiteral("/runs/runs.json")).value(QStringLiteral("runs")).toArray();
         QCOMPARE(runs.size(), 1);
+        QVERIFY(!readJson(project).contains(QStringLiteral("runs")) || readJson(project).value(QStringLiteral("runs")).toArray().isEmpty());
         QVERIFY(runs[0].toObject().value(QStringLiteral("db")).toString().startsWith(QStringLiteral("runs/")));
         QCOMPARE(runs[0].toObject().value(QStringLiteral("source")).toString(), QStringLiteral("simulated"));
 

@@ -141,7 +141,7 @@ private slots:
         QCOMPARE(QString::fromStdString(w.database()->meta("source")), QStringLiteral("simulated"));
         QVERIFY(w.timeline()->itemCount() > 0);
         QCOMPARE(w.project()->runs.size(), size_t(1));
-        QFile pf(project);
+        QFile pf(QFileInfo(project).absolutePath() + QStringLiteral("/runs/runs.json"));  // the run list; project.json is not rewritten
         QVERIFY(pf.open(QIODevice::ReadOnly));
         QCOMPARE(QJsonDocument::fromJson(pf.readAll()).object().value(QStringLiteral("runs")).toArray().size(), 1);
         QVERIFY(w.explorer()->model()->runsIndex().isValid());

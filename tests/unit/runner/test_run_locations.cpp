@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <iterator>
 
 using namespace npu;
 
@@ -28,6 +29,28 @@ private slots:
         QCOMPARE(runner::defaultImportDb(folder + "/"), cwd / "ranks.npudb");
         QCOMPARE(runner::besideImportDb(folder + "/").string(), folder + ".npudb");
         QCOMPARE(runner::importDbFileName(folder + "/."), std::filesystem::path("ranks.npudb"));
+    }
+
+    // Recording a run and saving the project leave a sample's project.json byte for byte
+    // as it is in the repository (the run goes to runs/runs.json, which is not tracked).
+    void recordingKeepsTheSamplePristine() {
+        const QString sample = QFINDTESTDATA("../../../projects/llama-7b-cluster/project.json");
+        QVERIFY2(!sample.isEmpty(), "projects/llama-7b-cluster/project.json is tracked: it must be there");
+        QTemporaryDir tmp;
+        const std::filesystem::path file = tmp.filePath(QStringLiteral("project.json")).toStdString();
+        std::filesystem::copy_file(sample.toStdString(), file);  // a copy: never the working sample
+        const auto bytes = [](const std::filesystem::path& f) {
+            std::ifstream in(f, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        };
+        const std::string before = bytes(file);
+        auto p = engine::loadProject(file);
+        QVERIFY2(p, p ? "" : p.message().c_str());
+        auto recorded = runner::recordRun(*p, runner::runsFolder(*p) / "sim-1.npudb", "sim-1", "simulated");
+        QVERIFY(recorded.ok() && recorded.value());
+        QVERIFY(engine::saveProject(*p, p->file).ok());
+        QCOMPARE(bytes(file), before);
+        QCOMPARE(engine::loadProject(file)->runs.size(), std::size_t{1});
     }
 
     void recordRunInsideProjectOnly() {
