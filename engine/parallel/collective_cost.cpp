@@ -50,12 +50,26 @@ GroupPlacement placeGroup(const ClusterSpec& cluster, int ranks, int stride) {
     return g;
 }
 
+double busBandwidthFactor(CollectiveKind kind, int ranks) {
+    if (ranks < 2) return 1;
+    const double n = ranks;
+    switch (kind) {
+    case CollectiveKind::all_reduce: return 2 * (n - 1) / n;
+    case CollectiveKind::reduce_scatter:
+    case CollectiveKind::all_gather:
+    case CollectiveKind::all_to_all: return (n - 1) / n;
+    case CollectiveKind::broadcast:
+    case CollectiveKind::send_recv: return 1;
+    }
+    return 1;
+}
+
 namespace {
 
-// Steps and bus-volume factor of a flat algorithm over n ranks for one collective kind.
+// Steps and wire-volume factor of a flat algorithm over n ranks for one collective kind.
 struct Shape {
     double steps = 0;       // sequential latency steps
-    double volume = 0;      // bus volume as a fraction of the payload
+    double volume = 0;      // bytes each rank moves, as a fraction of the payload
 };
 
 Shape flatShape(CollectiveKind kind, CollectiveAlgorithm algo, int n) {
@@ -79,9 +93,9 @@ Shape flatShape(CollectiveKind kind, CollectiveAlgorithm algo, int n) {
 CollectiveCost flat(CollectiveKind kind, CollectiveAlgorithm algo, double bytes, int n, const LinkSpec& link, double bandwidth) {
     CollectiveCost c;
     const Shape s = flatShape(kind, algo, n);
-    c.busBytes = s.volume * bytes;
+    c.wireBytes = s.volume * bytes;
     c.latencyNs = s.steps * link.latencyNs;
-    c.transferNs = bandwidth > 0 ? c.busBytes / bandwidth * 1e9 : 0;
+    c.transferNs = bandwidth > 0 ? c.wireBytes / bandwidth * 1e9 : 0;
     c.timeNs = c.latencyNs + c.transferNs;
     return c;
 }
@@ -118,20 +132,21 @@ CollectiveCost collectiveCost(CollectiveKind kind, CollectiveAlgorithm algorithm
         CollectiveCost ag = flat(CollectiveKind::all_gather, CollectiveAlgorithm::ring, bytes, g.ranksPerNode, cluster.intra, intraBw);
         c.latencyNs = mid.latencyNs;
         c.transferNs = mid.transferNs;
-        c.busBytes = mid.busBytes;
+        c.wireBytes = mid.wireBytes;
         if (kind != CollectiveKind::all_gather) {
             c.latencyNs += rs.latencyNs;
             c.transferNs += rs.transferNs;
-            c.busBytes += rs.busBytes;
+            c.wireBytes += rs.wireBytes;
         }
         if (kind != CollectiveKind::reduce_scatter) {
             c.latencyNs += ag.latencyNs;
             c.transferNs += ag.transferNs;
-            c.busBytes += ag.busBytes;
+            c.wireBytes += ag.wireBytes;
         }
         c.timeNs = c.latencyNs + c.transferNs;
         c.link = "intra+inter";
     }
+    c.busBytes = bytes * busBandwidthFactor(kind, g.ranks);
     if (c.timeNs > 0) {
         c.algBandwidth = bytes / (c.timeNs * 1e-9);
         c.busBandwidth = c.busBytes / (c.timeNs * 1e-9);

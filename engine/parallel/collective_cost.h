@@ -1,8 +1,10 @@
 #pragma once
 // Time of one collective by the alpha-beta model of its algorithm on the cluster's links.
-// Bandwidth terms use the data each rank must move (nccl-tests' bus-bandwidth factors:
-// 2(n-1)/n for all-reduce, (n-1)/n for reduce-scatter and all-gather); latency terms count
-// the algorithm's sequential steps. Hierarchical all-reduce follows HCCL's order:
+// Bandwidth terms use the data each rank moves under that algorithm (a ring all-reduce
+// 2(n-1)/n of the buffer, a pipelined tree 2); latency terms count the algorithm's
+// sequential steps. The bus bandwidth reported is nccl-tests' (doc/PERFORMANCE.md): the
+// algorithm bandwidth times a factor of the collective and the group size only, whatever
+// the algorithm, so figures compare with nccl-tests runs and with measured traces. Hierarchical all-reduce follows HCCL's order:
 // reduce-scatter inside each node, all-reduce of each rank's shard across nodes (the NICs
 // of a node shared by its ranks), all-gather inside each node.
 
@@ -34,11 +36,17 @@ struct GroupPlacement {
 
 GroupPlacement placeGroup(const ClusterSpec& cluster, int ranks, int stride);
 
+// nccl-tests' busbw / algbw for a collective over `ranks` ranks: 2(n-1)/n for all-reduce,
+// (n-1)/n for reduce-scatter, all-gather and all-to-all, 1 for broadcast and send/recv
+// (and for a group of one).
+double busBandwidthFactor(CollectiveKind kind, int ranks);
+
 struct CollectiveCost {
     double timeNs = 0;
     double latencyNs = 0;       // the alpha part
     double transferNs = 0;      // the beta part
-    double busBytes = 0;        // bytes each rank sends (the nccl-tests bus volume)
+    double wireBytes = 0;       // bytes each rank moves under the algorithm (the transfer term)
+    double busBytes = 0;        // the buffer x busBandwidthFactor (nccl-tests' bus volume)
     double algBandwidth = 0;    // bytes / time (nccl-tests algbw)
     double busBandwidth = 0;    // busBytes / time (nccl-tests busbw)
     std::string link;           // "intra" | "inter" | "intra+inter"

@@ -1,6 +1,7 @@
 #include "profiler/analysis/nccl_comm_args.h"
 
 #include "engine/ir/dtype.h"
+#include "engine/parallel/collective_cost.h"
 #include "profiler/analysis/kernel_classification.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
@@ -60,14 +61,16 @@ double NcclCommArgs::bytes() const {
 }
 
 double NcclCommArgs::busFactor() const {
-    const double n = groupSize;
-    if (n < 2) return 1;
+    // The factors are the simulator's (engine/parallel/collective_cost), so measured and
+    // simulated bus bandwidths are one definition.
+    using engine::CollectiveKind;
     const std::string c = squashed(collective);
-    if (c == "allreduce") return 2 * (n - 1) / n;
-    if (c == "allgather" || c == "allgatherintotensor" || c == "allgatherbase" || c == "reducescatter" ||
-        c == "reducescattertensor" || c == "reducescatterbase" || c == "alltoall" || c == "alltoallbase")
-        return (n - 1) / n;
-    return 1;
+    CollectiveKind kind = CollectiveKind::broadcast;  // broadcast, reduce, send/recv: 1
+    if (c == "allreduce") kind = CollectiveKind::all_reduce;
+    else if (c == "allgather" || c == "allgatherintotensor" || c == "allgatherbase") kind = CollectiveKind::all_gather;
+    else if (c == "reducescatter" || c == "reducescattertensor" || c == "reducescatterbase") kind = CollectiveKind::reduce_scatter;
+    else if (c == "alltoall" || c == "alltoallbase") kind = CollectiveKind::all_to_all;
+    return engine::busBandwidthFactor(kind, groupSize);
 }
 
 std::optional<NcclCommArgs> parseNcclCommArgs(std::string_view argsJson) {

@@ -105,6 +105,38 @@ private slots:
         QCOMPARE(collectiveCost(CollectiveKind::all_reduce, CollectiveAlgorithm::ring, bytes, placeGroup(c, 1, 1), c).timeNs, 0.0);
     }
 
+    // nccl-tests' busbw is algbw x a factor of the collective and n only, whatever the
+    // algorithm (doc/PERFORMANCE.md): a tree all-reduce moves twice its buffer in the
+    // model's transfer term, yet reports the ring's factor.
+    void busBandwidthIsNcclTestsDefinition() {
+        const ClusterSpec one = dgxA100(1), eight = dgxA100(8);
+        const double bytes = 256e6;
+        struct Case {
+            CollectiveKind kind;
+            CollectiveAlgorithm algorithm;
+            const ClusterSpec* cluster;
+            int ranks;
+            double factor;
+        };
+        for (const Case& k : {Case{CollectiveKind::all_reduce, CollectiveAlgorithm::ring, &one, 8, 2.0 * 7 / 8},
+                              Case{CollectiveKind::all_reduce, CollectiveAlgorithm::tree, &one, 8, 2.0 * 7 / 8},
+                              Case{CollectiveKind::all_reduce, CollectiveAlgorithm::halving_doubling, &one, 8, 2.0 * 7 / 8},
+                              Case{CollectiveKind::all_reduce, CollectiveAlgorithm::hierarchical, &eight, 64, 2.0 * 63 / 64},
+                              Case{CollectiveKind::reduce_scatter, CollectiveAlgorithm::ring, &one, 8, 7.0 / 8},
+                              Case{CollectiveKind::all_gather, CollectiveAlgorithm::hierarchical, &eight, 64, 63.0 / 64},
+                              Case{CollectiveKind::broadcast, CollectiveAlgorithm::tree, &one, 8, 1.0}}) {
+            const auto c = collectiveCost(k.kind, k.algorithm, bytes, placeGroup(*k.cluster, k.ranks, 1), *k.cluster);
+            const QByteArray what = QByteArray(collectiveKindName(k.kind).data()) + " " + collectiveAlgorithmName(k.algorithm).data();
+            QVERIFY2(std::abs(c.busBandwidth / (c.algBandwidth * k.factor) - 1) < 1e-9, what.constData());
+            QVERIFY2(std::abs(c.busBytes / (bytes * k.factor) - 1) < 1e-9, what.constData());
+        }
+        QCOMPARE(busBandwidthFactor(CollectiveKind::all_reduce, 1), 1.0);
+        // The tree's time still moves 2x the buffer over the link.
+        const auto tree = collectiveCost(CollectiveKind::all_reduce, CollectiveAlgorithm::tree, bytes, placeGroup(one, 8, 1), one);
+        QVERIFY(std::abs(tree.transferNs / (2 * bytes / 300e9 * 1e9) - 1) < 1e-9);
+        QCOMPARE(tree.wireBytes, 2 * bytes);
+    }
+
     void hierarchicalBeatsAFlatRingAcrossNodes() {
         ClusterSpec c = dgxA100(8);
         const auto g = placeGroup(c, 64, 1);
