@@ -20,6 +20,7 @@
 #include "views/tables/op_stats_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
+#include "tests/unit/views/layout_checks.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -223,6 +224,37 @@ private slots:
         QVERIFY(w.database());
         QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.memory()));
         QCOMPARE(w.memory()->memoryMap()->blockCount(), 2);  // the block live at the start and the 8 MiB one
+    }
+
+    // Issue 24: a simulated run's tabs (Passes, Graph and the rest) are readable at the
+    // default size and at a laptop's 1280x720: no key widget squashed, no header cut.
+    void simulatedRunIsReadable_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("1280x720") << QSize(1280, 720);
+    }
+
+    void simulatedRunIsReadable() {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.setShowDialogs(false);
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
+        QVERIFY(w.openProject(copyProject(m_tmp.filePath(QStringLiteral("readable-%1").arg(size.width())))));
+        QVERIFY(done.wait(120000));
+        QVERIFY2(w.database(), qPrintable(w.output()->toPlainText()));
+        QCOMPARE(w.size(), size);
+        QStringList problems;
+        for (int i = 0; i < w.tabs()->count(); ++i) {
+            if (!w.tabs()->isTabVisible(i)) continue;
+            w.tabs()->setCurrentIndex(i);
+            QTest::qWait(50);
+            for (const QString& p : npu::views::testing::layoutProblems(w.tabs()->currentWidget(), QSize(160, 80)))
+                problems << w.tabs()->tabText(i) + QStringLiteral(": ") + p;
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
     }
 
     // 9. File menu: one mnemonic per entry; File > Open Folder… exists.
