@@ -228,11 +228,7 @@ private slots:
 
     // Issue 24: a simulated run's tabs (Passes, Graph and the rest) are readable at the
     // default size and at a laptop's 1280x720: no key widget squashed, no header cut.
-    void simulatedRunIsReadable_data() {
-        QTest::addColumn<QSize>("size");
-        QTest::newRow("1600x1000") << QSize(1600, 1000);
-        QTest::newRow("1280x720") << QSize(1280, 720);
-    }
+    void simulatedRunIsReadable_data() { npu::views::testing::addWindowSizes(QSize(1600, 1000)); }
 
     void simulatedRunIsReadable() {
         QFETCH(QSize, size);
@@ -246,14 +242,7 @@ private slots:
         QVERIFY(done.wait(120000));
         QVERIFY2(w.database(), qPrintable(w.output()->toPlainText()));
         QCOMPARE(w.size(), size);
-        QStringList problems;
-        for (int i = 0; i < w.tabs()->count(); ++i) {
-            if (!w.tabs()->isTabVisible(i)) continue;
-            w.tabs()->setCurrentIndex(i);
-            QTest::qWait(50);
-            for (const QString& p : npu::views::testing::layoutProblems(w.tabs()->currentWidget(), QSize(160, 80)))
-                problems << w.tabs()->tabText(i) + QStringLiteral(": ") + p;
-        }
+        const QStringList problems = npu::views::testing::problemsInEveryTab(w.tabs(), QSize(160, 80));
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
     }
 

@@ -48,11 +48,7 @@ private slots:
     }
 
     // At the default size and at a laptop's 1280x720 (issue 24).
-    void opensDatabaseInEveryView_data() {
-        QTest::addColumn<QSize>("size");
-        QTest::newRow("1400x900") << QSize(1400, 900);
-        QTest::newRow("1280x720") << QSize(1280, 720);
-    }
+    void opensDatabaseInEveryView_data() { npu::views::testing::addWindowSizes(QSize(1400, 900)); }
 
     void opensDatabaseInEveryView() {
         QFETCH(QSize, size);
@@ -89,15 +85,7 @@ private slots:
 
         // Paint every tab once, offscreen; each is readable at this size: its tables,
         // charts and timeline not squashed, no column header cut.
-        QStringList problems;
-        for (int i = 0; i < w.tabs()->count(); ++i) {
-            if (!w.tabs()->isTabVisible(i)) continue;
-            w.tabs()->setCurrentIndex(i);
-            QVERIFY(!w.grab().isNull());
-            QTest::qWait(20);
-            for (const QString& p : npu::views::testing::layoutProblems(w.tabs()->currentWidget(), QSize(160, 80)))
-                problems << w.tabs()->tabText(i) + QStringLiteral(": ") + p;
-        }
+        const QStringList problems = npu::views::testing::problemsInEveryTab(w.tabs(), QSize(160, 80));
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
         QVERIFY(w.recentFiles().contains(QFileInfo(m_db).absoluteFilePath()));
         QVERIFY(w.explorer()->model()->findRun(QFileInfo(m_db).absoluteFilePath()).isValid());

@@ -96,22 +96,20 @@ QStringList SchemaBrowser::tables() const {
     return names;
 }
 
-QStringList SchemaBrowser::columns(const QString& table) const {
+QStringList SchemaBrowser::children(const QString& table, const QString& kind) const {
     QStringList out;
-    if (const QTreeWidgetItem* t = tableItem(table))
-        for (int i = 0; i < t->childCount(); ++i)
-            if (t->child(i)->data(0, KindRole).toString() == kColumn)
-                out << t->child(i)->text(0) + QLatin1Char(' ') + t->child(i)->text(1);
+    const QTreeWidgetItem* t = tableItem(table);
+    for (int i = 0; t && i < t->childCount(); ++i) {
+        const QTreeWidgetItem* c = t->child(i);
+        if (c->data(0, KindRole).toString() != kind) continue;
+        // A column: "name TYPE"; an index: "name (its key columns)".
+        out << (kind == kIndex ? QStringLiteral("%1 (%2)").arg(c->text(0), c->data(1, NameRole).toString())
+                               : c->text(0) + QLatin1Char(' ') + c->text(1));
+    }
     return out;
 }
 
-QStringList SchemaBrowser::indexes(const QString& table) const {
-    QStringList out;
-    if (const QTreeWidgetItem* t = tableItem(table))
-        for (int i = 0; i < t->childCount(); ++i)
-            if (t->child(i)->data(0, KindRole).toString() == kIndex)
-                out << QStringLiteral("%1 (%2)").arg(t->child(i)->text(0), t->child(i)->data(1, NameRole).toString());
-    return out;
-}
+QStringList SchemaBrowser::columns(const QString& table) const { return children(table, kColumn); }
+QStringList SchemaBrowser::indexes(const QString& table) const { return children(table, kIndex); }
 
 }  // namespace npu::views

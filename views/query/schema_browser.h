@@ -28,6 +28,7 @@ signals:
 
 private:
     QTreeWidgetItem* tableItem(const QString& table) const;
+    QStringList children(const QString& table, const QString& kind) const;  // columns() and indexes()
 };
 
 }  // namespace npu::views

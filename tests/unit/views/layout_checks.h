@@ -10,6 +10,8 @@
 #include <QScrollBar>
 #include <QStringList>
 #include <QStyle>
+#include <QTabWidget>
+#include <QTest>
 #include <QTableView>
 #include <QWidget>
 
@@ -66,6 +68,28 @@ inline QStringList layoutProblems(const QWidget* tab, QSize minimum) {
     for (const QTableView* t : tab->findChildren<QTableView*>())
         if (t->isVisible())
             for (const QString& c : cutHeaderSections(t)) problems << QStringLiteral("header cut: ") + c;
+    return problems;
+}
+
+// The data rows of a slot run at `usual` (the test's default window) and at 1280x720, in
+// a column "size".
+inline void addWindowSizes(QSize usual) {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow(qPrintable(QStringLiteral("%1x%2").arg(usual.width()).arg(usual.height()))) << usual;
+    QTest::newRow("1280x720") << QSize(1280, 720);
+}
+
+// Shows (and paints) every visible tab of `tabs` in turn: layoutProblems of each, as
+// "Tab: problem".
+inline QStringList problemsInEveryTab(QTabWidget* tabs, QSize minimum) {
+    QStringList problems;
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (!tabs->isTabVisible(i)) continue;
+        tabs->setCurrentIndex(i);
+        if (tabs->window()->grab().isNull()) problems << tabs->tabText(i) + QStringLiteral(": not painted");
+        QTest::qWait(50);
+        for (const QString& p : layoutProblems(tabs->currentWidget(), minimum)) problems << tabs->tabText(i) + QStringLiteral(": ") + p;
+    }
     return problems;
 }
 
