@@ -83,15 +83,16 @@ QueryPanel::QueryPanel(QWidget* parent) : QWidget(parent) {
     editorLayout->setContentsMargins(0, 0, 0, 0);
     editorLayout->addWidget(m_editor, 1);
     editorLayout->addLayout(bar);
-    auto* top = new QSplitter(Qt::Horizontal, this);
-    top->addWidget(m_schema);
-    top->addWidget(editorBox);
-    top->setStretchFactor(1, 1);
-    top->setSizes({260, 900});
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(top);
-    split->addWidget(m_table);
-    split->setSizes({200, 500});
+    auto* work = new QSplitter(Qt::Vertical, this);
+    work->addWidget(editorBox);
+    work->addWidget(m_table);
+    work->setSizes({200, 500});
+    // The schema the full height on the left: beside the editor, where a name is typed.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_schema);
+    split->addWidget(work);
+    split->setStretchFactor(1, 1);
+    split->setSizes({260, 900});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
