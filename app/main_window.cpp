@@ -96,18 +96,25 @@ void MainWindow::buildCentral() {
     m_tabs->addTab(m_query, QStringLiteral("Query"));
     // The Compare tab is added next to these.
     setCentralWidget(m_tabs);
+    // A jump's "N slices · Enter steps through them" is about the find bar: it does not
+    // stay on other tabs (a status set since then stays).
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        if (m_tabs->currentWidget() == m_timelineView || m_timelineStatus.isEmpty()) return;
+        if (m_statusText->text() == m_timelineStatus) m_statusText->setText(QStringLiteral("Ready"));
+        m_timelineStatus.clear();
+    });
 
     // Drill-down from the tables to the timeline (MindStudio Insight's links).
     connect(m_operators, &views::OpStatsView::rowActivated, this, [this](const QString& key, profiler::OpGrouping g) {
-        m_tabs->setCurrentWidget(m_timelineView);
+        showTimelineTab();
         const int n = m_timelineView->showSlicesWithKey(key, g == profiler::OpGrouping::byCategory);
         if (n == 0) m_timelineView->search(key);  // op types: simulated slices are named by node
-        m_statusText->setText(QStringLiteral("%1: %2 slices · Enter / Shift+Enter in the find bar step through them")
-                                  .arg(key)
-                                  .arg(n > 0 ? n : m_timelineView->matchCount()));
+        setTimelineStatus(QStringLiteral("%1: %2 slices · Enter / Shift+Enter in the find bar step through them")
+                              .arg(key)
+                              .arg(n > 0 ? n : m_timelineView->matchCount()));
     });
     connect(m_host, &views::HostAnalysisView::opActivated, this, [this](const QString& op) {
-        m_tabs->setCurrentWidget(m_timelineView);
+        showTimelineTab();
         m_timelineView->showSlicesWithKey(op, false);
     });
     connect(m_timelineView, &views::TimelineView::operatorRowRequested, this, [this](qint64 id) {
@@ -115,14 +122,14 @@ void MainWindow::buildCentral() {
         m_operators->showSlice(id);
     });
     connect(m_diagnostics, &views::DiagnosticsView::eventsRequested, this, [this](const QString& name, qint64 t) {
-        m_tabs->setCurrentWidget(m_timelineView);
+        showTimelineTab();
         const int n = m_timelineView->showDiagnosticEvents(name, t);
-        m_statusText->setText(n > 0 ? QStringLiteral("%1: %2 slices").arg(name).arg(n)
+        setTimelineStatus(n > 0 ? QStringLiteral("%1: %2 slices").arg(name).arg(n)
                                     : n == 0 ? QStringLiteral("The diagnostic's event is not a slice: its instant is marked")
                                              : QStringLiteral("The diagnostic names no event on the timeline"));
     });
     connect(m_memory, &views::MemoryChart::timeActivated, this, [this](qint64 t_ns) {
-        m_tabs->setCurrentWidget(m_timelineView);
+        showTimelineTab();
         views::TimelineWidget* t = timeline();
         const auto view = t->viewRange();
         const qint64 half = std::max<qint64>(1000, (view.second - view.first) / 20);
@@ -130,20 +137,12 @@ void MainWindow::buildCentral() {
         t->setViewRange(at - half, at + half);
         t->setSelectedRange(at, at + 1);
     });
-    // A block's producer op, from the Memory tab's live-blocks list: zoomed to with some
-    // context (three of its durations either side) and selected.
-    connect(m_memory, &views::MemoryChart::sliceActivated, this, [this](qint64 taskId) {
-        if (!m_db) return;
-        auto slice = m_db->slice(taskId);
-        if (!slice) return;
-        m_tabs->setCurrentWidget(m_timelineView);
-        views::TimelineWidget* t = timeline();
-        const qint64 pad = std::max<qint64>(5000, 3 * slice->dur_ns);
-        const qint64 at = slice->start_ns - t->timeOffset();
-        t->setViewRange(at - pad, at + slice->dur_ns + pad);
-        t->selectSlice(taskId);
-        m_statusText->setText(QStringLiteral("%1: the producer of the memory block").arg(QString::fromStdString(slice->name)));
-    });
+    // A block's producer op, from the Memory tab's live-blocks list.
+    connect(m_memory, &views::MemoryChart::sliceActivated, this,
+            [this](qint64 taskId) { showSliceInTimeline(taskId, QStringLiteral("the producer of the memory block")); });
+    // A query result row that carries a slice id: the same jump.
+    connect(m_query, &views::QueryPanel::sliceActivated, this,
+            [this](qint64 taskId) { showSliceInTimeline(taskId, QStringLiteral("from the query")); });
     connect(timeline(), &views::TimelineWidget::loadProgress, this, [this](int done, int total) {
         m_statusText->setText(QStringLiteral("Loading timeline: %1 of %2 tracks").arg(done).arg(total));
     });
@@ -152,6 +151,35 @@ void MainWindow::buildCentral() {
 }
 
 views::TimelineWidget* MainWindow::timeline() const { return m_timelineView->timeline(); }
+
+void MainWindow::showTimelineTab() {
+    m_tabs->setCurrentWidget(m_timelineView);
+    // The tab switch hands focus to the tab's first field (the find bar): the keys belong
+    // to the timeline after a jump, so W/A/S/D navigate and Esc acts on it.
+    timeline()->setFocus(Qt::OtherFocusReason);
+}
+
+void MainWindow::showSliceInTimeline(qint64 taskId, const QString& why) {
+    if (!m_db) return;
+    auto slice = m_db->slice(taskId);
+    if (!slice) {
+        m_statusText->setText(QStringLiteral("No slice with id %1 in this run").arg(taskId));
+        return;
+    }
+    showTimelineTab();
+    // Zoomed to with some context (three of its durations either side) and selected.
+    views::TimelineWidget* t = timeline();
+    const qint64 pad = std::max<qint64>(5000, 3 * slice->dur_ns);
+    const qint64 at = slice->start_ns - t->timeOffset();
+    t->setViewRange(at - pad, at + slice->dur_ns + pad);
+    t->selectSlice(taskId);
+    setTimelineStatus(QStringLiteral("%1: %2").arg(QString::fromStdString(slice->name), why));
+}
+
+void MainWindow::setTimelineStatus(const QString& text) {
+    m_statusText->setText(text);
+    m_timelineStatus = text;
+}
 
 void MainWindow::buildDocks() {
     m_explorer = new views::ProjectExplorer(this);
@@ -244,6 +272,8 @@ void MainWindow::showRunReport() {
 }
 
 void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
+    // A comparison is of two other runs: it does not stay beside a newly opened one.
+    if (!m_db || !db || m_db->path() != db->path()) closeCompare();
     m_db = std::move(db);
     m_timelineView->setDatabase(m_db);
     m_operators->setDatabase(m_db);
@@ -281,6 +311,8 @@ void MainWindow::updateTitle() {
     if (m_db) title += QStringLiteral(" — ") + QString::fromStdString(m_db->path().filename().string());
     setWindowTitle(title);
 }
+
+QString MainWindow::statusText() const { return m_statusText->text(); }
 
 void MainWindow::info(const QString& message) { m_output->log(views::OutputPanel::Level::info, message); }
 

@@ -99,6 +99,7 @@ public:
     // Shows a converted model (.npuom) in the Graph tab (main_window_graph.cpp).
     bool showGraphFile(const QString& npuomPath);
     QStringList recentFiles() const;
+    QString statusText() const;  // the status bar's message (tests)
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -113,6 +114,13 @@ private:
     void restoreSettings();
     void showDatabase(std::shared_ptr<const profiler::ProfileDb> db);
     void updateTitle();
+    // The jumps to the Timeline tab (from Operators, Host, Memory, Diagnostics, Query):
+    // the tab shown with the timeline focused.
+    void showTimelineTab();
+    // A slice by id, zoomed to with context and selected; `why` ends the status line.
+    void showSliceInTimeline(qint64 taskId, const QString& why);
+    // A status line about the timeline (a jump's matches): cleared when another tab shows.
+    void setTimelineStatus(const QString& text);
     void info(const QString& message);
     void warn(const QString& message);
     void fail(const QString& title, const QString& message);
@@ -145,6 +153,7 @@ private:
     void addRecent(const QString& path);
     void jobFinished(const JobResult& result);
     QString importTarget(const QString& trace) const;
+    void closeCompare();  // removes the Compare tab, if any
 
     std::optional<engine::Project> m_project;
     std::shared_ptr<const profiler::ProfileDb> m_db;
@@ -177,6 +186,7 @@ private:
     views::ProjectExplorer* m_explorer = nullptr;
     views::OutputPanel* m_output = nullptr;
     QLabel* m_statusText = nullptr;
+    QString m_timelineStatus;  // the last status line about the Timeline tab (setTimelineStatus)
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
 
@@ -186,6 +196,7 @@ private:
     QAction* m_estimateAction = nullptr;
     QAction* m_searchAction = nullptr;
     QAction* m_simulateAction = nullptr;
+    QAction* m_cancelAction = nullptr;  // Run > Cancel (Esc), enabled only while a job runs
     QAction* m_exportChromeAction = nullptr;
     QAction* m_exportCsvAction = nullptr;
 };

@@ -220,7 +220,10 @@ bool MainWindow::saveProject() {
         fail(QStringLiteral("Cannot save project"), QString::fromStdString(st.message()));
         return false;
     }
-    info(QStringLiteral("Saved %1").arg(QString::fromStdString(m_project->file.string())));
+    // Ctrl+S answers where the eye is: the status bar, and the Output log.
+    const QString saved = QStringLiteral("Saved %1").arg(QString::fromStdString(m_project->file.string()));
+    m_statusText->setText(saved);
+    info(saved);
     return true;
 }
 
@@ -244,6 +247,13 @@ bool MainWindow::compareRuns(const QString& a, const QString& b) {
     m_tabs->setCurrentWidget(m_compare);
     info(QStringLiteral("Comparing %1 (A) with %2 (B)").arg(a, b));
     return true;
+}
+
+void MainWindow::closeCompare() {
+    if (!m_compare) return;
+    m_tabs->removeTab(m_tabs->indexOf(m_compare));
+    m_compare->deleteLater();
+    m_compare = nullptr;
 }
 
 void MainWindow::addRecent(const QString& path) {

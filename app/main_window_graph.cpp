@@ -127,7 +127,10 @@ bool MainWindow::showGraphFile(const QString& npuomPath) {
 void MainWindow::convertModelDialog() {
     auto* wizard = new views::ConvertWizard(this);
     wizard->setAttribute(Qt::WA_DeleteOnClose);
-    if (m_project) wizard->setDevice(QString::fromStdString(m_project->device));
+    if (m_project) {
+        wizard->setDevice(QString::fromStdString(m_project->device));
+        wizard->setOutputFolder(QString::fromStdString(m_project->folder().string()));
+    }
     connect(wizard, &views::ConvertWizard::converted, this, [this, wizard](const QString& path) {
         const auto result = wizard->result();
         info(QStringLiteral("Converted %1 → %2 (%3 nodes, %4 parameters, %5 unsupported)")

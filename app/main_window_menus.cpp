@@ -62,7 +62,10 @@ void MainWindow::buildMenus() {
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
     m_simulateAction = run->addAction(QStringLiteral("&Simulate"), QKeySequence(Qt::Key_F5), this, [this] { simulate(); });
     m_simulateAction->setToolTip(QStringLiteral("Simulate one training step of the project and open the run"));
-    run->addAction(QStringLiteral("&Cancel"), QKeySequence(Qt::Key_Escape), m_jobs, &JobRunner::cancel);
+    // Esc is the focused view's key (close the find bar, clear a selection) except while a
+    // job runs: the action is enabled only then (updateActions), and a disabled action's
+    // shortcut lets the key through.
+    m_cancelAction = run->addAction(QStringLiteral("&Cancel"), QKeySequence(Qt::Key_Escape), m_jobs, &JobRunner::cancel);
     run->addSeparator();
     m_estimateAction = run->addAction(QStringLiteral("&Estimate Resources…"), this, [this] {
         if (!m_project) return;
@@ -86,6 +89,7 @@ void MainWindow::buildMenus() {
 void MainWindow::updateActions() {
     if (!m_simulateAction) return;
     m_simulateAction->setEnabled(m_project.has_value() && !m_jobs->busy());
+    m_cancelAction->setEnabled(m_jobs->busy());
     m_saveAction->setEnabled(m_project.has_value());
     m_estimateAction->setEnabled(m_project.has_value());
     m_searchAction->setEnabled(m_project.has_value());

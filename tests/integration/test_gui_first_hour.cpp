@@ -20,6 +20,7 @@
 #include "views/tables/op_stats_view.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
+#include "tests/unit/views/layout_checks.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -223,6 +224,26 @@ private slots:
         QVERIFY(w.database());
         QCOMPARE(w.tabs()->currentWidget(), static_cast<QWidget*>(w.memory()));
         QCOMPARE(w.memory()->memoryMap()->blockCount(), 2);  // the block live at the start and the 8 MiB one
+    }
+
+    // Issue 24: a simulated run's tabs (Passes, Graph and the rest) are readable at the
+    // default size and at a laptop's 1280x720: no key widget squashed, no header cut.
+    void simulatedRunIsReadable_data() { npu::views::testing::addWindowSizes(QSize(1600, 1000)); }
+
+    void simulatedRunIsReadable() {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.setShowDialogs(false);
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
+        QVERIFY(w.openProject(copyProject(m_tmp.filePath(QStringLiteral("readable-%1").arg(size.width())))));
+        QVERIFY(done.wait(120000));
+        QVERIFY2(w.database(), qPrintable(w.output()->toPlainText()));
+        QCOMPARE(w.size(), size);
+        const QStringList problems = npu::views::testing::problemsInEveryTab(w.tabs(), QSize(160, 80));
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("\n"))));
     }
 
     // 9. File menu: one mnemonic per entry; File > Open Folder… exists.

@@ -49,7 +49,9 @@ CommunicationTab::CommunicationTab(QWidget* parent) : QWidget(parent) {
     m_table->sortByColumn(CollectivesModel::Rank, Qt::AscendingOrder);
     m_table->verticalHeader()->setVisible(false);
     m_table->setAlternatingRowColors(true);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Columns fit their contents (resizeColumnsToContents below); a stretched last column
+    // shrank below its header ("Bandwidth by link") once the others filled the width.
+    m_table->horizontalHeader()->setStretchLastSection(false);
 
     m_groups = new RecordTableModel(this);
     // Ranks last: the stretched column, as a 16-rank set is long.

@@ -2,9 +2,11 @@
 
 #include "engine/npuom/offline_model.h"
 #include "views/dialogs/conversion_report_panel.h"
+#include "views/project/project_validation.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -16,15 +18,26 @@
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QStandardPaths>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QWizardPage>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <filesystem>
+
 namespace npu::views {
 
 namespace {
+
+// The first page: Next is refused, with the reason under the path, while the model path
+// is empty or does not read as an ONNX model (not three pages later at conversion).
+class ModelPage : public QWizardPage {
+public:
+    std::function<bool()> check;
+    bool validatePage() override { return !check || check(); }
+};
 
 // The last page: conversion runs when it is entered and it is complete only when done.
 class ConvertPage : public QWizardPage {
@@ -53,7 +66,7 @@ ConvertWizard::ConvertWizard(QWidget* parent) : QWizard(parent), m_inputs(new QS
     resize(760, 560);
 
     // Page 1: the model file.
-    auto* filePage = new QWizardPage(this);
+    auto* filePage = new ModelPage;
     filePage->setTitle(tr("ONNX model"));
     filePage->setSubTitle(tr("Choose the model to convert to an NPU offline model (.npuom)."));
     m_path = new QLineEdit(filePage);
@@ -72,6 +85,12 @@ ConvertWizard::ConvertWizard(QWidget* parent) : QWizard(parent), m_inputs(new QS
         if (!f.isEmpty()) setModelPath(f);
     });
     connect(m_path, &QLineEdit::editingFinished, this, &ConvertWizard::inspectModel);
+    filePage->check = [this] {
+        const QString problem = modelProblem();
+        if (!problem.isEmpty())
+            m_modelInfo->setText(QStringLiteral("<span style='color:#c00'>%1</span>").arg(problem.toHtmlEscaped()));
+        return problem.isEmpty();
+    };
     addPage(filePage);
 
     // Page 2: inputs and their dynamic dimensions.
@@ -91,7 +110,7 @@ ConvertWizard::ConvertWizard(QWidget* parent) : QWizard(parent), m_inputs(new QS
     targetPage->setTitle(tr("Target"));
     m_device = new QComboBox(targetPage);
     m_device->setEditable(true);
-    m_device->addItems({QStringLiteral("ascend-910b"), QStringLiteral("h200")});
+    for (const std::string& name : deviceProfileNames()) m_device->addItem(QString::fromStdString(name));
     m_precision = new QComboBox(targetPage);
     m_precision->addItems({QStringLiteral("model"), QStringLiteral("fp32"), QStringLiteral("fp16"), QStringLiteral("bf16")});
     m_strict = new QCheckBox(tr("Fail on unsupported ops (strict)"), targetPage);
@@ -137,6 +156,27 @@ void ConvertWizard::setModelPath(const QString& path) {
 }
 
 QString ConvertWizard::modelPath() const { return m_path->text(); }
+
+void ConvertWizard::setOutputFolder(const QString& folder) { m_outputFolder = folder; }
+
+QString ConvertWizard::outputFolder() const {
+    if (!m_outputFolder.isEmpty()) return m_outputFolder;
+    // No project open: the application's own data folder (created at conversion).
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/models");
+}
+
+QString ConvertWizard::modelInfoText() const { return m_modelInfo->text(); }
+
+QString ConvertWizard::modelProblem() const {
+    const QString path = m_path->text().trimmed();
+    if (path.isEmpty()) return tr("Choose the ONNX model to convert (Browse...).");
+    const QFileInfo info(path);
+    if (!info.exists()) return tr("%1: no such file").arg(path);
+    if (!info.isFile()) return tr("%1: not a file").arg(path);
+    auto summary = engine::inspectOnnxModel(path.toStdString());
+    if (!summary) return QString::fromStdString(summary.message());
+    return {};
+}
 void ConvertWizard::setOutputPath(const QString& path) { m_output->setText(path); }
 QString ConvertWizard::outputPath() const { return m_output->text(); }
 void ConvertWizard::setPrecision(const QString& precision) { m_precision->setCurrentText(precision); }
@@ -173,9 +213,11 @@ void ConvertWizard::inspectModel() {
         if (dynamic) shape->setBackground(QColor(0xFF, 0xF3, 0xC4));  // the cells the user should look at
         m_inputs->appendRow({name, type, model, shape});
     }
-    if (m_output->text().isEmpty()) {
-        const QFileInfo info(path);
-        m_output->setText(info.dir().filePath(info.completeBaseName() + QStringLiteral(".npuom")));
+    // The default output follows the model chosen, in the output folder: never beside the
+    // input, which may be a read-only or reference-data folder.
+    if (m_output->text().isEmpty() || m_output->text() == m_defaultOutput) {
+        m_defaultOutput = QDir(outputFolder()).filePath(QFileInfo(path).completeBaseName() + QStringLiteral(".npuom"));
+        m_output->setText(m_defaultOutput);
     }
 }
 
@@ -243,6 +285,8 @@ void ConvertWizard::startConversion() {
             return outcome;
         }
         if (!out.empty()) {
+            std::error_code ec;  // the default folder may not exist yet; a failure shows in the save's message
+            std::filesystem::create_directories(std::filesystem::path(out).parent_path(), ec);
             auto saved = engine::saveOfflineModel(*outcome.result, out);
             if (!saved) outcome.error = QString::fromStdString(saved.message());
             outcome.saved = saved.ok();

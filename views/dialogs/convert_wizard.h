@@ -1,8 +1,8 @@
 #pragma once
-// File > Convert Model: choose an ONNX file, fill its dynamic input dimensions, choose
-// the target device and precision and the output path, convert off the GUI thread with
-// progress and Cancel, then read the report (unsupported ops highlighted). The .npuom is
-// written when conversion succeeds.
+// File > Convert Model: choose an ONNX file (checked on its page), fill its dynamic input
+// dimensions, choose the target device and precision and the output path (by default in
+// the project's folder), convert off the GUI thread with progress and Cancel, then read
+// the report (unsupported ops highlighted). The .npuom is written when conversion succeeds.
 
 #include "engine/onnx/onnx_importer.h"
 
@@ -32,6 +32,13 @@ public:
 
     void setModelPath(const QString& path);   // also fills the inputs page
     QString modelPath() const;
+    // Where the default output goes: the open project's folder (the app sets it); without
+    // one, a folder of the application's data, never beside the input.
+    void setOutputFolder(const QString& folder);
+    QString outputFolder() const;
+    // Why the first page refuses Next (empty path, no such file, not an ONNX model), or empty.
+    QString modelProblem() const;
+    QString modelInfoText() const;  // under the path: the model's producer and inputs, or the problem
     void setOutputPath(const QString& path);
     QString outputPath() const;
     void setPrecision(const QString& precision);  // "model" | fp32 | fp16 | bf16
@@ -77,6 +84,8 @@ private:
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     std::shared_ptr<const engine::ConversionResult> m_result;
     QString m_error;
+    QString m_outputFolder;
+    QString m_defaultOutput;  // the output as last filled in by default (replaced on another model)
     bool m_done = false;
 };
 

@@ -108,17 +108,15 @@ NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
     m_sizes->addWidget(lm);
     m_sizes->addWidget(vision);
 
+    // The device profiles present (resources/devices); a typed name or path is checked
+    // against them by validate() (views/project/project_validation).
     m_device = new QComboBox(this);
     m_device->setEditable(true);
+    m_device->setInsertPolicy(QComboBox::NoInsert);
     m_device->setToolTip(QStringLiteral("A profile from resources/devices or a path to a device JSON"));
-    QStringList devices{QStringLiteral("h200"), QStringLiteral("ascend-910b")};
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(engine::defaultDevicesDir(), ec))
-        if (e.path().extension() == ".json") {
-            const QString stem = QString::fromStdString(e.path().stem().string());
-            if (!devices.contains(stem)) devices << stem;
-        }
-    m_device->addItems(devices);
+    for (const std::string& name : deviceProfileNames()) m_device->addItem(QString::fromStdString(name));
+    // The sample projects' device first: what a new user most likely has.
+    if (const int h200 = m_device->findText(QStringLiteral("h200")); h200 >= 0) m_device->setCurrentIndex(h200);
     m_batch = spin(1, 1 << 20, 8, QStringLiteral("Global batch size per step (samples)"));
     m_seq = spin(1, 1 << 20, 1024, QStringLiteral("Sequence length in tokens (ignored by vision models)"));
     m_precision = new QComboBox(this);
@@ -166,6 +164,11 @@ NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
     for (QSpinBox* s : {m_hidden, m_ffn, m_layers, m_heads, m_kvHeads, m_vocab, m_maxSeq, m_depth, m_classes, m_image,
                         m_batch, m_seq})
         connect(s, &QSpinBox::valueChanged, m_check, qOverload<>(&QTimer::start));
+    // Edited sizes are no longer the preset's: the box says "Custom" (applyPreset sets
+    // them without this, m_applyingPreset).
+    for (QSpinBox* s : {m_hidden, m_ffn, m_layers, m_heads, m_kvHeads, m_vocab, m_maxSeq, m_depth, m_classes, m_image})
+        connect(s, &QSpinBox::valueChanged, this, &NewProjectDialog::sizesEdited);
+    connect(m_family, &QComboBox::currentIndexChanged, this, &NewProjectDialog::sizesEdited);
     for (QComboBox* c : {m_family, m_device, m_precision})
         connect(c, &QComboBox::currentTextChanged, m_check, qOverload<>(&QTimer::start));
     for (QLineEdit* e : {m_name, m_location}) connect(e, &QLineEdit::textChanged, m_check, qOverload<>(&QTimer::start));
@@ -194,7 +197,14 @@ void NewProjectDialog::setDevice(const QString& device) { m_device->setCurrentTe
 void NewProjectDialog::setBatch(int batch) { m_batch->setValue(batch); }
 void NewProjectDialog::setPrecision(const QString& precision) { m_precision->setCurrentText(precision); }
 
+void NewProjectDialog::sizesEdited() {
+    if (m_applyingPreset) return;
+    const QSignalBlocker block(m_preset);
+    m_preset->setCurrentIndex(m_preset->findData(QString()));
+}
+
 void NewProjectDialog::applyPreset(const QString& id) {
+    m_applyingPreset = true;
     for (const Preset& p : kPresets) {
         if (id != QString::fromLatin1(p.id)) continue;
         m_family->setCurrentIndex(m_family->findData(QString::fromLatin1(p.family)));
@@ -213,6 +223,7 @@ void NewProjectDialog::applyPreset(const QString& id) {
         const QSignalBlocker block(m_preset);
         m_preset->setCurrentIndex(m_preset->findData(id));
     }
+    m_applyingPreset = false;
     familyChanged();
 }
 
@@ -247,8 +258,9 @@ QString NewProjectDialog::projectFile() const {
 
 Status NewProjectDialog::validate() const {
     const QString name = m_name->text().trimmed();
-    if (name.isEmpty() || name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\\')))
-        return makeError("name: expected a folder name without slashes");
+    if (name.isEmpty()) return makeError("name: enter a project name", ErrorCode::bad_input);
+    if (name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\\')))
+        return makeError("name: the project's folder name cannot contain slashes", ErrorCode::bad_input);
     if (m_location->text().trimmed().isEmpty()) return makeError("location: expected a folder");
     const engine::Project p = project();
     if (QFileInfo::exists(projectFile()))
@@ -270,6 +282,13 @@ Status NewProjectDialog::writeProject() const {
 }
 
 QString NewProjectDialog::errorText() const { return m_error->text(); }
+QString NewProjectDialog::presetText() const { return m_preset->currentText(); }
+
+QStringList NewProjectDialog::deviceChoices() const {
+    QStringList items;
+    for (int i = 0; i < m_device->count(); ++i) items << m_device->itemText(i);
+    return items;
+}
 bool NewProjectDialog::okEnabled() const { return m_ok->isEnabled(); }
 
 void NewProjectDialog::accept() {

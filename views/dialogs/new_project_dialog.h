@@ -7,6 +7,7 @@
 #include "engine/project/project.h"
 
 #include <QDialog>
+#include <QStringList>
 
 class QComboBox;
 class QLabel;
@@ -39,12 +40,15 @@ public:
     // Creates the folder and writes project.json; what accept() does.
     Status writeProject() const;
     QString errorText() const;
+    QString presetText() const;  // the preset box as shown ("Custom" once sizes are edited)
+    QStringList deviceChoices() const;  // the device box's entries
     bool okEnabled() const;
 
     void accept() override;
 
 private:
     void familyChanged();
+    void sizesEdited();  // a model size or the family changed by hand: the preset is "Custom"
     void updateValidation();
 
     QLineEdit* m_name;
@@ -61,6 +65,7 @@ private:
     QLabel* m_error;
     QPushButton* m_ok = nullptr;
     QTimer* m_check = nullptr;
+    bool m_applyingPreset = false;
 };
 
 }  // namespace npu::views

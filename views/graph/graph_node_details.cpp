@@ -1,6 +1,8 @@
 #include "views/graph/graph_node_details.h"
 
 #include "engine/ir/op_registry.h"
+#include "views/common/units.h"
+
 #include <QLocale>
 
 #include <QStringList>
@@ -59,8 +61,10 @@ QString nodeDetailsHtml(const Graph& graph, const DisplayItem& item) {
             flops += static_cast<std::int64_t>(c.flops);
             bytes += static_cast<std::int64_t>(c.bytes());
         }
-        html += QStringLiteral("<h3>Block %1</h3><p>%2 ops, %3 FLOPs, %4 bytes</p>")
-                    .arg(item.label.toHtmlEscaped(), QString::number(item.nodes.size()), count(flops), count(bytes));
+        // The units every other view prints (base/units), not a bare 12-digit integer.
+        html += QStringLiteral("<h3>Block %1</h3><p>%2 ops, %3, %4</p>")
+                    .arg(item.label.toHtmlEscaped(), QString::number(item.nodes.size()), formatFlops(double(flops)),
+                         formatBytes(double(bytes)));
         html += QStringLiteral("<p>Double-click to expand.</p>");
         return html;
     }
@@ -74,8 +78,10 @@ QString nodeDetailsHtml(const Graph& graph, const DisplayItem& item) {
         html += QStringLiteral("<p style='color:#c00'><b>Unsupported op</b>: kept as an opaque node, costed by its bytes only.</p>");
     // The registry's cost carries exact MACs for every op (Linear, attention, fused ops).
     const auto dtype = dtypeName(n.dtype);
+    // FLOPs in units with the exact count beside (as the timeline's details show them).
     html += QStringLiteral("<p>runs in <b>%1</b><br>FLOPs %2 &nbsp; MACs %3<br>bytes read %4, written %5%6</p>")
-                .arg(QString::fromUtf8(dtype.data(), static_cast<int>(dtype.size())), count(static_cast<std::int64_t>(c.flops)),
+                .arg(QString::fromUtf8(dtype.data(), static_cast<int>(dtype.size())),
+                     formatFlops(c.flops) + QStringLiteral(" (%1)").arg(count(static_cast<std::int64_t>(c.flops))),
                      count(static_cast<std::int64_t>(c.macs)), count(static_cast<std::int64_t>(c.bytesRead)),
                      count(static_cast<std::int64_t>(c.bytesWritten)),
                      OpRegistry::instance().isShapeOnly(n) ? QStringLiteral("<br><i>shape-only: no run-time cost</i>") : QString());

@@ -79,8 +79,10 @@ QVariant PassesModel::data(const QModelIndex& index, int role) const {
 
 QVariant PassesModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const names[] = {"Pass",          "Level",     "Nodes before", "Nodes after", "Kernels before",
-                                        "Kernels after", "HBM before", "HBM after",   "FLOPs",       "Time"};
+    // Two lines for the before/after pairs: one-line headers made these six columns wider
+    // than their figures, and the last one (Time) went past the tab's edge at 1280 px.
+    static const char* const names[] = {"Pass",           "Level",      "Nodes\nbefore", "Nodes\nafter", "Kernels\nbefore",
+                                        "Kernels\nafter", "HBM\nbefore", "HBM\nafter",    "FLOPs",        "Time"};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

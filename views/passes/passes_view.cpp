@@ -32,7 +32,12 @@ PassesView::PassesView(QWidget* parent) : QWidget(parent) {
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->setVisible(false);
     m_table->verticalHeader()->setDefaultSectionSize(22);
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // Time, what the pass cost, stands next to the pass and keeps its content's width: as
+    // the last, stretched column it was the one cut at the tab's edge (1280 px with the
+    // Project dock open: the ten columns need more than the ~920 px left).
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->moveSection(m_table->horizontalHeader()->visualIndex(PassesModel::Time), PassesModel::Level + 1);
+    m_table->horizontalHeader()->setSectionResizeMode(PassesModel::Time, QHeaderView::ResizeToContents);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_headline);

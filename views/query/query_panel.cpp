@@ -1,5 +1,6 @@
 #include "views/query/query_panel.h"
 
+#include "views/query/schema_browser.h"
 #include "views/tables/record_table_model.h"
 
 #include <QComboBox>
@@ -12,9 +13,11 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QShortcut>
 #include <QSplitter>
 #include <QTableView>
+#include <QTextCursor>
 #include <QVBoxLayout>
 #include <QWidget>
 #include <QtConcurrent/QtConcurrentRun>
@@ -23,6 +26,24 @@
 static void initQueryResources() { Q_INIT_RESOURCE(queries); }
 
 namespace npu::views {
+
+namespace {
+
+// The result column of slice ids: one named slice_id or task_id (what OP_INFO, FLOW and
+// joins call them), else "id" when the statement selects from TASK (the slices' table).
+int sliceIdColumn(const QStringList& headers, const QString& sql) {
+    for (const QString& name : {QStringLiteral("slice_id"), QStringLiteral("task_id")})
+        for (int c = 0; c < headers.size(); ++c)
+            if (headers[c].compare(name, Qt::CaseInsensitive) == 0) return c;
+    static const QRegularExpression firstFrom(QStringLiteral("\\bFROM\\s+(\\w+)"), QRegularExpression::CaseInsensitiveOption);
+    const auto first = firstFrom.match(sql);
+    if (!first.hasMatch() || first.captured(1).compare(QStringLiteral("TASK"), Qt::CaseInsensitive) != 0) return -1;
+    for (int c = 0; c < headers.size(); ++c)
+        if (headers[c].compare(QStringLiteral("id"), Qt::CaseInsensitive) == 0) return c;
+    return -1;
+}
+
+}  // namespace
 
 QueryPanel::QueryPanel(QWidget* parent) : QWidget(parent) {
     initQueryResources();
@@ -56,15 +77,22 @@ QueryPanel::QueryPanel(QWidget* parent) : QWidget(parent) {
     bar->addWidget(m_stop);
     bar->addWidget(m_export);
     bar->addWidget(m_status, 1);
-    auto* top = new QWidget(this);
-    auto* topLayout = new QVBoxLayout(top);
-    topLayout->setContentsMargins(0, 0, 0, 0);
-    topLayout->addWidget(m_editor, 1);
-    topLayout->addLayout(bar);
-    auto* split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(top);
-    split->addWidget(m_table);
-    split->setSizes({200, 500});
+    m_schema = new SchemaBrowser(this);
+    auto* editorBox = new QWidget(this);
+    auto* editorLayout = new QVBoxLayout(editorBox);
+    editorLayout->setContentsMargins(0, 0, 0, 0);
+    editorLayout->addWidget(m_editor, 1);
+    editorLayout->addLayout(bar);
+    auto* work = new QSplitter(Qt::Vertical, this);
+    work->addWidget(editorBox);
+    work->addWidget(m_table);
+    work->setSizes({200, 500});
+    // The schema the full height on the left: beside the editor, where a name is typed.
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_schema);
+    split->addWidget(work);
+    split->setStretchFactor(1, 1);
+    split->setSizes({260, 900});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
@@ -86,9 +114,20 @@ QueryPanel::QueryPanel(QWidget* parent) : QWidget(parent) {
         shortcut->setContext(Qt::WidgetWithChildrenShortcut);
         connect(shortcut, &QShortcut::activated, this, &QueryPanel::run);
     }
-    auto* escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
-    escape->setContext(Qt::WidgetWithChildrenShortcut);
-    connect(escape, &QShortcut::activated, this, &QueryPanel::cancel);
+    m_escape = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    m_escape->setContext(Qt::WidgetWithChildrenShortcut);
+    m_escape->setEnabled(false);
+    connect(m_escape, &QShortcut::activated, this, &QueryPanel::cancel);
+    connect(m_schema, &SchemaBrowser::nameActivated, this, [this](const QString& name) {
+        m_editor->textCursor().insertText(name);
+        m_editor->setFocus(Qt::OtherFocusReason);
+    });
+    connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+        if (m_sliceColumn < 0 || !index.isValid()) return;
+        bool ok = false;
+        const qint64 id = m_results->index(index.row(), m_sliceColumn).data().toString().toLongLong(&ok);
+        if (ok) emit sliceActivated(id);
+    });
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &QueryPanel::onFinished);
 }
 
@@ -101,10 +140,25 @@ void QueryPanel::setDatabase(const std::filesystem::path& db) {
     cancel();
     m_watcher.waitForFinished();
     m_db = db;
-    m_results->clear();
+    clearResults();
+    const QString schemaProblem = m_schema->setDatabase(db);
+    m_status->setText(db.empty() ? QStringLiteral("No run open.")
+                      : schemaProblem.isEmpty() ? QStringLiteral("Ready: %1").arg(QString::fromStdString(db.filename().string()))
+                                                : QStringLiteral("Schema not read: %1").arg(schemaProblem));
+}
+
+void QueryPanel::clearResults() {
+    m_results->setHeaders({});  // the columns too: they are the previous statement's
     m_last = {};
+    m_sliceColumn = -1;
     m_export->setEnabled(false);
-    m_status->setText(db.empty() ? QStringLiteral("No run open.") : QStringLiteral("Ready: %1").arg(QString::fromStdString(db.filename().string())));
+    m_table->setToolTip(QString());
+}
+
+void QueryPanel::setRunning(bool running) {
+    m_run->setEnabled(!running);
+    m_stop->setEnabled(running);
+    m_escape->setEnabled(running);
 }
 
 void QueryPanel::setQuery(const QString& sql) { m_editor->setPlainText(sql); }
@@ -114,11 +168,11 @@ QString QueryPanel::status() const { return m_status->text(); }
 void QueryPanel::run() {
     if (m_db.empty() || isRunning() || query().trimmed().isEmpty()) return;
     m_cancel = std::make_shared<std::atomic<bool>>(false);
-    m_run->setEnabled(false);
-    m_stop->setEnabled(true);
+    setRunning(true);
     m_status->setText(QStringLiteral("Running…"));
     const auto db = m_db;
-    const std::string sql = query().toStdString();
+    m_ranQuery = query();  // the editor may change while it runs
+    const std::string sql = m_ranQuery.toStdString();
     auto cancelFlag = m_cancel;
     m_watcher.setFuture(QtConcurrent::run([db, sql, cancelFlag] {
         Outcome out;
@@ -134,10 +188,11 @@ void QueryPanel::cancel() {
 }
 
 void QueryPanel::onFinished() {
-    m_run->setEnabled(true);
-    m_stop->setEnabled(false);
+    setRunning(false);
     Outcome outcome = m_watcher.result();
     if (!outcome.error.isEmpty()) {
+        // The table must not go on showing the previous query's rows under this error.
+        clearResults();
         m_status->setText(outcome.error);
         emit finished(false);
         return;
@@ -160,16 +215,20 @@ void QueryPanel::onFinished() {
         rows.push_back(std::move(cells));
     }
     m_results->setRows(std::move(rows));
+    m_sliceColumn = sliceIdColumn(headers, m_ranQuery);
+    m_table->setToolTip(m_sliceColumn >= 0 ? QStringLiteral("Double-click a row to show its slice on the timeline") : QString());
     // Columns fit their contents (long kernel names within reason); hover for the rest.
     m_table->resizeColumnsToContents();
     for (int c = 0; c < m_results->columnCount(); ++c)
         if (m_table->columnWidth(c) > 520) m_table->setColumnWidth(c, 520);
     m_export->setEnabled(true);
+    const QString jump = m_sliceColumn >= 0 ? QStringLiteral(" · double-click a row for its slice on the timeline") : QString();
     m_status->setText(m_last.truncated() ? QStringLiteral("%1 rows (first %2 shown) in %3 s")
                                                .arg(m_last.totalRows)
                                                .arg(m_last.table.rows.size())
                                                .arg(m_last.seconds, 0, 'f', 3)
-                                         : QStringLiteral("%1 rows in %2 s").arg(m_last.totalRows).arg(m_last.seconds, 0, 'f', 3));
+                                         : QStringLiteral("%1 rows in %2 s").arg(m_last.totalRows).arg(m_last.seconds, 0, 'f', 3) +
+                      jump);
     emit finished(true);
 }
 

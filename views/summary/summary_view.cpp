@@ -10,6 +10,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -70,8 +71,12 @@ QTableView* SummaryView::addTable(QVBoxLayout* layout, const QString& title, Rec
         for (int c = 0; c < table->model()->columnCount(); ++c)
             table->setColumnWidth(c, std::clamp(table->columnWidth(c) + 12, 70, 420));
     });
+    // Header, three rows and the horizontal scroll bar at the least: at 1280x720 the
+    // Devices table of an 8-rank run was left one row high.
+    table->setMinimumHeight(table->horizontalHeader()->sizeHint().height() + 3 * 22 + table->horizontalScrollBar()->sizeHint().height() + 4);
     layout->addWidget(label);
     layout->addWidget(table, model == m_devices ? 1 : 2);
+    m_tables.push_back(table);
     *titleLabel = label;
     return table;
 }
@@ -113,6 +118,12 @@ QString lossScaleFigures(const nlohmann::json& l) {
 QString SummaryView::headlineText() const { return m_headline->text(); }
 
 void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
+    // Another run starts at its top, not where the previous one was scrolled to (a model
+    // reset keeps the scroll bars' values).
+    for (QTableView* t : m_tables) {
+        t->scrollToTop();
+        t->horizontalScrollBar()->setValue(0);
+    }
     m_devices->setHeaders({});
     m_steps->setHeaders({});
     m_lossScale->setDatabase(db);

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <vector>
 
 class QLabel;
 class QTableView;
@@ -42,6 +43,8 @@ public:
     RecordTableModel* deviceModel() const { return m_devices; }
     RecordTableModel* stepModel() const { return m_steps; }
     LossScaleChart* lossScaleChart() const { return m_lossScale; }
+    // The Run, Devices and Step breakdown tables, in that order.
+    const std::vector<QTableView*>& tables() const { return m_tables; }
 
 private:
     QTableView* addTable(QVBoxLayout* layout, const QString& title, RecordTableModel* model, QLabel** titleLabel);
@@ -53,6 +56,7 @@ private:
     LossScaleChart* m_lossScale;
     QLabel* m_deviceTitle = nullptr;
     QLabel* m_stepTitle = nullptr;
+    std::vector<QTableView*> m_tables;  // scrolled back to the top for each run
 };
 
 }  // namespace npu::views

@@ -12,6 +12,7 @@
 #include "views/tables/descending_first_sort.h"
 
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QShortcut>
 #include <QSplitter>
@@ -74,11 +75,9 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
     connect(m_search, &TimelineSearchBar::queryChanged, this, &TimelineView::search);
     connect(m_search, &TimelineSearchBar::nextRequested, this, &TimelineView::nextMatch);
     connect(m_search, &TimelineSearchBar::previousRequested, this, &TimelineView::previousMatch);
-    connect(m_search, &TimelineSearchBar::closeRequested, this, [this] {
-        m_search->hide();
-        m_timeline->setHighlightedMatches({});
-        m_timeline->setFocus();
-    });
+    connect(m_search, &TimelineSearchBar::closeRequested, this, &TimelineView::closeSearch);
+    // Esc on the timeline closes an open find bar before it clears the range selection.
+    m_timeline->installEventFilter(this);
     connect(m_timeline, &TimelineWidget::sliceSelected, this, [this](qint64 id) {
         m_details->showSlice(id);
         if (id >= 0)
@@ -138,6 +137,23 @@ void TimelineView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     m_search->setMatchInfo(-1, 0);
     m_search->hide();
     m_timeline->setHighlightedMatches({});
+}
+
+void TimelineView::closeSearch()
+{
+    m_search->hide();
+    m_timeline->setHighlightedMatches({});
+    m_timeline->setFocus(Qt::OtherFocusReason);
+}
+
+bool TimelineView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_timeline && event->type() == QEvent::KeyPress && !m_search->isHidden()
+        && static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape) {
+        closeSearch();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void TimelineView::showSearch()

@@ -45,6 +45,10 @@ public:
     QTabWidget* sideTabs() const { return m_tabs; }
 
     void showSearch();
+    // Esc's first step in the Timeline tab (the find bar's own Esc and, with the timeline
+    // focused, before the timeline clears its selection): hides the bar and its outlines
+    // and gives the keys back to the timeline.
+    void closeSearch();
     // Drill-down from a table row: every slice named `key` (or of category `key`) is
     // outlined, the first one selected and zoomed to; the find bar steps through them
     // (Enter / Shift+Enter). Returns the number of slices.
@@ -65,6 +69,9 @@ public:
 signals:
     // "Show in Operators" on a slice: the operator table should select its row.
     void operatorRowRequested(qint64 sliceId);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void goToMatch(int index);

@@ -365,7 +365,7 @@ QString TimelineWidget::tooltipAt(const QPoint& pos) const
             text += QStringLiteral("<br>op type: %1<br>dtype: %2<br>FLOPs: %3<br>bytes: %4")
                         .arg(QString::fromStdString(details->opType).toHtmlEscaped(),
                              QString::fromStdString(details->dtype).toHtmlEscaped(),
-                             formatCount(details->flops), formatBytes(details->bytes));
+                             formatFlops(details->flops), formatBytes(details->bytes));
         }
     }
     return text;

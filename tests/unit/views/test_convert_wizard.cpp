@@ -6,7 +6,10 @@
 #include "views/dialogs/convert_wizard.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFileInfo>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QTest>
@@ -19,6 +22,66 @@ class TestConvertWizard : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 private slots:
+    void initTestCase() {
+        // The default output folder without a project is the application's data folder:
+        // the test's own, not the user's.
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setApplicationName(QStringLiteral("test_convert_wizard"));
+    }
+
+    // Issue 24: an empty or missing model path is refused on the first page, with the
+    // reason, instead of passing three pages and failing with ": no such file".
+    void firstPageRefusesAMissingModel() {
+        views::ConvertWizard wizard;
+        wizard.show();
+        QCOMPARE(wizard.currentId(), wizard.startId());
+        const int first = wizard.currentId();
+        wizard.next();
+        QCOMPARE(wizard.currentId(), first);
+        QVERIFY2(wizard.modelInfoText().contains(QStringLiteral("Choose the ONNX model")), qPrintable(wizard.modelInfoText()));
+        wizard.setModelPath(m_dir.filePath(QStringLiteral("absent.onnx")));
+        wizard.next();
+        QCOMPARE(wizard.currentId(), first);
+        QVERIFY2(wizard.modelInfoText().contains(QStringLiteral("absent.onnx: no such file")), qPrintable(wizard.modelInfoText()));
+        wizard.setModelPath(QFINDTESTDATA("../../data/models/squeezenet1_1.onnx"));
+        QVERIFY(wizard.modelProblem().isEmpty());
+        wizard.next();
+        QVERIFY(wizard.currentId() != first);
+    }
+
+    // Issue 24: the default output is in the output folder (the project's, set by the app),
+    // or without one in the application's data folder: never beside the input.
+    void defaultOutputIsNotBesideTheInput() {
+        const QString model = QFINDTESTDATA("../../data/models/squeezenet1_1.onnx");
+        const QString inputFolder = QFileInfo(model).absolutePath();
+        {
+            views::ConvertWizard wizard;
+            wizard.setModelPath(model);
+            QVERIFY(!wizard.outputPath().isEmpty());
+            QVERIFY2(QFileInfo(wizard.outputPath()).absolutePath() != inputFolder, qPrintable(wizard.outputPath()));
+            QCOMPARE(QFileInfo(wizard.outputPath()).absolutePath(), QFileInfo(wizard.outputFolder()).absoluteFilePath());
+        }
+        views::ConvertWizard wizard;
+        const QString project = m_dir.filePath(QStringLiteral("project"));
+        wizard.setOutputFolder(project);
+        wizard.setModelPath(model);
+        QCOMPARE(wizard.outputPath(), QDir(project).filePath(QStringLiteral("squeezenet1_1.npuom")));
+        // Another model chosen: the default follows it; an output typed by hand stays.
+        wizard.setModelPath(QFINDTESTDATA("../../data/models/mobilenet_v2.onnx"));
+        QCOMPARE(wizard.outputPath(), QDir(project).filePath(QStringLiteral("mobilenet_v2.npuom")));
+        wizard.setOutputPath(m_dir.filePath(QStringLiteral("mine.npuom")));
+        wizard.setModelPath(model);
+        QCOMPARE(wizard.outputPath(), m_dir.filePath(QStringLiteral("mine.npuom")));
+        // The folder is created when the conversion writes into it.
+        wizard.setOutputPath(QString());
+        wizard.setModelPath(model);
+        QSignalSpy done(&wizard, &views::ConvertWizard::conversionFinished);
+        wizard.startConversion();
+        QVERIFY(done.wait(60000));
+        QVERIFY2(done.front().front().toBool(), qPrintable(wizard.errorText()));
+        QVERIFY(QFile::exists(QDir(project).filePath(QStringLiteral("squeezenet1_1.npuom"))));
+    }
+
     void convertsMobilenet() {
         views::ConvertWizard wizard;
         wizard.setModelPath(QFINDTESTDATA("../../data/models/mobilenet_v2.onnx"));

@@ -1,10 +1,12 @@
 // New Project dialog: writes a project the engine loads back with the chosen values, and
-// refuses to overwrite or to write a nameless one.
+// refuses to overwrite, to write a nameless one or one on a device that has no profile.
 
 #include "engine/project/project.h"
 #include "views/dialogs/new_project_dialog.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QSpinBox>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -65,6 +67,66 @@ private slots:
         QVERIFY(!d.writeProject().ok());
         d.setName(QString());
         QVERIFY(!d.writeProject().ok());
+    }
+
+    // Issue 24: an empty name asks for one (it said "expected a folder name without slashes").
+    void emptyNameAsksForOne() {
+        QTemporaryDir tmp;
+        NewProjectDialog d;
+        d.setLocation(tmp.path());
+        d.setName(QString());
+        QTRY_VERIFY(!d.okEnabled());
+        QVERIFY2(d.errorText().contains(QStringLiteral("enter a project name")), qPrintable(d.errorText()));
+        QVERIFY(!d.errorText().contains(QStringLiteral("slashes")));
+    }
+
+    // Issue 24, Major 6: the device box lists the profiles present, and a typed name that is
+    // none of them is refused with the choices, before anything is written.
+    void deviceIsOneOfTheProfilesPresent() {
+        const QStringList present = QDir(QStringLiteral(NPU_SOURCE_DIR "/resources/devices"))
+                                        .entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)
+                                        .replaceInStrings(QStringLiteral(".json"), QString());
+        QVERIFY(present.contains(QStringLiteral("h200")));
+        QTemporaryDir tmp;
+        NewProjectDialog d;
+        QStringList choices = d.deviceChoices();
+        choices.sort();
+        QCOMPARE(choices, present);
+        d.setLocation(tmp.path());
+        d.setName(QStringLiteral("foo"));
+        QTRY_VERIFY(d.okEnabled());
+        d.setDevice(QStringLiteral("foo-npu"));
+        QTRY_VERIFY(!d.okEnabled());
+        QVERIFY2(d.errorText().contains(QStringLiteral("foo-npu")) && d.errorText().contains(QStringLiteral("no such device profile")) &&
+                     d.errorText().contains(QStringLiteral("ascend-910b")),
+                 qPrintable(d.errorText()));
+        QVERIFY(!d.writeProject().ok());
+        QVERIFY(!QFile::exists(d.projectFile()));
+        // A path to a device JSON is a device too.
+        d.setDevice(QStringLiteral(NPU_SOURCE_DIR "/resources/devices/ascend-910b.json"));
+        QTRY_VERIFY2(d.okEnabled(), qPrintable(d.errorText()));
+        d.setDevice(QStringLiteral("ascend-910b"));
+        QTRY_VERIFY(d.okEnabled());
+        QVERIFY(d.writeProject().ok());
+    }
+
+    // Issue 24: the preset box says "Custom" once a size is edited, and the preset's name
+    // again when one is picked.
+    void editedSizesAreCustom() {
+        NewProjectDialog d;
+        d.applyPreset(QStringLiteral("llama-small"));
+        QVERIFY(d.presetText().startsWith(QStringLiteral("LLaMA small")));
+        QSpinBox* layers = nullptr;
+        for (QSpinBox* s : d.findChildren<QSpinBox*>())
+            if (s->toolTip() == QStringLiteral("Transformer layers")) layers = s;
+        QVERIFY(layers);
+        layers->setValue(layers->value() + 1);
+        QCOMPARE(d.presetText(), QStringLiteral("Custom"));
+        d.applyPreset(QStringLiteral("gpt2"));
+        QVERIFY(d.presetText().startsWith(QStringLiteral("GPT-2")));
+        // The batch is the training's, not the model's: the preset's name stays.
+        d.setBatch(3);
+        QVERIFY(d.presetText().startsWith(QStringLiteral("GPT-2")));
     }
 };
 

@@ -1,0 +1,206 @@
+// Issue 24 ("The GUI, second hour") in the views: Esc in the Timeline tab closes the find
+// bar before it clears the range; a new run's Summary starts at the top; the Query panel
+// clears old results on an error, knows which column holds slice ids and lists the
+// schema; the Passes Time column is not cut; FLOPs read in units. Each slot fails
+// without its fix.
+#include "engine/models/model_zoo.h"
+#include "profiler/store/profile_db.h"
+#include "profiler/store/synthetic_db.h"
+#include "views/common/units.h"
+#include "views/graph/graph_display_model.h"
+#include "views/graph/graph_node_details.h"
+#include "views/passes/passes_model.h"
+#include "views/passes/passes_view.h"
+#include "views/query/query_panel.h"
+#include "views/query/schema_browser.h"
+#include "views/summary/summary_view.h"
+#include "views/tables/record_table_model.h"
+#include "views/timeline/timeline_search_bar.h"
+#include "views/timeline/timeline_view.h"
+#include "views/timeline/timeline_widget.h"
+
+#include <QHeaderView>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace npu;
+using namespace npu::views;
+
+namespace {
+
+std::shared_ptr<const profiler::ProfileDb> openDb(const std::filesystem::path& path) {
+    auto db = profiler::ProfileDb::open(path);
+    if (!db) qFatal("open: %s", db.message().c_str());
+    return std::shared_ptr<const profiler::ProfileDb>(std::move(*db));
+}
+
+bool runQuery(QueryPanel& panel, const QString& sql) {
+    QSignalSpy done(&panel, &QueryPanel::finished);
+    panel.setQuery(sql);
+    panel.run();
+    if (done.count() == 0 && !done.wait(30000)) return false;
+    return done.at(0).at(0).toBool();
+}
+
+}  // namespace
+
+class TestViewsSecondHour : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::filesystem::path m_a, m_b;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_a = m_dir.filePath(QStringLiteral("a.npudb")).toStdString();
+        m_b = m_dir.filePath(QStringLiteral("b.npudb")).toStdString();
+        QVERIFY(profiler::writeSyntheticDb(m_a, 3000, 3, 5).ok());
+        QVERIFY(profiler::writeSyntheticDb(m_b, 2000, 2, 9).ok());
+    }
+
+    // Major 4: with the timeline focused, the first Esc closes the find bar, the second
+    // clears the range selection (the timeline ate the first Esc for the range).
+    void escClosesFindBeforeClearingTheRange() {
+        TimelineView view;
+        view.resize(1000, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setDatabase(openDb(m_a));
+        QTRY_VERIFY(view.timeline()->data() != nullptr);
+        view.showSearch();
+        QVERIFY(!view.searchBar()->isHidden());
+        view.timeline()->setSelectedRange(1000, 500000);
+        QVERIFY(view.timeline()->selectedRange().second > view.timeline()->selectedRange().first);
+        view.timeline()->setFocus();
+        QTest::keyClick(view.timeline(), Qt::Key_Escape);
+        QVERIFY(view.searchBar()->isHidden());
+        QVERIFY2(view.timeline()->selectedRange().second > view.timeline()->selectedRange().first,
+                 "the first Esc closes the find bar only");
+        QTest::keyClick(view.timeline(), Qt::Key_Escape);
+        QCOMPARE(view.timeline()->selectedRange().second, view.timeline()->selectedRange().first);
+    }
+
+    // Minor: another run's Summary starts at its top, not where the last one was scrolled.
+    void summaryScrollsBackToTheTop() {
+        SummaryView view;
+        view.resize(700, 260);  // small: the Run table scrolls
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setDatabase(openDb(m_a));
+        QTableView* run = view.tables().front();
+        QTRY_VERIFY(run->verticalScrollBar()->maximum() > 0);
+        run->verticalScrollBar()->setValue(run->verticalScrollBar()->maximum());
+        QVERIFY(run->verticalScrollBar()->value() > 0);
+        view.setDatabase(openDb(m_b));
+        QTRY_VERIFY(run->verticalScrollBar()->maximum() > 0);
+        QCOMPARE(run->verticalScrollBar()->value(), 0);
+    }
+
+    // Minor: an error clears the previous query's rows (they stayed under the error).
+    void queryErrorClearsOldResults() {
+        QueryPanel panel;
+        panel.setDatabase(m_a);
+        QVERIFY(runQuery(panel, QStringLiteral("SELECT id, start_ns FROM TASK ORDER BY start_ns LIMIT 7")));
+        QCOMPARE(panel.results()->rowCount(), 7);
+        QVERIFY(!runQuery(panel, QStringLiteral("SELECT nope FROM nowhere")));
+        QVERIFY2(panel.status().contains(QStringLiteral("nowhere")), qPrintable(panel.status()));
+        QCOMPARE(panel.results()->rowCount(), 0);
+        QCOMPARE(panel.results()->columnCount(), 0);
+        QCOMPARE(panel.sliceColumn(), -1);
+        QPushButton* exportButton = nullptr;
+        for (QPushButton* b : panel.findChildren<QPushButton*>())
+            if (b->text().startsWith(QStringLiteral("Export"))) exportButton = b;
+        QVERIFY(exportButton);
+        QVERIFY(!exportButton->isEnabled());
+    }
+
+    // Minor: rows that carry a slice id ask for that slice on double-click; others do not.
+    void queryRowsWithASliceIdJump() {
+        QueryPanel panel;
+        panel.resize(900, 600);
+        panel.setDatabase(m_a);
+        QSignalSpy jump(&panel, &QueryPanel::sliceActivated);
+        QVERIFY(runQuery(panel, QStringLiteral("SELECT name_id, id FROM TASK ORDER BY start_ns LIMIT 5")));
+        QCOMPARE(panel.sliceColumn(), 1);
+        const qint64 second = panel.results()->index(1, 1).data().toString().toLongLong();
+        emit panel.resultsTable()->doubleClicked(panel.resultsTable()->model()->index(1, 0));
+        QCOMPARE(jump.count(), 1);
+        QCOMPARE(jump.at(0).at(0).toLongLong(), second);
+        // A named column wins wherever the rows come from.
+        QVERIFY(runQuery(panel, QStringLiteral("SELECT t.id AS task_id, k.name_id FROM TRACK k JOIN TASK t ON t.track_id = k.id LIMIT 3")));
+        QCOMPARE(panel.sliceColumn(), 0);
+        // A track's id is not a slice's.
+        QVERIFY(runQuery(panel, QStringLiteral("SELECT id FROM TRACK")));
+        QCOMPARE(panel.sliceColumn(), -1);
+        emit panel.resultsTable()->doubleClicked(panel.resultsTable()->model()->index(0, 0));
+        QCOMPARE(jump.count(), 1);
+    }
+
+    // What a Perfetto user looked for: the tables, their columns and indexes beside the editor.
+    void schemaBrowserListsTablesColumnsAndIndexes() {
+        QueryPanel panel;
+        QVERIFY(panel.schema()->tables().isEmpty());
+        panel.setDatabase(m_a);
+        const QStringList tables = panel.schema()->tables();
+        for (const QString& t : {QStringLiteral("TASK"), QStringLiteral("TRACK"), QStringLiteral("STRING_IDS"), QStringLiteral("META_DATA")})
+            QVERIFY2(tables.contains(t), qPrintable(tables.join(QStringLiteral(", "))));
+        const QStringList columns = panel.schema()->columns(QStringLiteral("TASK"));
+        QVERIFY2(columns.contains(QStringLiteral("start_ns INTEGER")), qPrintable(columns.join(QStringLiteral(", "))));
+        QVERIFY2(columns.front().startsWith(QStringLiteral("id ")), qPrintable(columns.front()));  // declaration order
+        const QStringList indexes = panel.schema()->indexes(QStringLiteral("TASK"));
+        QVERIFY2(indexes.contains(QStringLiteral("TASK_TRACK_START (track_id, start_ns, depth, dur_ns, name_id, category_id)")),
+                 qPrintable(indexes.join(QStringLiteral("; "))));
+        panel.setDatabase({});
+        QVERIFY(panel.schema()->tables().isEmpty());
+    }
+
+    // Small things: the Passes "Time" column was cut at the tab's right edge at 1280 px
+    // (the Project dock open: about 920 px left for the table); it is shown whole.
+    void passesTimeColumnIsNotCut() {
+        PassesView view;
+        view.resize(920, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        // The cluster sample's figures: 224 kernels, TFLOPs, GiB of HBM, a pass of 1.2 s.
+        std::vector<engine::PassRecord> passes;
+        for (const char* name : {"mixed-precision", "training-graph", "activation-checkpointing", "fusion-level-3"})
+            passes.push_back({name, 3, 2890, 3180, 1150, 2240, 3.14e10, 2.09e11, 5.7e11, 1.71e12, 1234.567});
+        view.setPasses(passes, 3, 224);
+        QHeaderView* header = view.table()->horizontalHeader();
+        const int time = PassesModel::Time;
+        QTRY_VERIFY(header->sectionSize(time) > 0);
+        // QTableView makes it protected; QAbstractItemView's is public.
+        const int cells = static_cast<const QAbstractItemView*>(view.table())->sizeHintForColumn(time);
+        QVERIFY2(header->sectionSize(time) >= cells,
+                 qPrintable(QStringLiteral("Time %1 px, its cells need %2").arg(header->sectionSize(time)).arg(cells)));
+        const int right = header->sectionViewportPosition(time) + header->sectionSize(time);
+        QVERIFY2(right <= view.table()->viewport()->width(),
+                 qPrintable(QStringLiteral("Time ends at %1 px of %2").arg(right).arg(view.table()->viewport()->width())));
+    }
+
+    // Small things: "8192 FLOP" with its space; a graph block's details in units.
+    void flopsReadInUnits() {
+        QCOMPARE(formatFlops(8192), QStringLiteral("8192 FLOP"));
+        QCOMPARE(formatFlops(0), QStringLiteral("0 FLOP"));
+        auto g = engine::buildZooModel("llama", {{"hidden", 256}, {"ffn", 512}, {"layers", 1}, {"heads", 4}, {"vocab", 1000}},
+                                       engine::ZooShape{2, 64});
+        QVERIFY(g.ok());
+        DisplayItem block;
+        block.block = true;
+        block.label = QStringLiteral("layers.0");
+        for (const auto& n : g->nodes()) block.nodes.push_back(n.id);
+        const QString html = nodeDetailsHtml(*g, block);
+        QVERIFY2(QRegularExpression(QStringLiteral("\\d [kMGTP]?FLOP")).match(html).hasMatch(), qPrintable(html));
+        QVERIFY2(QRegularExpression(QStringLiteral("\\d (KiB|MiB|GiB|B)\\b")).match(html).hasMatch(), qPrintable(html));
+        // No bare integer of seven or more digits (with or without separators).
+        QVERIFY2(!QRegularExpression(QStringLiteral("\\d{1,3}(,\\d{3}){2,}|\\d{7,}")).match(html).hasMatch(), qPrintable(html));
+    }
+};
+
+QTEST_MAIN(TestViewsSecondHour)
+#include "test_views_second_hour.moc"
