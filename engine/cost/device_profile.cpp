@@ -2,6 +2,7 @@
 
 #include "engine/cost/device_overlay.h"
 
+#include <algorithm>
 #include <fstream>
 
 namespace npu::engine {
@@ -169,6 +170,15 @@ Expected<DeviceProfile> loadDeviceProfile(const std::string& spec, const std::fi
         if (auto s = applyDeviceOverlay(*p, *o, overlay.string()); !s) return s.error();
     }
     return p;
+}
+
+std::vector<std::string> deviceProfileNames(const std::filesystem::path& devicesDir) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(devicesDir, ec))
+        if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 }  // namespace npu::engine

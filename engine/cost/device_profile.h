@@ -54,4 +54,7 @@ Expected<DeviceProfile> loadDeviceProfile(const std::string& nameOrPath, const s
                                           const std::filesystem::path& overlayDir = {});
 Expected<DeviceProfile> parseDeviceProfile(const nlohmann::json& doc, const std::string& fileForMessages);
 
+// The profile names loadDeviceProfile finds in devicesDir (its NAME.json files), sorted.
+std::vector<std::string> deviceProfileNames(const std::filesystem::path& devicesDir);
+
 }  // namespace npu::engine

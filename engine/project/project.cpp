@@ -272,10 +272,9 @@ nlohmann::json projectToJson(const Project& p) {
 
 Status saveProject(const Project& project, const std::filesystem::path& file) {
     // Only the file the project came from is patched; another target gets the whole document.
-    Project target = project;
-    if (file != project.file) target.source = {};
-    const std::string text = projectFileText(target);
-    if (file == project.file && text == project.source.text) return {};  // unedited: not rewritten
+    if (file != project.file) return writeFileAtomically(file, wholeProjectText(project));
+    const std::string text = projectFileText(project);
+    if (text == project.source.text) return {};  // unedited: not rewritten
     return writeFileAtomically(file, text);
 }
 

@@ -39,10 +39,12 @@ std::pair<int, char> indentOf(const std::string& text) {
 
 }  // namespace
 
+std::string wholeProjectText(const Project& project) { return projectToJson(project).dump(2) + "\n"; }
+
 std::string projectFileText(const Project& project) {
-    const nlohmann::json now = projectToJson(project);
     const Project::Source& source = project.source;
-    if (!source.document.is_object()) return now.dump(2) + "\n";
+    if (!source.document.is_object()) return wholeProjectText(project);
+    const nlohmann::json now = projectToJson(project);
     ordered doc = source.document;
     // parallel_strategy was read into parallel/communication: once those are edited, they
     // are written instead (a file may not hold both).

@@ -15,5 +15,7 @@ namespace npu::engine {
 // The text saveProject writes for `project` (the whole document for a project not loaded
 // from a JSON file).
 std::string projectFileText(const Project& project);
+// The whole document as projectToJson gives it (a new file, or a save to another file).
+std::string wholeProjectText(const Project& project);
 
 }  // namespace npu::engine

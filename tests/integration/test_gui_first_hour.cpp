@@ -234,9 +234,7 @@ private slots:
         QFETCH(QSize, size);
         MainWindow w;
         w.setShowDialogs(false);
-        w.resize(size);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(npu::views::testing::showAt(w, size));
         QSignalSpy done(w.jobs(), &npu::app::JobRunner::finished);
         QVERIFY(w.openProject(copyProject(m_tmp.filePath(QStringLiteral("readable-%1").arg(size.width())))));
         QVERIFY(done.wait(120000));

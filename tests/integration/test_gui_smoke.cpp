@@ -54,9 +54,7 @@ private slots:
         QFETCH(QSize, size);
         MainWindow w;
         w.setShowDialogs(false);
-        w.resize(size);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(npu::views::testing::showAt(w, size));
         QVERIFY(w.openDatabase(m_db));
         QVERIFY(w.database());
         QVERIFY(w.timeline()->itemCount() > 0);

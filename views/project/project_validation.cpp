@@ -20,14 +20,7 @@ Expected<engine::Project> validateProject(const engine::Project& project) {
     return parsed;
 }
 
-std::vector<std::string> deviceProfileNames() {
-    std::vector<std::string> names;
-    std::error_code ec;
-    for (const auto& e : std::filesystem::directory_iterator(engine::defaultDevicesDir(), ec))
-        if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
+std::vector<std::string> deviceProfileNames() { return engine::deviceProfileNames(engine::defaultDevicesDir()); }
 
 Status validateDevice(const std::string& device, const std::filesystem::path& projectFolder) {
     if (device.empty()) return makeError("device: choose a device profile");

@@ -73,6 +73,14 @@ inline QStringList layoutProblems(const QWidget* tab, QSize minimum) {
 
 // The data rows of a slot run at `usual` (the test's default window) and at 1280x720, in
 // a column "size".
+// Shows a window at `size` and waits until it is exposed (false if it never is).
+template <class Window>
+bool showAt(Window& w, QSize size) {
+    w.resize(size);
+    w.show();
+    return QTest::qWaitForWindowExposed(&w);
+}
+
 inline void addWindowSizes(QSize usual) {
     QTest::addColumn<QSize>("size");
     QTest::newRow(qPrintable(QStringLiteral("%1x%2").arg(usual.width()).arg(usual.height()))) << usual;
