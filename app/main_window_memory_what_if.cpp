@@ -86,7 +86,7 @@ void MainWindow::predictMemoryChoices() {
     const bool zero = m_project->parallel.value("data_parallel", std::int64_t{1}) > 1;
     std::vector<std::pair<QString, engine::Project>> requests;
     auto add = [&](const QString& choice, views::MemoryWhatIfSettings s) { requests.emplace_back(choice, applied(*m_project, s)); };
-    for (const char* c : {"none", "selective", "full"})
+    for (const char* c : {"none", "selective", "memory_bound", "full"})
         if (base.checkpointing != QLatin1String(c)) {
             auto s = base;
             s.checkpointing = QLatin1String(c);

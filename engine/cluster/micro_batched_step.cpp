@@ -4,6 +4,7 @@
 #include "engine/cluster/comm_matrix.h"
 #include "engine/cluster/rank_layout.h"
 #include "engine/cluster/rank_timeline.h"
+#include "engine/cluster/stage_memory.h"
 #include "engine/cluster/stage_profile.h"
 #include "engine/cluster/step_result.h"
 #include "engine/sim/simulator.h"
@@ -70,6 +71,17 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     if (!layout) return fail(layout.message());
     const std::int64_t iteration = layout->iterationNs;
 
+    // Each stage's memory through its own schedule: the representatives' runs (stages 0, 1
+    // and P-1, the fullest of the first, middle and last stages) take their stage's figures.
+    auto schedule = simulatePipeline(pipe);
+    if (!schedule) return fail(schedule.message());
+    const int chunks = par.schedule == PipelineSchedule::interleaved ? par.virtualStages : 1;
+    std::vector<RankClassMemory> rankClasses;
+    for (int s = 0; s < P; ++s)
+        rankClasses.push_back(replayStageMemory(profiles.at(representativeStage(s, P)), s, par.dataParallel * par.tensorParallel,
+                                                schedule->stages[static_cast<std::size_t>(s)], chunks));
+    for (auto& [stage, profile] : *stages) applyStageMemory(profile.run.summary, rankClasses[static_cast<std::size_t>(stage)], par.schedule);
+
     const std::int64_t capacity = profiles.at(0).run.summary.capacity_bytes;
     std::map<int, SimulationResult*> runs;
     for (auto& [stage, profile] : *stages) runs[stage] = &profile.run;
@@ -79,7 +91,8 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     cs.schedule = std::string(pipelineScheduleName(par.schedule));
     cs.bubble_fraction = P > 1 ? layout->bubbleFraction : 0;
 
-    for (LaidOutRanks& g : layout->groups) g.peakBytes = profiles.at(representativeStage(g.stage, P)).run.summary.peak_bytes;
+    for (LaidOutRanks& g : layout->groups) g.peakBytes = rankClasses[static_cast<std::size_t>(g.stage)].peak_bytes;
+    result.summary.memory.rank_classes = std::move(rankClasses);
     listRanks(layout->groups, setup, iteration, {.capacityBytes = capacity}, result);
     std::map<std::string, CollectiveSummary> collectives;
     const RankTimeline* middle = nullptr;  // a rank of a middle (or the last) stage
@@ -104,11 +117,18 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     step.iterationNs = iteration;
     step.layoutNotes = {"one iteration simulated (training.steps and --steps do not repeat it); ranks of a pipeline stage do identical "
                         "work and are simulated once, a stage's layers from its first two",
-                        "memory figures are one micro-batch of the first stage (the peak and reserved peak: of the stage that needs the most): "
-                        "1F1B's in-flight activations of earlier micro-batches are not added",
+                        "memory: each stage holds the activations of the micro-batches its schedule has in flight (memory.rank_classes); the "
+                        "peak and reserved peak are the fullest stage's, the reserved figure its one-micro-batch run's reserved/allocated "
+                        "ratio applied to the in-flight activations (estimate)",
                         "tensor-parallel collectives block the next block of the layer (Megatron-LM); data-parallel buckets sharing a link with "
                         "them get half its bandwidth while both run (estimate)",
-                        "sequence parallelism changes the collectives, not the norm/dropout kernels' sizes (they are costed unsharded)"};
+                        "sequence parallelism (parallel.sequence_parallel): norms, dropouts and residual adds run on 1/tp of the sequence and keep "
+                        "1/tp of its activations, the column-parallel linears keep their sequence shard (Megatron-LM gathers it again in "
+                        "backward; that all-gather's time is not added)"};
+    if (project.training.activation_checkpointing == "selective" && project.model.config.value("attention", std::string("sdpa")) != "eager")
+        step.layoutNotes.push_back("selective recomputation (Megatron-LM's: the attention core) under flash attention keeps almost the same "
+                                   "activations (a flash kernel saves no softmax output or dropout mask) and adds one attention forward per "
+                                   "layer; training.activation_checkpointing: memory_bound or full saves memory");
     for (const std::string& n : layout->notes) step.layoutNotes.push_back(n);
     if (par.comm.compression > 1) step.layoutNotes.push_back("gradient compression costs one HBM read + write of each bucket (estimate)");
     step.result = std::move(result);

@@ -123,8 +123,7 @@ void growLayers(StageSegment& seg, int layers, bool backward) {
     seg.durNs += span * (copies - 1);
 }
 
-// x(layers) from the one- and two-layer runs: what one more layer adds, times the layers.
-std::int64_t grow(std::int64_t one, std::int64_t two, int layers) { return two + (two - one) * (layers - 2); }
+std::int64_t grow(std::int64_t one, std::int64_t two, int layers) { return growByLayers(one, two, layers); }
 
 void growSummary(SimSummary& s, const SimSummary& one, int layers, std::int64_t capacity) {
     const SimSummary two = s;
@@ -198,15 +197,21 @@ Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup&
     // (and one, for what a layer adds to memory), then grown (layer symmetry).
     const bool grown = layers > 2;
     Project probe = stageProject(project, setup, stage);
+    // Sequence parallelism shards the norms, dropouts and residual adds (engine/models/
+    // model_partition); the phased programs (PPO's generation) run without it.
+    if (setup.parallel.tensorParallel > 1 && setup.parallel.sequenceParallel) probe.model.config["sequence_parallel"] = true;
     if (grown) probe.model.config["layers"] = 2;
     auto run = simulateRank(probe, {.keepGraphs = stage == 0}, progress);
     if (!run) return run.error();
+    const auto passMemoryOf = [](const SimulationResult& r) { return r.devices.empty() ? PassMemory{} : probePassMemory(r.devices.front()); };
+    PassMemory passMemory = passMemoryOf(*run);
     // The optimizer's kernels grow with the layers they update (per-tensor work included).
     double optimizerScale = 1;
     if (grown) {
         probe.model.config["layers"] = 1;
         auto single = simulateRank(probe, {}, {});
         if (!single) return single.error();
+        passMemory = grownPassMemory(passMemoryOf(*single), passMemory, layers);
         growSummary(run->summary, single->summary, layers, run->summary.capacity_bytes);
         const double two = optimizerNs(*run), oneLayer = optimizerNs(*single);
         if (two > 0) optimizerScale = (two + (two - oneLayer) * (layers - 2)) / two;
@@ -216,6 +221,7 @@ Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup&
     p.first = stage == 0;
     p.last = stage == setup.parallel.pipelineStages - 1;
     p.layers = layers;
+    p.passMemory = std::move(passMemory);
     p.trainableParams = static_cast<double>(run->summary.trainable_params > 0 ? run->summary.trainable_params : run->summary.params);
     std::vector<SimTask> tasks;
     for (const auto& d : run->devices) tasks.insert(tasks.end(), d.tasks.begin(), d.tasks.end());

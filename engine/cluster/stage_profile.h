@@ -7,6 +7,7 @@
 // Megatron-LM's tensor-parallel collectives follow a block of a layer.
 
 #include "engine/cluster/cluster_setup.h"
+#include "engine/cluster/pass_memory.h"
 #include "engine/cluster/rank_simulator.h"
 #include "base/progress.h"
 #include "engine/result/simulation_result.h"
@@ -33,6 +34,7 @@ struct StageProfile {
     int layers = 0;
     bool first = true, last = true;
     SimulationResult run;            // the single-device run of one micro-batch (streams, summary, memory)
+    PassMemory passMemory;           // what the micro-batch's passes hold (grown to the stage's layers)
     StageSegment forward, backward, optimizer;
     double trainableParams = 0;      // this rank's shard
 };

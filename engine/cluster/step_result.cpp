@@ -25,6 +25,8 @@ SimulationResult startStepResult(std::map<int, SimulationResult*> runs, int stag
     result.graph_after_fusion = std::move(first.graph_after_fusion);
     result.steps.push_back({0, 0, iterationNs});
     SimSummary& sum = result.summary;
+    sum.status = "ok";  // the first stage's own status is taken below, with its stage named
+    sum.message.clear();
     for (const auto& [stage, run] : runs) {  // a later stage out of memory makes the run so
         const SimSummary& st = run->summary;
         if (st.status != "ok" && sum.status == "ok") {

@@ -59,11 +59,13 @@ std::vector<OomAdvice> oomAdvice(const Project& project, const SimulationOptions
     }
     if (t.activation_checkpointing != "full") {
         Project p = project;
-        p.training.activation_checkpointing = t.activation_checkpointing == "none" ? "selective" : "full";
+        // Megatron's selective recomputation saves only the attention core's bytes (nothing
+        // under flash attention): the playbook's lighter step is memory_bound.
+        p.training.activation_checkpointing = t.activation_checkpointing == "memory_bound" ? "full" : "memory_bound";
         out.push_back(resimulate(p, options, "activation_checkpointing",
                                  "training.activation_checkpointing: " + t.activation_checkpointing + " -> " +
                                      p.training.activation_checkpointing));
-        if (!out.back().fits && p.training.activation_checkpointing == "selective") {
+        if (!out.back().fits && p.training.activation_checkpointing == "memory_bound") {
             p.training.activation_checkpointing = "full";
             out.push_back(resimulate(p, options, "activation_checkpointing",
                                      "training.activation_checkpointing: " + t.activation_checkpointing + " -> full"));

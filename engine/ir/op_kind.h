@@ -42,7 +42,7 @@ namespace npu::engine {
     X(Reshape) X(Flatten) X(Squeeze) X(Unsqueeze) X(Identity) X(Transpose) X(TransposeView)        \
     X(Concat) X(Split) X(Slice) X(SliceView) X(SliceBackward) X(Expand) X(Resize) X(Upsample)      \
     X(ScatterElements) X(ScatterND) X(Scatter) X(DepthToSpace) X(SpaceToDepth) X(Trilu)            \
-    X(ReverseSequence) X(Pad) X(Tile)                                                              \
+    X(ReverseSequence) X(Pad) X(Tile) X(SequenceGather) X(SequenceScatter)                         \
     /* gather_ops.cpp */                                                                           \
     X(Gather) X(Embedding) X(EmbeddingGrad) X(GatherElements) X(GatherND)                          \
     /* generator_ops.cpp */                                                                        \

@@ -38,20 +38,23 @@ int addEagerAttention(GraphBuilder& b, int q, int k, int v, int causalMask, cons
     // torch.matmul(query, key.transpose(-1, -2)) * scale (HF GPT2 divides by a 0-d sqrt(d):
     // the same saved tensors) and torch.where(causal_mask, w, finfo.min): 0-d tensors in the
     // scores' dtype.
-    const int scores = b.op(OpKind::MatMul, name + ".scores", {q4, k4}, {{"transB", std::int64_t{1}}});
-    const int scaled = b.op(OpKind::Mul, name + ".scale", {scores, b.buffer(name + ".scale_factor", {})});
-    const int masked = b.op(OpKind::Where, name + ".causal_mask", {causalMask, scaled, b.buffer(name + ".mask_value", {})});
-    const Attributes lastAxis{{"axis", std::int64_t{-1}}};
+    // Megatron-LM's "core attention", what its selective recomputation redoes
+    // (engine/passes/activation_checkpointing_pass): from Q.K^T to the product with V.
+    const std::pair<const std::string, AttrValue> core{"attention_core", std::int64_t{1}};
+    const int scores = b.op(OpKind::MatMul, name + ".scores", {q4, k4}, {{"transB", std::int64_t{1}}, core});
+    const int scaled = b.op(OpKind::Mul, name + ".scale", {scores, b.buffer(name + ".scale_factor", {})}, {core});
+    const int masked = b.op(OpKind::Where, name + ".causal_mask", {causalMask, scaled, b.buffer(name + ".mask_value", {})}, {core});
+    const Attributes lastAxis{{"axis", std::int64_t{-1}}, core};
     int probs = -1;
     if (s.softmaxFp32) {
         // Casts to the dtype a tensor already has are dropped by the mixed-precision pass.
-        const int wide = b.op(OpKind::Cast, name + ".softmax_fp32", {masked}, {{"to", std::string("float32")}});
-        probs = b.op(OpKind::CastLike, name + ".to_query_dtype", {b.op(OpKind::Softmax, name + ".softmax", {wide}, lastAxis), q4});
+        const int wide = b.op(OpKind::Cast, name + ".softmax_fp32", {masked}, {{"to", std::string("float32")}, core});
+        probs = b.op(OpKind::CastLike, name + ".to_query_dtype", {b.op(OpKind::Softmax, name + ".softmax", {wide}, lastAxis), q4}, {core});
     } else {
         probs = b.op(OpKind::Softmax, name + ".softmax", {masked}, lastAxis);
     }
-    if (s.dropout > 0) probs = b.ops(OpKind::Dropout, name + ".dropout", {probs}, {{"ratio", s.dropout}}, 2)[0];
-    const int ctx = b.op(OpKind::MatMul, name + ".context", {probs, v4});
+    if (s.dropout > 0) probs = b.ops(OpKind::Dropout, name + ".dropout", {probs}, {{"ratio", s.dropout}, core}, 2)[0];
+    const int ctx = b.op(OpKind::MatMul, name + ".context", {probs, v4}, {core});
     // [B, H, S, D] -> [B, S, H*D]: transpose(1, 2).contiguous() is one copy kernel (its
     // backward copies dY back and saves nothing), then a view; the copy is what o_proj saves.
     const int t = b.op(OpKind::Transpose, name + ".merge_transpose", {ctx}, {{"perm", std::vector<std::int64_t>{0, 2, 1, 3}}});

@@ -51,10 +51,10 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
         wte = b.weight("wte.weight", {vocabR, hidden});
         const int tok = b.op(OpKind::Embedding, "wte", {ids, wte});
         const int pe = b.op(OpKind::Embedding, "wpe", {pos, b.weight("wpe.weight", {maxSeq, hidden})});
-        x = b.op(OpKind::Add, "embed.add", {tok, pe});
+        x = part.scatterSequence(b, b.op(OpKind::Add, "embed.add", {tok, pe}), "embed.sp_scatter");
         if (dropout > 0) x = b.ops(OpKind::Dropout, "embed.dropout", {x}, {{"ratio", dropout}}, 2)[0];
     } else {
-        x = addStageInput(b, B, S, hidden);
+        x = addStageInput(b, B, part.localSeq(S), hidden);
     }
     auto linear = [&](const std::string& name, int in, std::int64_t outF, std::int64_t inF) {
         return b.op(OpKind::Linear, name, {in, b.weight(name + ".weight", {outF, inF}), b.weight(name + ".bias", {outF})});
@@ -73,17 +73,17 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     for (std::int64_t i = 0; i < layers; ++i) {
         const std::string p = "layers." + std::to_string(i) + ".";
         b.setBlock("layers." + std::to_string(i));
-        const int n1 = layerNorm(p + "ln_1", x);
+        const int n1 = part.gatherSequence(b, layerNorm(p + "ln_1", x), p + "attn.sp_gather");
         const int q = linear(p + "attn.q_proj", n1, hiddenR, hidden);
         const int k = linear(p + "attn.k_proj", n1, hiddenR, hidden);
         const int v = linear(p + "attn.v_proj", n1, hiddenR, hidden);
         const int a = eager ? addEagerAttention(b, q, k, v, causalMask, eagerShape, p + "attn.eager")
                             : b.ops(OpKind::ScaledDotProductAttention, p + "attn.sdpa", {q, k, v}, attnAttrs, 2)[0];
-        const int o = residualDropout(p + "attn.resid_dropout", linear(p + "attn.o_proj", a, hidden, hiddenR));
+        const int o = residualDropout(p + "attn.resid_dropout", part.scatterSequence(b, linear(p + "attn.o_proj", a, hidden, hiddenR), p + "attn.sp_scatter"));
         x = b.op(OpKind::Add, p + "attn.residual", {x, o});
-        const int n2 = layerNorm(p + "ln_2", x);
+        const int n2 = part.gatherSequence(b, layerNorm(p + "ln_2", x), p + "mlp.sp_gather");
         const int h = b.op(OpKind::Gelu, p + "mlp.gelu", {linear(p + "mlp.fc", n2, ffnR, hidden)});
-        const int m = residualDropout(p + "mlp.dropout", linear(p + "mlp.proj", h, hidden, ffnR));
+        const int m = residualDropout(p + "mlp.dropout", part.scatterSequence(b, linear(p + "mlp.proj", h, hidden, ffnR), p + "mlp.sp_scatter"));
         x = b.op(OpKind::Add, p + "mlp.residual", {x, m});
     }
     b.setBlock("");
@@ -92,7 +92,7 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
         return b.finish();
     }
     const int labels = b.input("labels", {B, S}, DType::i64);
-    const int nf = layerNorm("ln_f", x);
+    const int nf = part.gatherSequence(b, layerNorm("ln_f", x), "ln_f.sp_gather");
     // A last pipeline stage keeps its own copy of a tied embedding (Megatron-LM).
     const int headW = tied && wte >= 0 ? wte : b.weight("lm_head.weight", {vocabR, hidden});
     addCausalLmHeadAndLoss(b, nf, headW, labels);

@@ -59,9 +59,9 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     if (part.embedding) {
         const int ids = b.input("input_ids", {B, S}, DType::i64);
         embedW = b.weight("embed_tokens.weight", {vocabR, hidden});
-        x = b.op(OpKind::Embedding, "embed_tokens", {ids, embedW});
+        x = part.scatterSequence(b, b.op(OpKind::Embedding, "embed_tokens", {ids, embedW}), "embed_tokens.sp_scatter");
     } else {
-        x = addStageInput(b, B, S, hidden);
+        x = addStageInput(b, B, part.localSeq(S), hidden);
     }
     Attributes attnAttrs{{"heads", headsR}, {"kv_heads", kvHeadsR}, {"causal", std::int64_t{1}}};
     if (attnDropout > 0) attnAttrs["dropout"] = attnDropout;
@@ -75,7 +75,7 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
     for (std::int64_t i = 0; i < layers; ++i) {
         const std::string p = "layers." + std::to_string(i) + ".";
         b.setBlock("layers." + std::to_string(i));
-        const int n1 = norm(x, p + "input_layernorm", b.weight(p + "input_layernorm.weight", {hidden}));
+        const int n1 = part.gatherSequence(b, norm(x, p + "input_layernorm", b.weight(p + "input_layernorm.weight", {hidden})), p + "attn.sp_gather");
         const int q = b.op(OpKind::Linear, p + "attn.q_proj", {n1, b.weight(p + "attn.q_proj.weight", {headsR * headDim, hidden})});
         const int k = b.op(OpKind::Linear, p + "attn.k_proj", {n1, b.weight(p + "attn.k_proj.weight", {kvHeadsR * headDim, hidden})});
         const int v = b.op(OpKind::Linear, p + "attn.v_proj", {n1, b.weight(p + "attn.v_proj.weight", {kvHeadsR * headDim, hidden})});
@@ -90,14 +90,15 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
         const int a = eager ? addEagerAttention(b, qr, kr, vc, causalMask, eagerShape, p + "attn.eager")
                             : b.ops(OpKind::ScaledDotProductAttention, p + "attn.sdpa", {qr, kr, vc}, attnAttrs, 2)[0];
         const int o = b.op(OpKind::Linear, p + "attn.o_proj", {a, b.weight(p + "attn.o_proj.weight", {hidden, headsR * headDim})});
-        x = b.op(OpKind::Add, p + "attn.residual", {x, o});
-        const int n2 = norm(x, p + "post_attention_layernorm", b.weight(p + "post_attention_layernorm.weight", {hidden}));
+        x = b.op(OpKind::Add, p + "attn.residual", {x, part.scatterSequence(b, o, p + "attn.sp_scatter")});
+        const int n2 = part.gatherSequence(b, norm(x, p + "post_attention_layernorm", b.weight(p + "post_attention_layernorm.weight", {hidden})),
+                                           p + "mlp.sp_gather");
         const int g = b.op(OpKind::Linear, p + "mlp.gate_proj", {n2, b.weight(p + "mlp.gate_proj.weight", {ffnR, hidden})});
         const int u = b.op(OpKind::Linear, p + "mlp.up_proj", {n2, b.weight(p + "mlp.up_proj.weight", {ffnR, hidden})});
         const int act = b.op(OpKind::SiLU, p + "mlp.act", {g});
         const int m = b.op(OpKind::Mul, p + "mlp.mul", {act, u});
         const int d = b.op(OpKind::Linear, p + "mlp.down_proj", {m, b.weight(p + "mlp.down_proj.weight", {hidden, ffnR})});
-        x = b.op(OpKind::Add, p + "mlp.residual", {x, d});
+        x = b.op(OpKind::Add, p + "mlp.residual", {x, part.scatterSequence(b, d, p + "mlp.sp_scatter")});
     }
     b.setBlock("");
     if (!part.lmHead) {
@@ -105,7 +106,7 @@ Expected<Graph> buildLlama(const nlohmann::json& config, const ZooShape& shape) 
         return b.finish();
     }
     const int labels = b.input("labels", {B, S}, DType::i64);
-    const int nf = norm(x, "norm", b.weight("norm.weight", {hidden}));
+    const int nf = part.gatherSequence(b, norm(x, "norm", b.weight("norm.weight", {hidden})), "norm.sp_gather");
     // A last pipeline stage keeps its own copy of a tied embedding (Megatron-LM).
     const int headW = tied && embedW >= 0 ? embedW : b.weight("lm_head.weight", {vocabR, hidden});
     addCausalLmHeadAndLoss(b, nf, headW, labels);

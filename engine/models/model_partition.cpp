@@ -12,6 +12,7 @@ std::string tooManyLayers(std::int64_t layers) {
 ModelPartition ModelPartition::read(ConfigReader& cfg) {
     ModelPartition p;
     p.tensorParallel = cfg.positiveInt("tensor_parallel", 1);
+    p.sequenceParallel = cfg.boolean("sequence_parallel", false) && p.tensorParallel > 1;
     p.embedding = cfg.boolean("embedding", true);
     p.lmHead = cfg.boolean("lm_head", true);
     return p;
@@ -22,6 +23,14 @@ std::int64_t ModelPartition::shard(std::int64_t n, const char* key, std::optiona
         error = makeError(std::string("model.config.") + key + ": " + std::to_string(n) + " is not divisible by tensor_parallel " +
                           std::to_string(tensorParallel));
     return std::max<std::int64_t>(n / tensorParallel, 1);
+}
+
+int ModelPartition::gatherSequence(GraphBuilder& b, int x, const std::string& name) const {
+    return sequenceParallel ? b.op(OpKind::SequenceGather, name, {x}, {{"tensor_parallel", tensorParallel}}) : x;
+}
+
+int ModelPartition::scatterSequence(GraphBuilder& b, int x, const std::string& name) const {
+    return sequenceParallel ? b.op(OpKind::SequenceScatter, name, {x}, {{"tensor_parallel", tensorParallel}}) : x;
 }
 
 int addStageInput(GraphBuilder& b, std::int64_t batch, std::int64_t seq, std::int64_t hidden) {

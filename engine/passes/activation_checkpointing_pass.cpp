@@ -10,19 +10,28 @@
 namespace npu::engine {
 
 namespace {
-// Selective: keep what matmuls, convolutions and attention produce; recompute the cheap
-// memory-bound ops between them (norms, activations, rotary, casts, residual adds),
+// memory_bound: keep what matmuls, convolutions and attention produce; recompute the
+// cheap memory-bound ops between them (norms, activations, rotary, casts, residual adds),
 // whose outputs are most of a transformer layer's saved bytes per FLOP.
-bool cheapToRecompute(const Node& n) {
+bool memoryBound(const Node& n) {
     const OpCategory c = OpRegistry::instance().category(n.op);
     return c != OpCategory::matmul && c != OpCategory::conv && c != OpCategory::attention;
+}
+
+// selective (Megatron-LM): the attention core, spelled out or one kernel.
+bool attentionCore(const Node& n) {
+    return n.attrInt("attention_core", 0) != 0 || OpRegistry::instance().category(n.op) == OpCategory::attention;
+}
+
+bool recomputed(const std::string& mode, const Node& n) {
+    return mode == "full" || (mode == "selective" && attentionCore(n)) || (mode == "memory_bound" && memoryBound(n));
 }
 }  // namespace
 
 Status ActivationCheckpointingPass::apply(Graph& graph, PassStats& stats) {
     if (m_mode == "none") return {};
-    if (m_mode != "full" && m_mode != "selective")
-        return makeError("training.activation_checkpointing: expected none, selective or full, got \"" + m_mode + "\"");
+    if (m_mode != "full" && m_mode != "selective" && m_mode != "memory_bound")
+        return makeError("training.activation_checkpointing: expected none, selective, memory_bound or full, got \"" + m_mode + "\"");
 
     const std::vector<int> order = graph.topologicalOrder();
     std::map<std::string, std::vector<int>> forwardOf;   // block -> forward nodes in order
@@ -30,7 +39,7 @@ Status ActivationCheckpointingPass::apply(Graph& graph, PassStats& stats) {
     for (std::size_t pos = 0; pos < order.size(); ++pos) {
         const Node& n = graph.node(order[pos]);
         if (n.block.empty()) continue;
-        if (n.phase == Phase::forward && (m_mode == "full" || cheapToRecompute(n))) forwardOf[n.block].push_back(n.id);
+        if (n.phase == Phase::forward && recomputed(m_mode, n)) forwardOf[n.block].push_back(n.id);
         else if (n.phase == Phase::backward && !firstBackward.count(n.block)) firstBackward[n.block] = static_cast<int>(pos);
     }
 

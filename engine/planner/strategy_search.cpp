@@ -14,7 +14,8 @@ namespace npu::engine {
 
 namespace {
 
-constexpr std::array<const char*, 3> kCheckpointing{"none", "selective", "full"};
+// In the order they save memory (selective: Megatron's, the attention core only; engine/passes/activation_checkpointing_pass).
+constexpr std::array<const char*, 4> kCheckpointing{"none", "selective", "memory_bound", "full"};
 
 std::vector<int> divisorsOf(std::int64_t n) {
     std::vector<int> d;

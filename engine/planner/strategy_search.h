@@ -46,7 +46,7 @@ struct StrategyConfig {
     int pipelineStages = 1;
     int microBatches = 1;
     int zeroStage = 0;
-    std::string activationCheckpointing = "none";  // none | selective | full
+    std::string activationCheckpointing = "none";  // none | selective | memory_bound | full
     bool sequenceParallel = false;                  // kept from the project (when tensor_parallel > 1)
 
     bool operator==(const StrategyConfig&) const = default;

@@ -65,7 +65,7 @@ Status parseTraining(const nlohmann::json& doc, const std::string& file, Trainin
         c.fail("precision", "expected one of " + names + ", got \"" + precision + "\"");
     }
     t.optimizer = c.oneOf("optimizer", {"adamw", "sgd"}, t.optimizer);
-    t.activation_checkpointing = c.oneOf("activation_checkpointing", {"none", "selective", "full"}, t.activation_checkpointing);
+    t.activation_checkpointing = c.oneOf("activation_checkpointing", {"none", "selective", "memory_bound", "full"}, t.activation_checkpointing);
     t.gradient_accumulation = c.intInRange("gradient_accumulation", 1, 1 << 20, t.gradient_accumulation);
     if (c.has("loss_scaling")) {
         const auto& v = c.any("loss_scaling");

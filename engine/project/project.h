@@ -31,7 +31,7 @@ struct TrainingSettings {
     std::int64_t seq = 1024;                 // ignored by vision models
     std::string precision = "bf16-amp";      // engine/precision/precision_level.h: fp32 | tf32 | *-amp | *-o2 | bf16 | fp16
     std::string optimizer = "adamw";         // adamw | sgd
-    std::string activation_checkpointing = "none";  // none | selective | full
+    std::string activation_checkpointing = "none";  // none | selective (Megatron's) | memory_bound | full
     std::int64_t gradient_accumulation = 1;
     nlohmann::json loss_scaling = "dynamic"; // "dynamic", a number, or {init_scale, growth_factor, ...}
     std::int64_t steps = 1;                  // optimizer steps one simulated run covers

@@ -78,6 +78,27 @@ struct OomReport {
     std::vector<OomAdvice> advice;
 };
 
+// One class of ranks that do identical work (the ranks of one pipeline stage) at its own
+// peak, its memory replayed through the stage's pipeline schedule (engine/cluster/
+// stage_memory): what each of the class's devices holds.
+struct RankClassMemory {
+    std::string name;                      // "stage 0"
+    int stage = 0;
+    int ranks = 0;                         // devices in the class
+    // Micro-batches whose activations the stage holds at once at most: 1F1B p - s (capped
+    // at m), GPipe m, interleaved Megatron-LM's p + (p - 1) / v on the first stage.
+    double micro_batches_in_flight = 1;
+    std::int64_t activation_bytes_per_micro_batch = 0;  // what one forward pass leaves for its backward
+    std::int64_t peak_bytes = 0;           // allocated, at the class's peak
+    std::int64_t reserved_peak_bytes = 0;
+    std::int64_t peak_time_ns = 0;         // in the iteration: when the most micro-batches are in flight, or the optimizer step
+    // Live bytes at the peak by tensor role (tensorRoleName: weight, master_weight,
+    // gradient, optimizer_state, activation, temporary, comm_buffer, input), plus
+    // "allocator_overhead": reserved - allocated.
+    std::map<std::string, std::int64_t> breakdown;
+    bool oom = false;
+};
+
 struct MemorySummary {
     std::string allocator = "caching";
     std::int64_t reserved_peak_bytes = 0;
@@ -89,6 +110,7 @@ struct MemorySummary {
     std::map<std::string, std::int64_t> by_category;  // requested bytes live at the allocated peak
     std::vector<AllocatorFigures> allocators;
     OomReport oom;
+    std::vector<RankClassMemory> rank_classes;  // cluster runs: one per pipeline stage
 };
 
 }  // namespace npu::engine

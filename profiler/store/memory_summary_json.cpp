@@ -23,6 +23,21 @@ void addMemorySummaryJson(json& m, const engine::MemorySummary& s) {
                                    {"segments", a.segments},
                                    {"oom", a.oom}};
     m["allocators"] = allocators;
+    if (!s.rank_classes.empty()) {
+        json classes = json::array();
+        for (const auto& c : s.rank_classes)
+            classes.push_back({{"name", c.name},
+                               {"stage", c.stage},
+                               {"ranks", c.ranks},
+                               {"micro_batches_in_flight", c.micro_batches_in_flight},
+                               {"activation_bytes_per_micro_batch", c.activation_bytes_per_micro_batch},
+                               {"peak_bytes", c.peak_bytes},
+                               {"reserved_peak_bytes", c.reserved_peak_bytes},
+                               {"peak_time_ns", c.peak_time_ns},
+                               {"breakdown", c.breakdown},
+                               {"oom", c.oom}});
+        m["rank_classes"] = classes;
+    }
     if (!s.oom.present) return;
     json top = json::array();
     for (const auto& t : s.oom.top_tensors)
@@ -62,6 +77,24 @@ engine::MemorySummary memorySummaryFromJson(const json& m) {
         for (const auto& [name, a] : it->items())
             s.allocators.push_back({name, a.value("allocated_peak_bytes", std::int64_t{0}), a.value("reserved_peak_bytes", std::int64_t{0}),
                                     a.value("largest_free_block_bytes", std::int64_t{0}), a.value("segments", 0), a.value("oom", false)});
+    if (auto it = m.find("rank_classes"); it != m.end() && it->is_array())
+        for (const auto& c : *it) {
+            if (!c.is_object()) continue;
+            engine::RankClassMemory r;
+            r.name = c.value("name", std::string());
+            r.stage = c.value("stage", 0);
+            r.ranks = c.value("ranks", 0);
+            r.micro_batches_in_flight = c.value("micro_batches_in_flight", 1.0);
+            r.activation_bytes_per_micro_batch = c.value("activation_bytes_per_micro_batch", std::int64_t{0});
+            r.peak_bytes = c.value("peak_bytes", std::int64_t{0});
+            r.reserved_peak_bytes = c.value("reserved_peak_bytes", std::int64_t{0});
+            r.peak_time_ns = c.value("peak_time_ns", std::int64_t{0});
+            if (auto b = c.find("breakdown"); b != c.end() && b->is_object())
+                for (const auto& [k, v] : b->items())
+                    if (v.is_number()) r.breakdown[k] = v.get<std::int64_t>();
+            r.oom = c.value("oom", false);
+            s.rank_classes.push_back(std::move(r));
+        }
     auto oom = m.find("oom");
     if (oom == m.end() || !oom->is_object()) return s;
     s.oom.present = true;

@@ -12,7 +12,7 @@
 namespace npu::views {
 
 namespace {
-const QStringList kCheckpointing = {QStringLiteral("none"), QStringLiteral("selective"), QStringLiteral("full")};
+const QStringList kCheckpointing = {QStringLiteral("none"), QStringLiteral("selective"), QStringLiteral("memory_bound"), QStringLiteral("full")};
 const QStringList kAllocators = {QStringLiteral("caching"), QStringLiteral("buddy"), QStringLiteral("static")};
 }  // namespace
 

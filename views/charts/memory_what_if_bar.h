@@ -19,7 +19,7 @@ class QLabel;
 namespace npu::views {
 
 struct MemoryWhatIfSettings {
-    QString checkpointing = QStringLiteral("none");  // none | selective | full
+    QString checkpointing = QStringLiteral("none");  // none | selective | memory_bound | full
     int zeroStage = 0;
     bool offloadOptimizer = false;
     bool offloadActivations = false;

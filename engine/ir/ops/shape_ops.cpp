@@ -321,6 +321,36 @@ void transposeBackward(BackwardContext& c) {
     c.add(OpKind::Transpose, ".grad", {c.firstGrad()}, {c.dIn[0]}, {{"perm", inverse}});
 }
 
+// Megatron-LM's sequence parallelism (Korthikanti et al. 2022, sec. 4.2.2): outside the
+// tensor-parallel regions each rank holds 1/t of the sequence (dim 1 of [B, S, H]). The
+// all-gather into a column-parallel linear and the reduce-scatter out of a row-parallel
+// one are views here: the collectives are the cluster layer's (engine/cluster), and the
+// linear saves its sequence shard, not the gathered input, because Megatron gathers it
+// again in backward; the gathered buffer itself lives only for the GEMM.
+Outs sequenceShardShape(const Node& node, const std::vector<ShapeInput>& in, bool gather) {
+    if (auto s = needInputs(node, in, 1); !s) return s.error();
+    const std::int64_t t = node.attrInt("tensor_parallel", 1);
+    Shape out = in[0].shape;
+    if (out.size() < 2 || t < 1) return shapeError(node, "expected a [batch, seq, ...] input and tensor_parallel >= 1");
+    if (out[1] >= 0) {
+        if (!gather && out[1] % t != 0)
+            return shapeError(node, "sequence length " + std::to_string(out[1]) + " is not divisible by tensor_parallel " + std::to_string(t));
+        out[1] = gather ? out[1] * t : out[1] / t;
+    }
+    return singleOutput(out, in[0].dtype);
+}
+Outs sequenceGatherShape(const Node& node, const std::vector<ShapeInput>& in) { return sequenceShardShape(node, in, true); }
+Outs sequenceScatterShape(const Node& node, const std::vector<ShapeInput>& in) { return sequenceShardShape(node, in, false); }
+
+// The gradient of a gather is the reduce-scatter of dY, and of a scatter the all-gather.
+template <OpKind Opposite>
+void sequenceShardBackward(BackwardContext& c) {
+    const Node f = c.fwd();
+    if (!c.need(0)) return;
+    c.dIn[0] = c.newGrad(f.inputs[0]);
+    c.add(Opposite, ".grad", {c.firstGrad()}, {c.dIn[0]}, f.attrs);
+}
+
 }  // namespace
 
 void registerShapeOps(OpRegistry& r) {
@@ -353,6 +383,8 @@ void registerShapeOps(OpRegistry& r) {
     r.add(OpKind::ReverseSequence, {view, false, identityShape, {}});
     r.add(OpKind::Pad, {view, false, padShape, copyCost});
     r.add(OpKind::Tile, {view, false, tileShape, copyCost});
+    r.add(OpKind::SequenceGather, {view, true, sequenceGatherShape, {}, sequenceShardBackward<OpKind::SequenceScatter>});
+    r.add(OpKind::SequenceScatter, {view, true, sequenceScatterShape, {}, sequenceShardBackward<OpKind::SequenceGather>});
 }
 
 }  // namespace npu::engine::ops

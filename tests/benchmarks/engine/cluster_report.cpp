@@ -71,6 +71,37 @@ void timeIt(const char* what, const Project& p, double budget) {
     if (std::getenv("CLUSTER_REPORT_VERBOSE")) printDetail(*r);
 }
 
+// GPT-3 175B on 64 A100-80GB (TP 8, PP 8, 1F1B, 64 micro-batches of 1, seq 2048): the
+// busiest rank's peak by recomputation and sequence parallelism (issue 23's headline),
+// and Korthikanti et al.'s activation formula for the first stage (sec. 4.2, eq. 2-5:
+// L/p layers x p micro-batches in flight x sbh(34/t ...) bytes; flash attention drops the
+// 5as/ht term).
+void gpt3Memory() {
+    std::printf("\n== GPT-3 175B, 64 x a100-80gb (TP8 PP8, 1F1B, 64 micro-batches): busiest rank's memory\n");
+    std::printf("%-26s %12s %12s %8s %10s  %s\n", "recomputation", "peak", "reserved", "status", "in flight", "per stage (peak)");
+    for (const bool sp : {false, true})
+        for (const char* recompute : {"none", "selective", "full"}) {
+            Project p = korthikanti::gptProject("gpt3-175b-64", 96, 12288, 96, 8, 8, 1, 64, recompute, sp);
+            SimulationOptions o;
+            o.keepGraphs = false;
+            o.adviseOnCommunication = false;
+            auto r = simulateProject(p, o);
+            const std::string label = std::string(recompute) + (sp ? " + SP" : "");
+            if (!r) {
+                std::printf("%-26s error: %s\n", label.c_str(), r.message().c_str());
+                continue;
+            }
+            const SimSummary& s = r->summary;
+            std::string stages, inFlight;
+            for (const RankClassMemory& c : s.memory.rank_classes) {
+                stages += " " + std::to_string(c.stage) + ":" + std::to_string(c.peak_bytes / (1LL << 20) / 1024.0).substr(0, 5);
+                if (c.stage == 0) inFlight = std::to_string(c.micro_batches_in_flight).substr(0, 4);
+            }
+            std::printf("%-26s %8.2f GiB %8.2f GiB %8s %10s  %s\n", label.c_str(), s.peak_bytes / double(1LL << 30),
+                        s.memory.reserved_peak_bytes / double(1LL << 30), s.status.c_str(), inFlight.c_str(), stages.c_str());
+        }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -108,5 +139,6 @@ int main(int argc, char** argv) {
         const double sim = r->summary.step_time_ms / 1e3;
         std::printf("%-34s %8.2f s %8.2f s %+7.1f %%\n", c.name, c.measuredSeconds, sim, (sim / c.measuredSeconds - 1) * 100);
     }
+    gpt3Memory();
     return 0;
 }

@@ -19,6 +19,7 @@
 
 #include "engine/project/project.h"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,8 @@ inline engine::Project gptProject(const std::string& name, int heads, int hidden
     p.device = "a100-80gb";
     p.model.zoo = "gpt";
     p.model.config = {{"hidden", hidden}, {"layers", layers}, {"heads", heads}, {"vocab", 51200}, {"max_seq", 2048}};
+    if (std::getenv("KORTHIKANTI_EAGER")) p.model.config["attention"] = "eager";
+    if (std::getenv("KORTHIKANTI_DROPOUT")) p.model.config["dropout"] = std::atof(std::getenv("KORTHIKANTI_DROPOUT"));
     p.training.batch = batch;
     p.training.seq = 2048;
     p.training.precision = "bf16-o2";

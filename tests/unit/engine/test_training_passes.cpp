@@ -144,8 +144,8 @@ private slots:
             if (n.phase == Phase::backward && ckpt.node(order[i - 1]).phase == Phase::recompute) QCOMPARE(n.block, ckpt.node(order[i - 1]).block);
         }
     }
-    void selectiveRecomputesOnlyCheapOps() {
-        const Graph sel = trainingGraph("llama", kLlamaSmall, {1, 128}, Precision::bf16_amp, "selective");
+    void memoryBoundRecomputesOnlyCheapOps() {
+        const Graph sel = trainingGraph("llama", kLlamaSmall, {1, 128}, Precision::bf16_amp, "memory_bound");
         int recompute = 0;
         for (const Node& n : sel.nodes())
             if (n.phase == Phase::recompute) {
@@ -154,6 +154,26 @@ private slots:
                 QVERIFY(c != OpCategory::matmul && c != OpCategory::attention);
             }
         QVERIFY(recompute > 0);
+    }
+    void selectiveRecomputesTheAttentionCore() {
+        // Megatron-LM's selective recomputation: Q.K^T through .V, nothing else. Eager
+        // attention spells the core out (two matmuls, scale, mask, softmax); sdpa is one kernel.
+        nlohmann::json eager = kLlamaSmall;
+        eager["attention"] = "eager";
+        for (const nlohmann::json& config : {kLlamaSmall, eager}) {
+            const Graph sel = trainingGraph("llama", config, {1, 128}, Precision::bf16_o2, "selective");
+            int recompute = 0, matmuls = 0;
+            for (const Node& n : sel.nodes())
+                if (n.phase == Phase::recompute) {
+                    ++recompute;
+                    const Node& f = sel.node(n.forwardNode);
+                    QVERIFY2(f.attrInt("attention_core", 0) != 0 || OpRegistry::instance().category(f.op) == OpCategory::attention, f.name.c_str());
+                    if (f.kind == OpKind::MatMul) ++matmuls;
+                }
+            const int layers = static_cast<int>(config.value("layers", std::int64_t{0}));
+            QVERIFY(recompute > 0);
+            QCOMPARE(matmuls, config == eager ? 2 * layers : 0);  // scores and context per layer
+        }
     }
     void errorsAreValues() {
         auto g = buildZooModel("llama", kLlamaSmall, {1, 16});

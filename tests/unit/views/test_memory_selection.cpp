@@ -181,8 +181,9 @@ private slots:
         QVERIFY(bar.choiceText(QStringLiteral("checkpointing=full")).contains(QStringLiteral("150 ms")));
         QCOMPARE(changed.count(), 0);  // figures are no change of the settings
         auto* combo = bar.findChildren<QComboBox*>().front();
-        QVERIFY(combo->itemText(2).startsWith(QStringLiteral("full")));
-        QVERIFY(combo->itemText(2).contains(QStringLiteral("150 ms")));
+        QVERIFY(combo->itemText(2).startsWith(QStringLiteral("memory_bound")));
+        QVERIFY(combo->itemText(3).startsWith(QStringLiteral("full")));
+        QVERIFY(combo->itemText(3).contains(QStringLiteral("150 ms")));
         QVERIFY(combo->itemText(1).contains(QStringLiteral("open run")));
         views::MemoryWhatIfSettings s = base;
         s.offloadActivations = true;

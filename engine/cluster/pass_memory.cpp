@@ -1,0 +1,82 @@
+#include "engine/cluster/pass_memory.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace npu::engine {
+
+namespace {
+
+// Roles allocated before the step and kept through it: not what a micro-batch adds.
+bool residentRole(TensorRole r) {
+    return r == TensorRole::weight || r == TensorRole::master_weight || r == TensorRole::optimizer_state || r == TensorRole::input;
+}
+
+std::map<std::string, std::int64_t> grow(const std::map<std::string, std::int64_t>& one, const std::map<std::string, std::int64_t>& two,
+                                         int layers) {
+    std::map<std::string, std::int64_t> out = two;
+    for (auto& [role, bytes] : out) {
+        const auto it = one.find(role);
+        bytes = std::max<std::int64_t>(0, growByLayers(it == one.end() ? 0 : it->second, bytes, layers));
+    }
+    for (const auto& [role, bytes] : one)  // a role only the one-layer run has shrinks as the others grow
+        if (!out.count(role)) out[role] = std::max<std::int64_t>(0, growByLayers(bytes, 0, layers));
+    return out;
+}
+
+std::map<std::string, std::int64_t> named(const std::map<TensorRole, std::int64_t>& byRole, bool residentToo) {
+    std::map<std::string, std::int64_t> out;
+    for (const auto& [role, bytes] : byRole)
+        if (bytes > 0 && (residentToo || !residentRole(role))) out[std::string(tensorRoleName(role))] = bytes;
+    return out;
+}
+
+}  // namespace
+
+PassMemory probePassMemory(const DeviceResult& device) {
+    // The forward pass: forward tasks before the first backward one (as the stage profile
+    // splits them); the optimizer step: from its first task.
+    std::int64_t forwardEnd = 0, optimizerStart = std::numeric_limits<std::int64_t>::max(), firstBackward = optimizerStart;
+    for (const SimTask& t : device.tasks) {
+        if (t.phase == Phase::optimizer) optimizerStart = std::min(optimizerStart, t.start_ns);
+        else if (t.phase != Phase::forward) firstBackward = std::min(firstBackward, t.start_ns);
+    }
+    for (const SimTask& t : device.tasks)
+        if (t.phase == Phase::forward && t.start_ns < firstBackward) forwardEnd = std::max(forwardEnd, t.start_ns + t.dur_ns);
+    PassMemory out;
+    std::map<TensorRole, std::int64_t> byRole;
+    std::int64_t live = 0;
+    bool heldTaken = false;
+    auto takeHeld = [&] {
+        heldTaken = true;
+        out.heldByRole = named(byRole, false);
+        for (const auto& [role, bytes] : out.heldByRole) out.heldAfterForward += bytes;
+    };
+    for (const MemoryEvent& e : device.memory) {
+        // Frees at the forward pass's last instant come before what the backward allocates then.
+        if (!heldTaken && (e.t_ns > forwardEnd || (e.t_ns == forwardEnd && e.delta_bytes > 0))) takeHeld();
+        live += e.delta_bytes;
+        byRole[e.role] += e.delta_bytes;
+        if (e.t_ns < optimizerStart) {
+            if (live > out.passPeak) out.passPeak = live, out.passPeakByRole = named(byRole, true);
+        } else if (live > out.optimizerPeak) {
+            out.optimizerPeak = live, out.optimizerPeakByRole = named(byRole, true);
+        }
+    }
+    if (!heldTaken) takeHeld();
+    return out;
+}
+
+PassMemory grownPassMemory(const PassMemory& one, const PassMemory& two, int layers) {
+    if (layers <= 2) return two;
+    PassMemory out = two;
+    out.heldAfterForward = std::max<std::int64_t>(0, growByLayers(one.heldAfterForward, two.heldAfterForward, layers));
+    out.passPeak = growByLayers(one.passPeak, two.passPeak, layers);
+    out.optimizerPeak = growByLayers(one.optimizerPeak, two.optimizerPeak, layers);
+    out.heldByRole = grow(one.heldByRole, two.heldByRole, layers);
+    out.passPeakByRole = grow(one.passPeakByRole, two.passPeakByRole, layers);
+    out.optimizerPeakByRole = grow(one.optimizerPeakByRole, two.optimizerPeakByRole, layers);
+    return out;
+}
+
+}  // namespace npu::engine

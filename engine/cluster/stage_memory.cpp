@@ -1,0 +1,130 @@
+#include "engine/cluster/stage_memory.h"
+
+#include "base/units.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace npu::engine {
+
+namespace {
+
+// The report's memory categories (engine/memory/memory_category) a tensor role falls in.
+std::string categoryOfRole(const std::string& role) {
+    if (role == "weight") return "weights";
+    if (role == "master_weight") return "master_weights";
+    if (role == "gradient") return "gradients";
+    if (role == "activation") return "activations";
+    if (role == "temporary") return "temporaries";
+    if (role == "comm_buffer") return "comm_buffers";
+    if (role == "input") return "inputs";
+    return role;  // optimizer_state, kv_cache
+}
+
+std::string count(double v) {
+    const double r = std::round(v * 100) / 100;
+    return r == std::floor(r) ? std::to_string(static_cast<long long>(r)) : units::fixed(r, 2);
+}
+
+}  // namespace
+
+InFlight inFlightActivations(const std::vector<PipelinePass>& passes, int virtualStages) {
+    InFlight out;
+    const int v = std::max(1, virtualStages);
+    int held = 0, most = 0, mostLater = 0;
+    bool backwardDone = false;
+    for (const PipelinePass& p : passes) {
+        if (!p.backward) {
+            ++held;
+            continue;
+        }
+        // A backward pass begins with its own micro-batch's activations still held.
+        if (held > most) {
+            most = held;
+            out.atNs = p.startNs;
+            out.microBatch = p.microBatch;
+        }
+        if (backwardDone && held > mostLater) {
+            mostLater = held;
+            out.withGradientsAtNs = p.startNs;
+            out.withGradientsMicroBatch = p.microBatch;
+        }
+        --held;
+        backwardDone = true;
+    }
+    out.microBatches = most > 0 ? static_cast<double>(most) / v : 1.0;  // forward only: one at a time
+    out.withGradients = static_cast<double>(mostLater) / v;
+    return out;
+}
+
+RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ranks, const std::vector<PipelinePass>& passes,
+                                  int virtualStages) {
+    const SimSummary& run = profile.run.summary;
+    const PassMemory& pm = profile.passMemory;
+    const InFlight inFlight = inFlightActivations(passes, virtualStages);
+    RankClassMemory c;
+    c.name = "stage " + std::to_string(stage);
+    c.stage = stage;
+    c.ranks = ranks;
+    c.micro_batches_in_flight = inFlight.microBatches;
+    c.activation_bytes_per_micro_batch = pm.heldAfterForward;
+    const auto extra = [&](double microBatches) { return std::llround(std::max(0.0, microBatches - 1) * static_cast<double>(pm.heldAfterForward)); };
+    const auto role = [](const std::map<std::string, std::int64_t>& m, const char* r) {
+        const auto it = m.find(r);
+        return it == m.end() ? std::int64_t{0} : it->second;
+    };
+    // At the first backward pass: the run's own gradients so far; at a later one: all of them.
+    const std::int64_t gradientsToAdd = std::max<std::int64_t>(0, role(pm.optimizerPeakByRole, "gradient") - role(pm.passPeakByRole, "gradient"));
+    const std::int64_t firstPeak = pm.passPeak + extra(inFlight.microBatches);
+    const std::int64_t laterPeak = inFlight.withGradients > 0 ? pm.passPeak + gradientsToAdd + extra(inFlight.withGradients) : 0;
+    const bool later = laterPeak > firstPeak;
+    const double others = std::max(0.0, (later ? inFlight.withGradients : inFlight.microBatches) - 1);
+    const std::int64_t passesPeak = std::max(firstPeak, laterPeak);
+    // The run's peak is its allocator's (rounded blocks); the replay raises it by what the
+    // live bytes rise above the run's own live peak.
+    const std::int64_t raise = std::max<std::int64_t>(0, passesPeak - std::max(pm.passPeak, pm.optimizerPeak));
+    const double reservedRatio =
+        run.peak_bytes > 0 ? std::max(1.0, static_cast<double>(run.memory.reserved_peak_bytes) / static_cast<double>(run.peak_bytes)) : 1.0;
+    c.peak_bytes = run.peak_bytes + raise;
+    c.reserved_peak_bytes = std::max<std::int64_t>(c.peak_bytes, run.memory.reserved_peak_bytes + std::llround(static_cast<double>(raise) * reservedRatio));
+    if (passesPeak >= pm.optimizerPeak) {
+        c.breakdown = pm.passPeakByRole;
+        for (const auto& [r, bytes] : pm.heldByRole) c.breakdown[r] += std::llround(others * static_cast<double>(bytes));
+        if (later) c.breakdown["gradient"] += gradientsToAdd;
+        c.micro_batches_in_flight = later ? inFlight.withGradients : inFlight.microBatches;
+        c.peak_time_ns = std::llround(later ? inFlight.withGradientsAtNs : inFlight.atNs);
+    } else {
+        c.breakdown = pm.optimizerPeakByRole;
+        c.peak_time_ns = passes.empty() ? 0 : std::llround(passes.back().endNs);  // the optimizer follows the last pass
+    }
+    c.breakdown["allocator_overhead"] = c.reserved_peak_bytes - c.peak_bytes;
+    const std::int64_t capacity = run.capacity_bytes;
+    c.oom = capacity > 0 && std::max(c.peak_bytes, c.reserved_peak_bytes) > capacity;
+    return c;
+}
+
+void applyStageMemory(SimSummary& s, const RankClassMemory& c, PipelineSchedule schedule) {
+    const std::int64_t raise = c.peak_bytes - s.peak_bytes;
+    if (raise <= 0) return;
+    s.peak_bytes = c.peak_bytes;
+    MemorySummary& m = s.memory;
+    m.reserved_peak_bytes = c.reserved_peak_bytes;
+    m.lower_bound_bytes += raise;
+    if (m.planned_peak_bytes > 0) m.planned_peak_bytes += raise;
+    m.by_category.clear();
+    for (const auto& [role, bytes] : c.breakdown)
+        if (role != "allocator_overhead" && bytes > 0) m.by_category[categoryOfRole(role)] += bytes;
+    if (!c.oom || s.status != "ok") return;
+    s.status = "oom";
+    s.message = "out of memory: with the activations of " + count(c.micro_batches_in_flight) + " micro-batches in flight (" +
+                std::string(pipelineScheduleName(schedule)) + ", " + units::bytes(static_cast<double>(c.activation_bytes_per_micro_batch)) +
+                " each) the stage needs " + units::bytes(static_cast<double>(c.reserved_peak_bytes)) + " reserved of the device's " +
+                units::bytes(static_cast<double>(s.capacity_bytes)) + "; it fails when that many are held, at " +
+                units::duration(static_cast<double>(c.peak_time_ns)) + " into the iteration";
+    m.oom = {};
+    m.oom.present = true;
+    m.oom.time_ns = c.peak_time_ns;
+    m.oom.op = "pipeline: the activations of " + count(c.micro_batches_in_flight) + " micro-batches in flight";
+}
+
+}  // namespace npu::engine

@@ -1,0 +1,133 @@
+// Pipeline stages' memory through their schedules (engine/cluster/stage_memory):
+// - the micro-batches a stage holds at once, counted from the schedule's own passes:
+//   GPipe m; 1F1B p - s (capped at m); Megatron-LM's interleaved schedule
+//   ((p - s - 1) * 2 + (v - 1) * p + 1) / v, which on the first stage is Megatron's
+//   p * (1 + (p - 1) / (p * v)) (Korthikanti et al. 2022, sec. 4.2.3);
+// - a GPT stage's activations per micro-batch against Korthikanti's eq. 2,
+//   sbh(10 + 24/t + 5as/(ht)) per layer (16-bit, dropout on, eager attention, no sequence
+//   parallelism), and the stage's peak: its one-micro-batch pass peak plus the activations
+//   of the other micro-batches in flight, in the report's memory.rank_classes;
+// - out of memory when the fullest stage no longer fits, though one micro-batch does.
+#include "engine/cluster/stage_memory.h"
+#include "engine/driver/simulate_project.h"
+#include "engine/memory/activation_formula.h"
+#include "tests/benchmarks/engine/korthikanti_setups.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace npu::engine;
+namespace korthikanti = npu::korthikanti;
+
+namespace {
+
+double inFlight(PipelineSchedule schedule, int p, int m, int v, int stage) {
+    PipelineSetup s;
+    s.stages = p;
+    s.microBatches = m;
+    s.virtualStages = v;
+    s.schedule = schedule;
+    s.forwardNs.assign(static_cast<std::size_t>(p), 1000);
+    s.backwardNs.assign(static_cast<std::size_t>(p), 2000);
+    auto tl = simulatePipeline(s);
+    if (!tl) qFatal("%s", tl.message().c_str());
+    return inFlightActivations(tl->stages[static_cast<std::size_t>(stage)], v).microBatches;
+}
+
+// A small GPT as Korthikanti's model counts it: eager attention, dropout on, bf16.
+Project smallGpt(int tp, int pp, int microBatches, const std::string& schedule = "1f1b", int virtualStages = 1) {
+    Project p = korthikanti::gptProject("gpt-pipeline-memory", 16, 1024, 8, tp, pp, 1, microBatches, "none", false);
+    p.training.seq = 1024;
+    p.model.config["max_seq"] = 1024;
+    p.model.config["vocab"] = 1024;
+    p.model.config["attention"] = "eager";
+    p.model.config["dropout"] = 0.1;
+    p.parallel["schedule"] = schedule;
+    if (virtualStages > 1) p.parallel["virtual_stages"] = virtualStages;
+    return p;
+}
+
+SimulationResult run(const Project& p) {
+    SimulationOptions o;
+    o.keepGraphs = false;
+    o.adviseOnCommunication = false;
+    auto r = simulateProject(p, o);
+    if (!r) qFatal("%s", r.message().c_str());
+    return *r;
+}
+
+}  // namespace
+
+class TestPipelineMemory : public QObject {
+    Q_OBJECT
+private slots:
+    void microBatchesInFlightFollowTheSchedule() {
+        for (int s = 0; s < 4; ++s) {
+            QCOMPARE(inFlight(PipelineSchedule::gpipe, 4, 8, 1, s), 8.0);
+            QCOMPARE(inFlight(PipelineSchedule::one_f_one_b, 4, 8, 1, s), double(4 - s));
+            QCOMPARE(inFlight(PipelineSchedule::one_f_one_b, 4, 2, 1, s), double(std::min(4 - s, 2)));
+            QCOMPARE(inFlight(PipelineSchedule::interleaved, 4, 8, 2, s), ((4.0 - s - 1) * 2 + (2 - 1) * 4 + 1) / 2);
+        }
+        // Megatron-LM's first-stage factor: p * (1 + (p - 1) / (p * v)).
+        for (int v : {2, 3, 4}) QCOMPARE(inFlight(PipelineSchedule::interleaved, 8, 16, v, 0), 8 * (1 + 7.0 / (8 * v)));
+    }
+
+    void stageActivationsAreKorthikantisPerMicroBatch() {
+        const int tp = 2, pp = 4, m = 8;
+        const SimulationResult r = run(smallGpt(tp, pp, m));
+        const auto& classes = r.summary.memory.rank_classes;
+        QCOMPARE(int(classes.size()), pp);
+        // A middle stage holds its two layers' activations and the received hidden states' 16-bit copy.
+        const ActivationFormulaInput shape{1024, 1, 1024, 16};
+        const double sbh = shape.seq * shape.batch * shape.hidden;
+        const double perLayer = sbh * (10 + 24.0 / tp + 5 * shape.heads * shape.seq / (shape.hidden * tp));
+        const double held = double(classes[1].activation_bytes_per_micro_batch);
+        QVERIFY2(std::abs(held / (2 * perLayer) - 1) < 0.02,
+                 qPrintable(QStringLiteral("stage 1 holds %1 B a micro-batch, Korthikanti's two layers %2 B").arg(held).arg(2 * perLayer)));
+        for (const RankClassMemory& c : classes) {
+            QCOMPARE(c.micro_batches_in_flight, double(std::min(pp - c.stage, m)));
+            QCOMPARE(c.ranks, tp);
+            QVERIFY(c.reserved_peak_bytes >= c.peak_bytes);
+            QVERIFY(c.breakdown.count("activation"));
+        }
+        // Stages 1 and 2 run the same layers: they differ by one micro-batch in flight.
+        QCOMPARE(classes[1].peak_bytes - classes[2].peak_bytes, classes[1].activation_bytes_per_micro_batch);
+        // The report's peak is the fullest stage's.
+        std::int64_t most = 0;
+        for (const RankClassMemory& c : classes) most = std::max(most, c.peak_bytes);
+        QCOMPARE(r.summary.peak_bytes, most);
+    }
+
+    void gpipeHoldsEveryMicroBatch() {
+        const SimulationResult oneF = run(smallGpt(2, 4, 8));
+        const SimulationResult gpipe = run(smallGpt(2, 4, 8, "gpipe"));
+        const RankClassMemory& a = oneF.summary.memory.rank_classes[1];
+        const RankClassMemory& b = gpipe.summary.memory.rank_classes[1];
+        QCOMPARE(b.micro_batches_in_flight, 8.0);
+        QCOMPARE(a.micro_batches_in_flight, 3.0);
+        // GPipe's peak: all eight at the first backward pass (before gradients accumulate),
+        // or seven at the second with them; 1F1B's: three, gradients held.
+        QVERIFY(b.peak_bytes >= a.peak_bytes + (8 - 3 - 1) * a.activation_bytes_per_micro_batch);
+    }
+
+    void theFullestStageRunsOutOfMemory() {
+        // GPT-3 175B on 64 A100-80GB, TP 8 x PP 8, 1F1B, no recomputation: one micro-batch
+        // fits, eight in flight on the first stage do not (Korthikanti et al.'s Figure 1).
+        Project p = korthikanti::gptProject("gpt3-175b-64", 96, 12288, 96, 8, 8, 1, 64, "none", false);
+        p.model.config["dropout"] = 0.1;
+        p.model.config["attention"] = "eager";
+        const SimulationResult r = run(p);
+        const RankClassMemory& first = r.summary.memory.rank_classes.front();
+        QCOMPARE(first.micro_batches_in_flight, 8.0);
+        QVERIFY(first.oom);
+        QCOMPARE(r.summary.status, std::string("oom"));
+        QVERIFY2(r.summary.message.find("pipeline stage 0") == 0 && r.summary.message.find("8 micro-batches in flight") != std::string::npos,
+                 r.summary.message.c_str());
+        QVERIFY(r.summary.memory.oom.present);
+        QVERIFY(!r.summary.memory.rank_classes.back().oom);  // the last stage holds one
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPipelineMemory)
+#include "test_pipeline_memory.moc"
