@@ -42,9 +42,12 @@ Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceP
     const bool fp32 = precision == "fp32" || precision == "tf32";
     const bool pureHalf = precision == "bf16" || precision == "fp16";
     s.activationBytes = fp32 ? 4 : 2;
-    // Mixed precision keeps fp32 gradients (torch AMP's fp32 parameters, Megatron-LM's
-    // fp32 main_grad buffers) and reduces them in fp32; pure half precision reduces half.
-    s.gradientBytes = pureHalf ? 2 : 4;
+    // Gradients are reduced in the dtype they are kept in (training.framework): fp32 under
+    // O0/O1 (fp32 parameters) and Megatron-LM's fp32 main_grad; 16-bit under O2 with
+    // DeepSpeed (communication_data_type defaults to the model's) or FSDP (reduce_dtype
+    // defaults to param_dtype), and under pure half precision.
+    const bool halfWeights = !fp32 && precision.find("-amp") == std::string::npos;
+    s.gradientBytes = pureHalf || (halfWeights && project.training.framework != "megatron") ? 2 : 4;
     s.weightBytes = fp32 ? 4 : 2;
     return s;
 }

@@ -11,6 +11,9 @@ namespace {
 bool residentRole(TensorRole r) {
     return r == TensorRole::weight || r == TensorRole::master_weight || r == TensorRole::optimizer_state || r == TensorRole::input;
 }
+// What a forward pass leaves for its backward: neither resident nor a weight gradient
+// (none exists before the backward, except a persistent buffer such as Megatron's main_grad).
+bool heldRole(TensorRole r) { return !residentRole(r) && r != TensorRole::gradient; }
 
 std::map<std::string, std::int64_t> grow(const std::map<std::string, std::int64_t>& one, const std::map<std::string, std::int64_t>& two,
                                          int layers) {
@@ -24,10 +27,10 @@ std::map<std::string, std::int64_t> grow(const std::map<std::string, std::int64_
     return out;
 }
 
-std::map<std::string, std::int64_t> named(const std::map<TensorRole, std::int64_t>& byRole, bool residentToo) {
+std::map<std::string, std::int64_t> named(const std::map<TensorRole, std::int64_t>& byRole, bool all) {
     std::map<std::string, std::int64_t> out;
     for (const auto& [role, bytes] : byRole)
-        if (bytes > 0 && (residentToo || !residentRole(role))) out[std::string(tensorRoleName(role))] = bytes;
+        if (bytes > 0 && (all || heldRole(role))) out[std::string(tensorRoleName(role))] = bytes;
     return out;
 }
 

@@ -14,7 +14,7 @@
 namespace npu::engine {
 
 struct PassMemory {
-    std::int64_t heldAfterForward = 0;  // live bytes of the non-resident roles when the forward pass ends
+    std::int64_t heldAfterForward = 0;  // live bytes of activations and temporaries when the forward pass ends
     std::int64_t passPeak = 0;          // highest live bytes before the optimizer step
     std::int64_t optimizerPeak = 0;     // highest live bytes from the optimizer step on
     // By tensor role (tensorRoleName): at the forward pass's end (non-resident roles

@@ -57,6 +57,7 @@ Expected<SimulationResult> simulateOnDevice(const Project& project, const Simula
     passes.add(std::make_unique<MixedPrecisionPass>(*precision));
     TrainingOptions training = trainingOptionsFor(*precision, t.optimizer);
     training.offloadOptimizer = t.offload_optimizer;
+    training.fp32MainGrad = t.framework == "megatron" && training.fp32MasterWeights;
     if (const std::int64_t dp = project.parallel.value("data_parallel", std::int64_t{1}); options.zeroShardsOptimizer && t.zero_stage >= 1 && dp > 1)
         training.optimizerShards = static_cast<int>(dp);
     training.lossOutputs = modeGraph->lossOutputs;
@@ -113,6 +114,8 @@ Expected<SimulationResult> simulateOnDevice(const Project& project, const Simula
     if (!result) return result.cancelled() ? cancelledError() : fail(result.message());
     if (modeGraph->ppo) labelPpoTasks(*result);
     result->summary.model = project.model.zoo.empty() ? graph->name : project.model.zoo;
+    // The gradient convention matters with fp32 masters (O2) only: said then.
+    if (training.fp32MasterWeights) result->summary.framework = t.framework;
     result->summary.trainable_params = modeGraph->parameters.trainable;
     result->summary.frozen_params = modeGraph->parameters.frozen;
     for (const auto& [model, split] : modeGraph->parametersByModel)

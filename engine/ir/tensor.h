@@ -40,6 +40,9 @@ struct Tensor {
     // A weight that does not train (the base model under LoRA or prompt/prefix tuning, a
     // DPO/PPO reference): no gradient, no optimizer state (engine/training).
     bool frozen = false;
+    // Allocated for the whole run though a node writes it: a buffer the framework keeps
+    // (Megatron-LM's fp32 main_grad, which the weight-gradient GEMMs accumulate into).
+    bool persistent = false;
 
     std::int64_t numel() const;   // 0 if any dim unknown
     std::int64_t bytes() const { return numel() * dtypeBytes(dtype); }

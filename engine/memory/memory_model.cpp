@@ -8,6 +8,7 @@
 namespace npu::engine {
 
 bool isResident(const Tensor& t) {
+    if (t.persistent) return true;
     if (t.producer >= 0) return false;
     return t.role == TensorRole::weight || t.role == TensorRole::master_weight || t.role == TensorRole::optimizer_state ||
            t.role == TensorRole::input;

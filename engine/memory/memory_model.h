@@ -46,7 +46,8 @@ MemoryTimeline trackMemory(const Graph& graph, const std::vector<std::vector<Nod
 // their input's owner; other tensors own themselves.
 std::vector<int> storageRoots(const Graph& graph);
 
-// True for tensors resident for the whole run (weights, states, inputs without producer).
+// True for tensors resident for the whole run (weights, states, inputs without producer,
+// persistent buffers).
 bool isResident(const Tensor& tensor);
 
 }  // namespace npu::engine

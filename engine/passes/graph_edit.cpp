@@ -13,6 +13,7 @@ void reorderNodes(Graph& graph, const std::vector<int>& order) {
         const int id = out.addTensor(t.name, t.shape, t.dtype, t.role);
         out.tensor(id).symbolicDims = t.symbolicDims;
         out.tensor(id).frozen = t.frozen;
+        out.tensor(id).persistent = t.persistent;
     }
     std::vector<int> remap(graph.nodes().size(), -1);
     for (std::size_t i = 0; i < order.size(); ++i) remap[static_cast<std::size_t>(order[i])] = static_cast<int>(i);

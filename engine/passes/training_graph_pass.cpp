@@ -26,6 +26,23 @@ std::vector<bool> requiresGrad(const Graph& g, const std::vector<int>& order) {
 
 }  // namespace
 
+namespace {
+
+// The weight gradient and the buffers it is accumulated into in place (a tensor read
+// twice): fp32, and kept for the whole run.
+void keepAsMainGrad(Graph& graph, int grad) {
+    while (grad >= 0) {
+        Tensor& t = graph.tensor(grad);
+        t.dtype = DType::f32;
+        t.persistent = true;
+        const int producer = t.producer;
+        if (producer < 0 || graph.node(producer).attrInt("inplace", 0) == 0 || graph.node(producer).inputs.empty()) break;
+        grad = graph.node(producer).inputs[0];
+    }
+}
+
+}  // namespace
+
 TrainingOptions trainingOptionsFor(Precision precision, const std::string& optimizer) {
     TrainingOptions o;
     o.optimizer = optimizer;
@@ -88,6 +105,7 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
     for (std::size_t t = 0; t < tensorsBefore; ++t) {
         const Tensor w = graph.tensor(static_cast<int>(t));
         if (w.role != TensorRole::weight || grads[t] < 0) continue;
+        if (m_options.fp32MainGrad) keepAsMainGrad(graph, grads[t]);
         allGrads.push_back(grads[t]);
         allWeights.push_back(static_cast<int>(t));
         if (m_options.offloadOptimizer) continue;

@@ -29,6 +29,10 @@ struct TrainingOptions {
     // The first N graph outputs are losses that seed backward (PPO: the actor's and the
     // critic's); the other outputs are results kept to the end of the step.
     int lossOutputs = 1;
+    // Megatron-LM's gradients (training.framework megatron, with fp32 masters): each weight's
+    // gradient is an fp32 main_grad buffer kept for the whole run, which the weight-gradient
+    // kernels accumulate into (gradient_accumulation_fusion) and the optimizer reads.
+    bool fp32MainGrad = false;
 };
 
 // What a precision level asks of the training pass: fp32 masters (O2), half optimizer

@@ -65,6 +65,7 @@ Status parseTraining(const nlohmann::json& doc, const std::string& file, Trainin
         c.fail("precision", "expected one of " + names + ", got \"" + precision + "\"");
     }
     t.optimizer = c.oneOf("optimizer", {"adamw", "sgd"}, t.optimizer);
+    t.framework = c.oneOf("framework", {"deepspeed", "fsdp", "megatron"}, t.framework);
     t.activation_checkpointing = c.oneOf("activation_checkpointing", {"none", "selective", "memory_bound", "full"}, t.activation_checkpointing);
     t.gradient_accumulation = c.intInRange("gradient_accumulation", 1, 1 << 20, t.gradient_accumulation);
     if (c.has("loss_scaling")) {
@@ -258,6 +259,7 @@ nlohmann::json projectToJson(const Project& p) {
                      {"offload_optimizer", t.offload_optimizer}};
     if (t.mode.name != "pretrain") j["training"].update(trainingModeToJson(t.mode));
     if (t.steps != 1) j["training"]["steps"] = t.steps;
+    if (t.framework != "deepspeed") j["training"]["framework"] = t.framework;
     if (t.offload_activations) j["training"]["offload_activations"] = true;
     if (!t.overflow_steps.empty()) j["training"]["overflow_steps"] = t.overflow_steps;
     if (t.overflow_rate > 0) j["training"]["overflow_rate"] = t.overflow_rate;

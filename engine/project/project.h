@@ -31,6 +31,12 @@ struct TrainingSettings {
     std::int64_t seq = 1024;                 // ignored by vision models
     std::string precision = "bf16-amp";      // engine/precision/precision_level.h: fp32 | tf32 | *-amp | *-o2 | bf16 | fp16
     std::string optimizer = "adamw";         // adamw | sgd
+    // Whose gradient convention mixed precision with fp32 masters (O2) follows: "deepspeed"
+    // (16-bit gradients, reduced in 16 bits; ZeRO's 2+2+12 bytes per parameter), "fsdp"
+    // (the same: gradients and reduce in the parameter dtype), "megatron" (Megatron-LM's
+    // persistent fp32 main_grad buffer, reduced in fp32: 18 bytes per parameter, 6 + 12/d
+    // with the distributed optimizer). O0/O1 keep fp32 gradients under all three.
+    std::string framework = "deepspeed";
     std::string activation_checkpointing = "none";  // none | selective (Megatron's) | memory_bound | full
     std::int64_t gradient_accumulation = 1;
     nlohmann::json loss_scaling = "dynamic"; // "dynamic", a number, or {init_scale, growth_factor, ...}

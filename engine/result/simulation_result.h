@@ -149,6 +149,7 @@ struct SimSummary {
     std::int64_t batch = 0;
     std::int64_t seq = 0;
     std::string precision;
+    std::string framework;            // training.framework: whose gradient convention (deepspeed | fsdp | megatron)
     std::map<std::string, double> time_by_category_ms;  // OpCategory name -> total task time
     std::map<std::string, double> time_by_phase_ms;     // Phase name -> total task time
     // Step 0's task time and bytes (read + written) by the dtype each op computes in

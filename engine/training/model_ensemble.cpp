@@ -28,6 +28,7 @@ std::vector<int> appendModel(Graph& into, const Graph& model, const std::string&
         const int id = into.addTensor(graphInput ? t.name : prefix + "." + t.name, t.shape, t.dtype, t.role);
         into.tensor(id).symbolicDims = t.symbolicDims;
         into.tensor(id).frozen = t.frozen;
+        into.tensor(id).persistent = t.persistent;
         map[static_cast<std::size_t>(t.id)] = id;
     }
     auto mapped = [&map](const std::vector<int>& ids) {

@@ -31,6 +31,7 @@ json simulationReport(const SimulationRunSummary& run) {
                                                  {"gradient_bytes", b->second.gradients}, {"optimizer_state_bytes", b->second.optimizer_states}});
     }
     r["training"] = {{"batch", s.batch}, {"seq", s.seq}, {"precision", s.precision}};
+    if (!s.framework.empty()) r["training"]["framework"] = s.framework;
     r["step_time_ms"] = s.step_time_ms;
     r["samples_per_s"] = s.samples_per_s;
     r["tokens_per_s"] = s.tokens_per_s;
@@ -80,8 +81,8 @@ void printSimulationSummary(const SimulationRunSummary& run, std::ostream& out) 
     out << "NPU Studio simulation: " << run.projectName << " (" << s.model << ") on " << s.device << "  [" << s.status
         << "]\n";
     if (!s.message.empty()) out << "  " << s.message << "\n";
-    std::snprintf(line, sizeof line, "  batch %lld, seq %lld, %s\n", (long long)s.batch, (long long)s.seq,
-                  s.precision.c_str());
+    std::snprintf(line, sizeof line, "  batch %lld, seq %lld, %s%s%s\n", (long long)s.batch, (long long)s.seq, s.precision.c_str(),
+                  s.framework.empty() ? "" : ", gradients as ", s.framework.c_str());
     out << line;
     out << "  parameters      " << units::count(double(s.params)) << "  (" << s.params << ")\n";
     out << "  FLOPs/step      " << units::flops(s.flops_per_step) << "\n";

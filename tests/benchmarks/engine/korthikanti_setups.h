@@ -8,7 +8,8 @@
 //
 // The project matches the paper's software, Megatron-LM:
 //  - precision bf16-o2: Megatron's --bf16 keeps the model in bf16 and fp32 main parameters
-//    in the optimizer (Apex O2; docs/precision.md), so no per-use weight casts;
+//    in the optimizer (Apex O2; docs/precision.md), so no per-use weight casts; framework
+//    megatron: the gradients are its fp32 main_grad buffers (18 bytes per parameter);
 //  - graph_level 2: the kernels Megatron fuses are level 2's named patterns (apex
 //    FusedLayerNorm, bias-GeLU, bias-dropout-add, the gradient accumulation fused into the
 //    weight-gradient GEMM). Level 3 adds the multi-tensor optimizer, which Megatron runs
@@ -69,6 +70,7 @@ inline engine::Project gptProject(const std::string& name, int heads, int hidden
     p.training.batch = batch;
     p.training.seq = 2048;
     p.training.precision = "bf16-o2";
+    p.training.framework = "megatron";  // fp32 main_grad, reduced in fp32
     p.training.activation_checkpointing = recompute;
     p.optimizations = {{"graph_level", graphLevel}};
     p.cluster = dgxA100(tp * pp * dp / 8);

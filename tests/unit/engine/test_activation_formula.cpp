@@ -250,6 +250,32 @@ private slots:
             QCOMPARE(double(resident), weights + (stage >= 1 ? 12 * psi / 8 : 12 * psi));
         }
     }
+
+    // Megatron-LM's theoretical_memory_usage.py: 18 bytes per parameter (bf16 weight, fp32
+    // main_grad, fp32 main parameter, two fp32 Adam moments), 6 + 12/d with the distributed
+    // optimizer (here ZeRO-1: masters and moments sharded). The main_grad is resident.
+    void megatronGradientsAreFp32MainGrad() {
+        Project p = gptProject(2);
+        p.training.framework = "megatron";
+        const SimulationResult r = run(p, true);
+        QCOMPARE(r.summary.framework, std::string("megatron"));
+        auto graph = graphFromJson(nlohmann::json::parse(r.graph_after_fusion), "after fusion");
+        QVERIFY2(graph.ok(), graph.ok() ? "" : graph.message().c_str());
+        const double psi = double(graph->parameterCount());
+        QCOMPARE(double(modelStateBytes(*graph, 0, 1)), 18 * psi);
+        QCOMPARE(double(modelStateBytes(*graph, 1, 8)), 6 * psi + 12 * psi / 8);
+        std::int64_t resident = 0;
+        for (const MemoryEvent& e : r.devices.front().memory)
+            if (e.t_ns <= 0 && e.delta_bytes > 0 && e.role != TensorRole::activation && e.role != TensorRole::temporary && e.role != TensorRole::input)
+                resident += e.delta_bytes;
+        QCOMPARE(double(resident), 18 * psi);
+        // DeepSpeed's convention (the default) keeps 16-bit gradients: ZeRO's 16 bytes.
+        p.training.framework = "deepspeed";
+        const SimulationResult d = run(p, true);
+        auto dg = graphFromJson(nlohmann::json::parse(d.graph_after_fusion), "after fusion");
+        QVERIFY(dg.ok());
+        QCOMPARE(double(modelStateBytes(*dg, 0, 1)), 16 * psi);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestActivationFormula)
