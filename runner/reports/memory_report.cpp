@@ -28,6 +28,17 @@ void printMemoryDetails(const engine::MemorySummary& m, std::ostream& out) {
                       units::bytes(double(m.lower_bound_bytes)).c_str(), units::bytes(double(m.planned_peak_bytes)).c_str(),
                       100.0 * m.fragmentation);
     out << line;
+    // Cluster runs: each pipeline stage's ranks at their own peak, through their schedule.
+    for (const auto& c : m.rank_classes) {
+        std::string parts;
+        for (const auto& [what, bytes] : c.breakdown)
+            if (bytes > 0) parts += (parts.empty() ? "" : ", ") + what + " " + units::bytes(double(bytes));
+        std::snprintf(line, sizeof line, "  %-8s x%-4d peak %s, reserved %s%s; %s micro-batches in flight (%s each)\n",
+                      c.name.c_str(), c.ranks, units::bytes(double(c.peak_bytes)).c_str(), units::bytes(double(c.reserved_peak_bytes)).c_str(),
+                      c.oom ? " (out of memory)" : "", units::fixed(c.micro_batches_in_flight, c.micro_batches_in_flight == double(int(c.micro_batches_in_flight)) ? 0 : 2).c_str(),
+                      units::bytes(double(c.activation_bytes_per_micro_batch)).c_str());
+        out << line << "    at the peak: " << parts << "\n";
+    }
     if (!m.oom.present) return;
     out << "  out of memory at " << m.oom.op;
     if (!m.oom.tensor.empty() && m.oom.tensor != m.oom.op) out << " allocating " << m.oom.tensor;

@@ -11,6 +11,7 @@
 #include "views/charts/memory_map.h"
 #include "views/charts/memory_what_if_bar.h"
 #include "views/charts/model_state_table.h"
+#include "views/charts/rank_memory_table.h"
 #include "views/common/units.h"
 
 #include <QComboBox>
@@ -81,6 +82,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_whatIf = new MemoryWhatIfBar(this));
     m_whatIf->hide();  // shown by the app for a simulated run of the open project
     layout->addWidget(m_modelStates = new ModelStateTable(this));  // shown for a simulated run
+    layout->addWidget(m_rankMemory = new RankMemoryTable(this));   // shown for a cluster run
     m_map = new MemoryMap(this);
     m_blocks = new MemoryBlocksPanel(this);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -112,6 +114,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
 void MemoryChart::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_db = std::move(db);
     m_modelStates->setDatabase(m_db.get());
+    m_rankMemory->setDatabase(m_db.get());
     rebuild();
 }
 

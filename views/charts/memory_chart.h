@@ -38,6 +38,7 @@ class MemoryBlocksPanel;
 class MemoryMap;
 class MemoryWhatIfBar;
 class ModelStateTable;
+class RankMemoryTable;
 
 class MemoryChart : public QWidget {
     Q_OBJECT
@@ -63,6 +64,8 @@ public:
     MemoryWhatIfBar* whatIfBar() const { return m_whatIf; }
     // Parameters and model-state bytes per model (model_state_table.h).
     ModelStateTable* modelStates() const { return m_modelStates; }
+    // A cluster run's memory per pipeline stage (rank_memory_table.h).
+    RankMemoryTable* rankMemory() const { return m_rankMemory; }
     // The chart's selection (memory_chart_selection.cpp), in database time: an instant
     // (from == to) or a range, marked on the chart and listed in the blocks panel.
     void selectTimes(std::int64_t from_ns, std::int64_t to_ns);
@@ -107,6 +110,7 @@ private:
     MemoryMap* m_map;
     MemoryBlocksPanel* m_blocks;
     MemoryWhatIfBar* m_whatIf;
+    RankMemoryTable* m_rankMemory = nullptr;
     ModelStateTable* m_modelStates;
     QCPItemRect* m_selectionBox = nullptr;
     QCPItemStraightLine* m_selectionLine = nullptr;

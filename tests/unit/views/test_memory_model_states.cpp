@@ -7,6 +7,7 @@
 #include "profiler/store/simulation_writer.h"
 #include "views/charts/memory_chart.h"
 #include "views/charts/model_state_table.h"
+#include "views/charts/rank_memory_table.h"
 #include "views/summary/summary_view.h"
 #include "views/tables/record_table_model.h"
 
@@ -19,9 +20,11 @@ namespace {
 
 const nlohmann::json kModel = {{"hidden", 256}, {"ffn", 704}, {"layers", 2}, {"heads", 4}, {"vocab", 1000}};
 
-std::shared_ptr<const profiler::ProfileDb> simulated(const nlohmann::json& training, const QTemporaryDir& dir) {
-    const nlohmann::json doc = {{"format", "npustudio-project"}, {"version", 1}, {"name", "m"}, {"device", "h200"},
-                                {"model", {{"zoo", "llama"}, {"config", kModel}}}, {"training", training}};
+std::shared_ptr<const profiler::ProfileDb> simulated(const nlohmann::json& training, const QTemporaryDir& dir,
+                                                     const nlohmann::json& parallel = nullptr) {
+    nlohmann::json doc = {{"format", "npustudio-project"}, {"version", 1}, {"name", "m"}, {"device", "h200"},
+                          {"model", {{"zoo", "llama"}, {"config", kModel}}}, {"training", training}};
+    if (!parallel.is_null()) doc["parallel"] = parallel;
     auto project = engine::parseProject(doc, "m.json");
     if (!project) qFatal("%s", project.message().c_str());
     auto run = engine::simulateProject(*project, {});
@@ -113,6 +116,28 @@ private slots:
         QVERIFY(row.at(QStringLiteral("frozen params")) > 100 * row.at(QStringLiteral("trainable params")));
         QCOMPARE(row.at(QStringLiteral("optimizer states")), 12 * row.at(QStringLiteral("trainable params")));
         QVERIFY(row.at(QStringLiteral("frozen weights")) > 0);
+    }
+
+    // A two-stage pipeline under 1F1B with four micro-batches: the first stage holds two
+    // micro-batches' activations, the last one; the table shows each at its own peak.
+    void clusterRunRowPerStage() {
+        QTemporaryDir dir;
+        auto db = simulated({{"batch", 4}, {"seq", 1024}, {"precision", "bf16-amp"}}, dir,
+                            {{"pipeline_stages", 2}, {"micro_batches", 4}, {"schedule", "1f1b"}});
+        views::MemoryChart chart;
+        chart.setDatabase(db);
+        const views::RankMemoryTable* ranks = chart.rankMemory();
+        QVERIFY(!ranks->isHidden());
+        QCOMPARE(ranks->model()->rowCount(), 2);
+        const auto t = table(*ranks->model());
+        QCOMPARE(t.at(QStringLiteral("stage 0")).at(QStringLiteral("micro batches in flight")), 2.0);
+        QCOMPARE(t.at(QStringLiteral("stage 1")).at(QStringLiteral("micro batches in flight")), 1.0);
+        QVERIFY(t.at(QStringLiteral("stage 0")).at(QStringLiteral("activations")) >
+                1.5 * t.at(QStringLiteral("stage 0")).at(QStringLiteral("activations per micro batch")));
+        // A single-device run has no rank classes: the table stays hidden.
+        auto single = simulated({{"batch", 2}, {"seq", 64}}, dir);
+        chart.setDatabase(single);
+        QVERIFY(chart.rankMemory()->isHidden());
     }
 };
 
