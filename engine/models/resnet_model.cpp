@@ -30,7 +30,10 @@ struct ResnetBuilder {
                      b.buffer(name + ".running_var", {c})},
                     {{"training_mode", std::int64_t{1}}});
     }
-    int relu(const std::string& name, int x) { return b.op(OpKind::Relu, name, {x}); }
+    // torchvision's nn.ReLU(inplace=True): the output overwrites its input (the BatchNorm's
+    // output or the residual sum), so the two share one buffer; BatchNorm's backward reads
+    // its own input, not its output, so nothing it needs is overwritten.
+    int relu(const std::string& name, int x) { return b.op(OpKind::Relu, name, {x}, {{"inplace", std::int64_t{1}}}); }
 
     int block(const std::string& p, int x, std::int64_t width, std::int64_t stride, bool bottleneck) {
         const std::int64_t inC = b.tensor(x).shape.at(1);
@@ -46,7 +49,8 @@ struct ResnetBuilder {
         }
         int shortcut = x;
         if (stride != 1 || inC != outC) shortcut = bn(p + "downsample.1", conv(p + "downsample.0", x, outC, 1, stride));
-        return relu(p + "relu_out", b.op(OpKind::Add, p + "add", {y, shortcut}));
+        // torchvision's `out += identity`: the residual sum is written into the last BatchNorm's output.
+        return relu(p + "relu_out", b.op(OpKind::Add, p + "add", {y, shortcut}, {{"inplace", std::int64_t{1}}}));
     }
 };
 
