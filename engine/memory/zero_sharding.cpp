@@ -1,5 +1,7 @@
 #include "engine/memory/zero_sharding.h"
 
+#include <algorithm>
+
 namespace npu::engine {
 
 namespace {
@@ -38,6 +40,48 @@ void shardMemoryEvents(std::vector<MemoryEvent>& events, const std::vector<bool>
         live += e.delta_bytes;
         e.live_bytes = live;
     }
+}
+
+void addGatheredParameters(std::vector<MemoryEvent>& events, const Graph& graph, const std::vector<std::vector<NodeTiming>>& steps,
+                           int dataParallel) {
+    if (dataParallel <= 1) return;
+    const std::vector<bool> sharded = zeroShardedTensors(graph, 3);
+    std::vector<MemoryEvent> added;
+    std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> windows(graph.tensors().size());
+    for (const auto& step : steps)
+        for (std::size_t i = 0; i < step.size(); ++i) {
+            const Node& n = graph.node(step[i].node);
+            if (n.phase == Phase::optimizer) continue;  // each rank updates its own shard
+            const std::int64_t from = i > 0 ? step[i - 1].start : step[i].start;  // prefetched while the op before runs
+            for (int t : n.inputs)
+                if (t >= 0 && sharded[static_cast<std::size_t>(t)] && graph.tensor(t).role == TensorRole::weight)
+                    windows[static_cast<std::size_t>(t)].push_back({from, step[i].end});
+        }
+    for (const Tensor& w : graph.tensors()) {
+        if (!sharded[static_cast<std::size_t>(w.id)] || w.role != TensorRole::weight || w.bytes() <= 0) continue;
+        const std::int64_t rest = w.bytes() - share(w.bytes(), dataParallel);
+        if (rest <= 0) continue;
+        if (w.numel() < kZero3PersistenceThreshold) {  // persistent: gathered once, kept
+            added.push_back({0, rest, 0, w.id, TensorRole::comm_buffer});
+            continue;
+        }
+        auto& spans = windows[static_cast<std::size_t>(w.id)];
+        std::sort(spans.begin(), spans.end());
+        for (std::size_t i = 0; i < spans.size();) {  // overlapping windows are one gather
+            std::int64_t start = spans[i].first, end = spans[i].second;
+            for (++i; i < spans.size() && spans[i].first <= end; ++i) end = std::max(end, spans[i].second);
+            added.push_back({start, rest, 0, w.id, TensorRole::comm_buffer});
+            added.push_back({end, -rest, 0, w.id, TensorRole::comm_buffer});
+        }
+    }
+    if (added.empty()) return;
+    events.insert(events.end(), added.begin(), added.end());
+    std::stable_sort(events.begin(), events.end(), [](const MemoryEvent& a, const MemoryEvent& b) {
+        if (a.t_ns != b.t_ns) return a.t_ns < b.t_ns;
+        return a.delta_bytes < b.delta_bytes;  // frees first
+    });
+    std::int64_t live = 0;
+    for (MemoryEvent& e : events) e.live_bytes = live += e.delta_bytes;
 }
 
 namespace {

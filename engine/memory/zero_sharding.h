@@ -5,10 +5,11 @@
 // 16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N and 16Ψ/N bytes of model states per device.
 // This is a single-device simulation of one rank's share: the step's memory events are
 // rescaled by category; the reduce-scatter / all-gather traffic ZeRO adds is not on the
-// timeline (the simulator has no data-parallel communication yet), nor are stage 3's
-// transient gathered parameters.
+// timeline of a single-device run (engine/cluster adds it for cluster runs). Stage 3's
+// gathered parameters are added by addGatheredParameters.
 
 #include "engine/ir/graph.h"
+#include "engine/memory/memory_model.h"
 #include "engine/memory/memory_category.h"
 #include "engine/result/simulation_result.h"
 
@@ -27,6 +28,19 @@ std::vector<bool> zeroShardedTensors(const Graph& graph, int stage);
 
 // Rescales the sharded tensors' events in place and recomputes the running live_bytes.
 void shardMemoryEvents(std::vector<MemoryEvent>& events, const std::vector<bool>& sharded, int dataParallel);
+
+// ZeRO-3's gathered parameters, as DeepSpeed's stage-3 parameter fetch holds them: each
+// sharded weight is all-gathered for the ops that read it (a module's forward, its
+// backward and recomputation; not the optimizer step, which updates the shard) from the
+// start of the op before (the next module is
+// prefetched while the current one runs) to the end of its last reader, so its full bytes
+// are live then (the rest of the shard added as a comm_buffer event of the weight's id);
+// weights under DeepSpeed's stage3_param_persistence_threshold (1e5 elements by default,
+// DeepSpeed's config docs) stay gathered for the whole run. Events stay sorted (frees
+// first at an instant) with live_bytes recomputed.
+inline constexpr std::int64_t kZero3PersistenceThreshold = 100'000;
+void addGatheredParameters(std::vector<MemoryEvent>& events, const Graph& graph, const std::vector<std::vector<NodeTiming>>& steps,
+                           int dataParallel);
 
 // Bytes of model states (weights, gradients of weights, master weights, optimizer
 // states) one rank holds, from the graph's tensors.

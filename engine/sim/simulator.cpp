@@ -215,6 +215,8 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
     }
     if (options.memory.zeroStage > 0 && options.memory.dataParallel > 1)
         shardMemoryEvents(dev.memory, zeroShardedTensors(graph, options.memory.zeroStage), options.memory.dataParallel);
+    if (options.memory.zeroStage >= 3 && options.memory.dataParallel > 1)
+        addGatheredParameters(dev.memory, graph, stepTimes, options.memory.dataParallel);
     const std::int64_t capacity = dev.capacity_bytes > 0 ? dev.capacity_bytes : INT64_MAX;
     MemoryAnalysis analysis = analyseMemory(graph, dev.memory, capacity, options.memory);
     s.memory = std::move(analysis.summary);

@@ -251,6 +251,31 @@ private slots:
         }
     }
 
+    // ZeRO-3's gathered parameters (DeepSpeed's fetch, prefetching one module ahead): at
+    // most two modules' weights are live in full besides the shards, at least the largest
+    // one while it runs; weights under the persistence threshold stay gathered throughout.
+    void zero3HoldsGatheredParameters() {
+        Project p = gptProject(2);
+        p.parallel["data_parallel"] = 8;
+        p.training.zero_stage = 3;
+        const SimulationResult r = run(p, true);
+        auto graph = graphFromJson(nlohmann::json::parse(r.graph_after_fusion), "after fusion");
+        QVERIFY(graph.ok());
+        std::int64_t largest = 0, persistent = 0;
+        for (const Tensor& t : graph->tensors())
+            if (t.role == TensorRole::weight && t.producer < 0) {
+                const std::int64_t rest = t.bytes() - (t.bytes() + 7) / 8;
+                if (t.numel() < kZero3PersistenceThreshold) persistent += rest;
+                else largest = std::max(largest, rest);
+            }
+        std::int64_t live = 0, most = 0;
+        for (const MemoryEvent& e : r.devices.front().memory)
+            if (e.role == TensorRole::comm_buffer) most = std::max(most, live += e.delta_bytes);
+        QVERIFY(largest > 0 && persistent > 0);
+        QVERIFY2(most >= largest + persistent && most <= 2 * largest + persistent,
+                 qPrintable(QStringLiteral("gathered %1 B, largest weight's rest %2 B, persistent %3 B").arg(most).arg(largest).arg(persistent)));
+    }
+
     // Megatron-LM's theoretical_memory_usage.py: 18 bytes per parameter (bf16 weight, fp32
     // main_grad, fp32 main parameter, two fp32 Adam moments), 6 + 12/d with the distributed
     // optimizer (here ZeRO-1: masters and moments sharded). The main_grad is resident.
