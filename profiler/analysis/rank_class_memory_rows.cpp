@@ -16,9 +16,9 @@ nlohmann::json rankClassMemoryRows(const engine::MemorySummary& memory) {
                               {"activations_per_micro_batch_bytes", c.activation_bytes_per_micro_batch},
                               {"peak_bytes", c.peak_bytes},
                               {"reserved_bytes", c.reserved_peak_bytes}};
-        for (const auto& [role, column] : kColumns) {
+        for (const auto& [role, column] : kColumns) {  // a part no class holds is no column
             const auto it = c.breakdown.find(role);
-            row[column] = it == c.breakdown.end() ? 0 : it->second;
+            if (it != c.breakdown.end() && it->second > 0) row[column] = it->second;
         }
         row["out_of_memory"] = c.oom ? "yes" : "";
         rows.push_back(std::move(row));

@@ -13,7 +13,8 @@ namespace npu::profiler {
 // Columns: rank_class, ranks, micro_batches_in_flight, activations_per_micro_batch_bytes,
 // peak_bytes, reserved_bytes, then the breakdown at the peak: weights_bytes,
 // master_weights_bytes, gradients_bytes, optimizer_states_bytes, activations_bytes,
-// temporaries_bytes, comm_buffers_bytes, allocator_overhead_bytes; and out_of_memory.
+// temporaries_bytes, comm_buffers_bytes, allocator_overhead_bytes (each only where the
+// class holds some); and out_of_memory.
 // Empty for runs without rank classes (single-device runs, imported traces).
 nlohmann::json rankClassMemoryRows(const engine::MemorySummary& memory);
 

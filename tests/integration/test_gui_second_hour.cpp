@@ -2,9 +2,15 @@
 // focused view unless a job runs; a jump to the timeline leaves the keys with the timeline;
 // nothing of the previous run stays (Compare tab, the find bar's status line); a query row
 // with a slice id jumps to the timeline; Ctrl+S says what it saved; the Convert wizard
-// writes into the project's folder. Each slot fails without its fix.
+// writes into the project's folder; a cluster run's Memory tab shows each pipeline stage's
+// memory (issue 23). Each slot fails without its fix. NPU_SCREENSHOTS=DIR saves the
+// Memory tab of the cluster run there (memory-cluster-1280x720.png) for a look.
 #include "app/job_runner.h"
 #include "app/main_window.h"
+#include "engine/driver/simulate_project.h"
+#include "profiler/store/simulation_writer.h"
+#include "views/charts/memory_chart.h"
+#include "views/charts/rank_memory_table.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/synthetic_db.h"
 #include "views/compare/compare_view.h"
@@ -160,6 +166,32 @@ private slots:
         const QString opened = w.statusText();
         w.tabs()->setCurrentWidget(w.operators());
         QCOMPARE(w.statusText(), opened);
+    }
+
+    // Issue 23: a pipeline run's Memory tab lists each stage's memory, inside the window
+    // at 1280x720: the first of two stages holds two micro-batches under 1F1B.
+    void clusterRunMemoryPerStage() {
+        auto project = npu::engine::loadProject(QFINDTESTDATA("../data/projects/tiny-llama/project.json").toStdString());
+        QVERIFY2(project.ok(), project.ok() ? "" : project.message().c_str());
+        project->training.batch = 4;
+        project->parallel = {{"pipeline_stages", 2}, {"micro_batches", 4}, {"schedule", "1f1b"}};
+        project->runs.clear();
+        auto run = npu::engine::simulateProject(*project, {});
+        QVERIFY2(run.ok(), run.ok() ? "" : run.message().c_str());
+        const QString file = m_tmp.filePath(QStringLiteral("pipeline.npudb"));
+        QVERIFY(npu::profiler::writeSimulation(*run, {"tiny-llama-pp2", "project.json", "sim"}, file.toStdString()).ok());
+        MainWindow w;
+        QVERIFY(showActive(w));
+        QVERIFY(w.openDatabase(file));
+        w.tabs()->setCurrentWidget(w.memory());
+        QTest::qWait(50);
+        const npu::views::RankMemoryTable* table = w.memory()->rankMemory();
+        QVERIFY(table->isVisible());
+        QCOMPARE(table->model()->rowCount(), 2);
+        const QRect inWindow(table->mapTo(&w, QPoint(0, 0)), table->size());
+        QVERIFY2(w.rect().contains(inWindow), "the rank-class table lies outside the 1280x720 window");
+        if (qEnvironmentVariableIsSet("NPU_SCREENSHOTS"))
+            w.grab().save(qEnvironmentVariable("NPU_SCREENSHOTS") + QStringLiteral("/memory-cluster-1280x720.png"));
     }
 
     // Minor: a query row that carries a slice id shows that slice on the timeline.

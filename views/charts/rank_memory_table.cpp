@@ -7,6 +7,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -48,7 +49,8 @@ void RankMemoryTable::setDatabase(const profiler::ProfileDb* db) {
                       "temporaries_bytes", "allocator_overhead_bytes", "out_of_memory"});
     // Up to eight stages without scrolling; deeper pipelines scroll.
     const int shown = std::min<int>(8, static_cast<int>(rows.size()));
-    m_view->setFixedHeight(m_view->horizontalHeader()->sizeHint().height() + 22 * shown + 4);
+    m_view->setFixedHeight(m_view->horizontalHeader()->sizeHint().height() + 22 * shown + 4 +
+                           m_view->horizontalScrollBar()->sizeHint().height());  // the columns may not fit the width
     show();
 }
 
