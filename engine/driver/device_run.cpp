@@ -58,8 +58,11 @@ Expected<SimulationResult> simulateOnDevice(const Project& project, const Simula
     TrainingOptions training = trainingOptionsFor(*precision, t.optimizer);
     training.offloadOptimizer = t.offload_optimizer;
     training.fp32MainGrad = t.framework == "megatron" && training.fp32MasterWeights;
-    if (const std::int64_t dp = project.parallel.value("data_parallel", std::int64_t{1}); options.zeroShardsOptimizer && t.zero_stage >= 1 && dp > 1)
-        training.optimizerShards = static_cast<int>(dp);
+    training.fp32GradPartition = t.framework == "deepspeed" && training.fp32MasterWeights && t.zero_stage >= 1;
+    if (const std::int64_t dp = project.parallel.value("data_parallel", std::int64_t{1}); t.zero_stage >= 1 && dp > 1) {
+        if (options.zeroShardsOptimizer) training.optimizerShards = static_cast<int>(dp);
+        training.gradientCopyShards = static_cast<int>(dp);
+    }
     training.lossOutputs = modeGraph->lossOutputs;
     passes.add(std::make_unique<TrainingGraphPass>(training));
     passes.add(std::make_unique<ActivationCheckpointingPass>(t.activation_checkpointing));

@@ -52,7 +52,7 @@ namespace npu::engine {
     X(FlashAttentionGrad)                                                                          \
     /* training_ops.cpp */                                                                         \
     X(CrossEntropy) X(MeanLoss) X(NLLLoss) X(NLLLossGrad) X(SoftmaxGrad) X(LogSoftmaxGrad)         \
-    X(AdamW) X(SGD) X(GradUnscale) X(MemcpyD2H) X(MemcpyH2D)                                       \
+    X(AdamW) X(SGD) X(GradUnscale) X(GradToFp32) X(MemcpyD2H) X(MemcpyH2D)                         \
     /* fused_ops.cpp */                                                                            \
     X(FusedElementwise) X(FusedNorm) X(FusedMatMul) X(FusedConv) X(FusedAttention) X(FusedLoss)    \
     X(FusedOptimizer)                                                                              \

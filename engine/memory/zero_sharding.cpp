@@ -16,6 +16,8 @@ std::vector<bool> zeroShardedTensors(const Graph& graph, int stage) {
     for (const Tensor& t : graph.tensors()) {
         if (t.role == TensorRole::optimizer_state || t.role == TensorRole::master_weight) out[static_cast<std::size_t>(t.id)] = true;
         if (t.role == TensorRole::weight && stage >= 3) out[static_cast<std::size_t>(t.id)] = true;
+        // DeepSpeed's fp32 gradient partition is a rank's own from stage 1 on.
+        if (t.producer >= 0 && graph.node(t.producer).kind == OpKind::GradToFp32) out[static_cast<std::size_t>(t.id)] = true;
         if (t.role != TensorRole::gradient || stage < 2) continue;
         bool weightGrad = false;
         for (int n : t.consumers) weightGrad = weightGrad || graph.node(n).phase == Phase::optimizer;

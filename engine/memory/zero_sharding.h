@@ -2,7 +2,9 @@
 // ZeRO (Rajbhandari et al. 2020) as one data-parallel rank sees it: stage 1 keeps 1/N of
 // the optimizer states (and fp32 master weights), stage 2 also 1/N of the gradients,
 // stage 3 also 1/N of the parameters. For mixed-precision Adam that gives the paper's
-// 16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N and 16Ψ/N bytes of model states per device.
+// 16Ψ, 4Ψ + 12Ψ/N, 2Ψ + 14Ψ/N and 16Ψ/N bytes of model states per device. DeepSpeed's
+// fp32 copy of the gradient partition at the step (GradToFp32, training.framework
+// deepspeed) is a rank's 1/N from stage 1 on: 4Ψ/N more while the update runs.
 // This is a single-device simulation of one rank's share: the step's memory events are
 // rescaled by category; the reduce-scatter / all-gather traffic ZeRO adds is not on the
 // timeline of a single-device run (engine/cluster adds it for cluster runs). Stage 3's

@@ -4,6 +4,7 @@
 #include "engine/passes/graph_edit.h"
 
 #include <algorithm>
+#include <map>
 
 namespace npu::engine {
 
@@ -100,7 +101,8 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
     grads.resize(graph.tensors().size(), -1);
 
     // Optimizer: one multi-tensor op over all weights with a gradient.
-    std::vector<int> updateInputs, allGrads, allWeights;
+    std::vector<int> updateInputs, allGrads, allWeights, fp32Grads;
+    const bool castPartition = m_options.fp32GradPartition && !m_options.offloadOptimizer;
     const std::size_t tensorsBefore = graph.tensors().size();
     for (std::size_t t = 0; t < tensorsBefore; ++t) {
         const Tensor w = graph.tensor(static_cast<int>(t));
@@ -110,7 +112,12 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         allWeights.push_back(static_cast<int>(t));
         if (m_options.offloadOptimizer) continue;
         updateInputs.push_back(static_cast<int>(t));
-        updateInputs.push_back(grads[t]);
+        if (castPartition && graph.tensor(grads[t]).dtype != DType::f32) {
+            fp32Grads.push_back(graph.addTensor(w.name + ".grad_fp32", w.shape, DType::f32, TensorRole::gradient));
+            updateInputs.push_back(fp32Grads.back());
+        } else {
+            updateInputs.push_back(grads[t]);
+        }
         if (m_options.fp32MasterWeights)
             updateInputs.push_back(graph.addTensor(w.name + ".master", w.shape, DType::f32, TensorRole::master_weight));
         const char* states[2] = {".exp_avg", ".exp_avg_sq"};
@@ -132,8 +139,27 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         // written; plus the master copy when the device weights are low precision.
         const double states = m_options.optimizer == "adamw" ? 2 : 1;
         const double perParam = 4 * (2 + 1 + 2 * states) + (m_options.fp32MasterWeights ? 8 : 0);
-        const Attributes pcie{{"link", std::string("pcie_bandwidth")}, {"stream", std::string("memcpy")}};
-        program.push_back(graph.addNode(OpKind::MemcpyD2H, "optimizer.offload_gradients", allGrads, {}, pcie, Phase::optimizer, DType::f32));
+        Attributes pcie{{"link", std::string("pcie_bandwidth")}, {"stream", std::string("memcpy")}};
+        Attributes gradientCopy = pcie;
+        if (m_options.optimizerShards > 1) pcie["shards"] = static_cast<std::int64_t>(m_options.optimizerShards);
+        if (m_options.gradientCopyShards > 1) gradientCopy["shards"] = static_cast<std::int64_t>(m_options.gradientCopyShards);
+        // As ZeRO-Offload does, each gradient (this rank's partition of it) goes to the
+        // host as soon as backward has finished it, and its device buffer is freed: the
+        // device holds no gradients at the step, and none across micro-batches (the host
+        // accumulates them).
+        std::map<int, std::vector<int>> copiesAfter;  // producer node -> its gradients' copies
+        for (std::size_t i = 0; i < allGrads.size(); ++i) {
+            const Tensor& g = graph.tensor(allGrads[i]);
+            copiesAfter[g.producer].push_back(graph.addNode(OpKind::MemcpyD2H, graph.tensor(allWeights[i]).name + ".grad_to_host", {allGrads[i]}, {},
+                                                            gradientCopy, Phase::backward, g.dtype));
+        }
+        std::vector<int> withCopies;
+        for (int id : program) {
+            withCopies.push_back(id);
+            if (auto it = copiesAfter.find(id); it != copiesAfter.end()) withCopies.insert(withCopies.end(), it->second.begin(), it->second.end());
+        }
+        for (int copy : copiesAfter[-1]) withCopies.push_back(copy);  // a gradient no op of the program writes
+        program = std::move(withCopies);
         program.push_back(graph.addNode(opt, "optimizer.host_" + m_options.optimizer, {}, {},
                                         {{"link", std::string("host_optimizer_bandwidth")}, {"stream", std::string("host")},
                                          {"bytes", perParam * params / std::max(1, m_options.optimizerShards)},
@@ -142,6 +168,14 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         program.push_back(graph.addNode(OpKind::MemcpyH2D, "optimizer.upload_parameters", allWeights, {}, pcie, Phase::optimizer, DType::f32));
         reorderNodes(graph, program);
         return {};
+    }
+    if (!fp32Grads.empty()) {
+        std::vector<int> halfGrads;
+        for (int g : allGrads)
+            if (graph.tensor(g).dtype != DType::f32) halfGrads.push_back(g);
+        Attributes castAttrs;
+        if (m_options.optimizerShards > 1) castAttrs["shards"] = static_cast<std::int64_t>(m_options.optimizerShards);
+        program.push_back(graph.addNode(OpKind::GradToFp32, "optimizer.grad_partition_fp32", halfGrads, fp32Grads, castAttrs, Phase::optimizer, DType::f32));
     }
     Attributes updateAttrs{{"tensors", static_cast<std::int64_t>(allGrads.size())}};
     if (m_options.optimizerShards > 1) updateAttrs["shards"] = static_cast<std::int64_t>(m_options.optimizerShards);

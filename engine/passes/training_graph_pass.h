@@ -16,13 +16,17 @@ struct TrainingOptions {
     std::string optimizer = "adamw";    // adamw | sgd
     bool fp32MasterWeights = false;     // weights are low precision: keep an fp32 master copy
     bool lossScaling = false;           // fp16: unscale gradients before the update
-    // ZeRO-Offload style: optimizer states and fp32 masters live in host memory; the
-    // gradients are copied to the host over PCIe, the host runs the update, the updated
-    // parameters come back. Device memory holds only weights and gradients.
+    // ZeRO-Offload style: optimizer states and fp32 masters live in host memory; each
+    // gradient is copied to the host over PCIe as backward finishes it (and freed), the
+    // host runs the update, the updated parameters come back. Device memory holds the
+    // weights, and a gradient only between its last backward op and its copy.
     bool offloadOptimizer = false;
     // ZeRO stage >= 1 over N data-parallel ranks: each rank updates only its 1/N partition
     // of the parameters (Rajbhandari et al. 2020), so the update's traffic and FLOPs are 1/N.
     int optimizerShards = 1;
+    // The same partition for the offloaded gradients' copies, which run in backward (a
+    // cluster's rank layout scales only the optimizer phase by 1/N, so this is set there too).
+    int gradientCopyShards = 1;
     // Adam moments / SGD momentum: fp32, or the half type for pure (O3) training where
     // the optimizer runs on the model's own half-precision parameters.
     DType optimizerStateDType = DType::f32;
@@ -33,6 +37,12 @@ struct TrainingOptions {
     // gradient is an fp32 main_grad buffer kept for the whole run, which the weight-gradient
     // kernels accumulate into (gradient_accumulation_fusion) and the optimizer reads.
     bool fp32MainGrad = false;
+    // DeepSpeed's ZeRO optimizer (stages 1-3) with 16-bit gradients and fp32 masters: at the
+    // step each rank casts its gradient partition to fp32 (stage 1/2's single_grad_partition,
+    // stage 3's fp32_partitioned_groups_flat grad) and frees the 16-bit ones; Adam reads
+    // the fp32 copy, which lives until the update ends (4 bytes/param over N: DeepSpeed's
+    // estimators' 16Ψ/N is these 4 plus the 12 of masters and moments).
+    bool fp32GradPartition = false;
 };
 
 // What a precision level asks of the training pass: fp32 masters (O2), half optimizer

@@ -133,18 +133,19 @@ void splitOptimizer(Graph& g) {
     for (std::size_t id = 0; id < count; ++id) {
         const Node n = g.node(static_cast<int>(id));
         if (g.isRemoved(n.id) || n.phase != Phase::optimizer || !n.name.starts_with("optimizer.") || total <= 0) continue;
-        std::map<std::string, std::vector<int>> inputsOf;
+        std::map<std::string, std::vector<int>> inputsOf, outputsOf;
         std::map<std::string, std::int64_t> weightInputs;
         for (int t : n.inputs) {
             inputsOf[trainedModelOf(g.tensor(t).name)].push_back(t);
             weightInputs[trainedModelOf(g.tensor(t).name)] += g.tensor(t).role == TensorRole::weight;
         }
+        for (int t : n.outputs) outputsOf[trainedModelOf(g.tensor(t).name)].push_back(t);  // DeepSpeed's fp32 gradient copies
         for (const auto& [m, p] : params) {
             if (!n.inputs.empty() && !inputsOf.count(m)) continue;
             Attributes attrs = n.attrs;
             if (n.attrs.count("tensors")) attrs["tensors"] = n.inputs.empty() ? weights[m] : weightInputs[m];
             if (n.attrs.count("bytes")) attrs["bytes"] = n.attrFloat("bytes", 0) * p / total;  // per parameter
-            g.addNode(n.op, m + "." + n.name, inputsOf[m], {}, attrs, Phase::optimizer, n.dtype);
+            g.addNode(n.op, m + "." + n.name, inputsOf[m], outputsOf[m], attrs, Phase::optimizer, n.dtype);
         }
         g.markRemoved(n.id);
     }

@@ -2,7 +2,8 @@
 // NLL in one op, keeping the fp32 log-probabilities for backward), NLLLoss (the zoo
 // builds cross-entropy as PyTorch runs it: LogSoftmax then NLLLoss), MeanLoss, AdamW and SGD
 // updates (per weight or multi-tensor: inputs are params, grads, states), GradUnscale
-// (fp16 loss scaling's unscale + inf check).
+// (fp16 loss scaling's unscale + inf check), GradToFp32 (DeepSpeed ZeRO's fp32 copy of a
+// rank's gradient partition at the step).
 #include "engine/ir/ops/op_families.h"
 #include "engine/ir/ops/shape_util.h"
 
@@ -91,6 +92,16 @@ OpCost unscaleCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// Reads the 16-bit gradients, writes their fp32 copies; a host <-> device copy moves the
+// bytes of its tensors. Both of a rank's 1/"shards" partition under ZeRO.
+OpCost partitionCost(const Graph& g, const Node& n) {
+    OpCost c = defaultCost(g, n);
+    const double share = 1.0 / static_cast<double>(std::max<std::int64_t>(1, n.attrInt("shards", 1)));
+    c.bytesRead *= share;
+    c.bytesWritten *= share;
+    return c;
+}
+
 // Backward rules (OpTraits::backward).
 
 // Losses seed backward: their gradient needs the saved probabilities, not a dLoss tensor.
@@ -124,9 +135,10 @@ void registerTrainingOps(OpRegistry& r) {
     r.add(OpKind::AdamW, {OpCategory::optimizer, false, {}, optimizerCost(12)});
     r.add(OpKind::SGD, {OpCategory::optimizer, false, {}, optimizerCost(3)});
     r.add(OpKind::GradUnscale, {OpCategory::optimizer, false, {}, unscaleCost});
+    r.add(OpKind::GradToFp32, {OpCategory::optimizer, false, {}, partitionCost});
     // Host <-> device copies (optimizer offload): the bytes of the tensors they read.
-    r.add(OpKind::MemcpyD2H, {OpCategory::data_movement, false, {}, {}});
-    r.add(OpKind::MemcpyH2D, {OpCategory::data_movement, false, {}, {}});
+    r.add(OpKind::MemcpyD2H, {OpCategory::data_movement, false, {}, partitionCost});
+    r.add(OpKind::MemcpyH2D, {OpCategory::data_movement, false, {}, partitionCost});
 }
 
 }  // namespace npu::engine::ops

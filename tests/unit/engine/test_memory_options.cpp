@@ -33,6 +33,19 @@ std::int64_t categoryAt(const MemorySummary& m, const char* category) {
     const auto it = m.by_category.find(category);
     return it == m.by_category.end() ? 0 : it->second;
 }
+
+// Live bytes on the device when the first task named `name` starts (its own allocations
+// and the frees of that instant included).
+double liveAtStartOf(const DeviceResult& dev, const std::string& name) {
+    std::int64_t start = -1;
+    for (const SimTask& t : dev.tasks)
+        if (t.name == name && (start < 0 || t.start_ns < start)) start = t.start_ns;
+    if (start < 0) qFatal("no task %s", name.c_str());
+    std::int64_t live = 0;
+    for (const MemoryEvent& e : dev.memory)
+        if (e.t_ns <= start) live = e.live_bytes;
+    return static_cast<double>(live);
+}
 }  // namespace
 
 class TestMemoryOptions : public QObject {
@@ -73,8 +86,11 @@ private slots:
     void zeroStagesMatchThePaper() {
         // bf16-o2: bf16 weights and gradients with fp32 masters and Adam states: 16 bytes per
         // parameter of model states, which ZeRO shards as 4+12/N, 2+14/N, 16/N.
+        // FSDP's convention: no fp32 gradient copy at the step (DeepSpeed's is
+        // zeroModelStatesAsDeepSpeedEstimates).
         Project p = calibrationProject();
         p.training.precision = "bf16-o2";
+        p.training.framework = "fsdp";
         p.parallel["data_parallel"] = 8;
         std::int64_t lower[4];
         double optimizerMs[4];
@@ -103,9 +119,56 @@ private slots:
         QVERIFY(std::abs(static_cast<double>(lower[2] - lower[3]) - 2 * psi * (1 - 1 / n)) < 1e6);
     }
 
+    // DeepSpeed's ZeRO optimizer with bf16 weights (training.framework deepspeed, bf16-o2),
+    // as its memory estimators count model states (deepspeed/runtime/zero/stage_1_and_2.py
+    // and stage3.py estimate_zero{2,3}_model_states_mem_needs): at the update each rank
+    // holds the 16-bit weights (2Ψ; 2Ψ/N at stage 3), its masters and moments (12Ψ/N) and
+    // the fp32 copy of its gradient partition (4Ψ/N), the 16-bit gradients freed by the
+    // cast: 2Ψ + 16Ψ/N, and stage 3's 18Ψ/N. Offloaded, gradients, masters and moments
+    // are on the host: 2Ψ, as estimate_zero2's cpu_offload (2Ψ/N at stage 3, whose estimate
+    // adds the gathered layers, 4 x the largest, seen by zero3HoldsGatheredParameters).
+    // Stage 1 at the cast still has every 16-bit gradient: 4Ψ + 16Ψ/N, estimate_zero2's
+    // figure (which counts all 16-bit gradients; stage 2 keeps 2Ψ/N of them).
+    void zeroModelStatesAsDeepSpeedEstimates() {
+        Project p = calibrationProject();
+        p.training.precision = "bf16-o2";
+        p.training.framework = "deepspeed";
+        const double n = 8;
+        p.parallel["data_parallel"] = 8;
+        for (int stage = 1; stage <= 3; ++stage)
+            for (bool offload : {false, true}) {
+                p.training.zero_stage = stage;
+                p.training.offload_optimizer = offload;
+                const SimulationResult r = simulateOrFail(p);
+                const double psi = static_cast<double>(r.summary.params);
+                const DeviceResult& dev = r.devices.front();
+                const double weights = stage >= 3 ? 2 * psi / n : 2 * psi;
+                const double expected = offload ? weights : weights + 16 * psi / n;
+                const double atUpdate = liveAtStartOf(dev, offload ? "optimizer.host_adamw" : "optimizer.adamw");
+                qInfo("stage %d%s: %.4f GB at the update, DeepSpeed's count %.4f GB", stage, offload ? " offload" : "", atUpdate / 1e9,
+                      expected / 1e9);
+                // Stage 3's small weights (under the persistence threshold) stay gathered.
+                QVERIFY2(atUpdate >= expected - 1e6 && atUpdate <= expected + std::max(0.01 * expected, 1e6), qPrintable(QString::number(atUpdate)));
+                if (offload) continue;
+                const double atCast = liveAtStartOf(dev, "optimizer.grad_partition_fp32");
+                const double halfGrads = stage >= 2 ? 2 * psi / n : 2 * psi;
+                QVERIFY(std::abs(atCast - (expected + halfGrads)) <= 0.01 * expected);
+            }
+        // Megatron's fp32 main_grad is the gradient the optimizer reads: no copy.
+        p.training.framework = "megatron";
+        p.training.offload_optimizer = false;
+        p.training.zero_stage = 1;
+        const SimulationResult megatron = simulateOrFail(p);
+        std::set<std::string> names;
+        for (const SimTask& t : megatron.devices.front().tasks) names.insert(t.name);
+        QVERIFY(names.count("optimizer.adamw"));
+        QVERIFY(!names.count("optimizer.grad_partition_fp32"));
+    }
+
     // offload_optimizer: Adam's states (and masters) stay on the host, so the device's live
-    // peak drops by exactly their bytes; gradients go down and parameters come back over
-    // PCIe on the memcpy stream and the host runs the update: the step takes longer.
+    // peak drops by at least their bytes; each gradient goes down as backward finishes it
+    // (freed then), parameters come back over PCIe on the memcpy stream and the host runs
+    // the update: the step takes longer.
     void offloadOptimizerKeepsStatesOnTheHost() {
         Project p = calibrationProject();
         const SimulationResult base = simulateOrFail(p);
@@ -114,13 +177,22 @@ private slots:
         const std::int64_t states = categoryAt(base.summary.memory, "optimizer_state");
         QVERIFY(states > 0);
         QCOMPARE(categoryAt(off.summary.memory, "optimizer_state"), std::int64_t{0});
-        QCOMPARE(off.summary.memory.lower_bound_bytes, base.summary.memory.lower_bound_bytes - states);
+        QVERIFY(off.summary.memory.lower_bound_bytes <= base.summary.memory.lower_bound_bytes - states);
         QVERIFY(off.summary.step_time_ms > base.summary.step_time_ms);
         std::set<std::string> names;
-        for (const SimTask& t : off.devices.front().tasks) names.insert(t.name);
-        for (const char* n : {"optimizer.offload_gradients", "optimizer.host_adamw", "optimizer.upload_parameters"})
-            QVERIFY2(names.count(n), n);
+        int gradientCopies = 0;
+        for (const SimTask& t : off.devices.front().tasks) {
+            names.insert(t.name);
+            if (t.name.ends_with(".grad_to_host")) {
+                QCOMPARE(t.phase, Phase::backward);
+                ++gradientCopies;
+            }
+        }
+        QVERIFY(gradientCopies > 10);
+        for (const char* n : {"optimizer.host_adamw", "optimizer.upload_parameters"}) QVERIFY2(names.count(n), n);
         QVERIFY(!names.count("optimizer.adamw"));
+        // No gradient is on the device when the host update runs.
+        QVERIFY(liveAtStartOf(off.devices.front(), "optimizer.host_adamw") <= 4.0 * static_cast<double>(off.summary.params) * 1.001);
     }
 
     void allocatorsCompared() {

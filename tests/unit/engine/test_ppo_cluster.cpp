@@ -79,9 +79,10 @@ private slots:
         // ZeRO-3 over 8: model states (all four models' weights too) and the offloaded
         // optimizer's work are split 8 ways; the weights are gathered before each pass, and
         // each module's weights are live in full while it (and the module before) runs.
-        // (18.8 GB against 66.9 GB: the gathered weights of the modules in flight come on top
-        // of the shards, DeepSpeed's stage-3 fetch.)
-        QVERIFY(zero3.summary.peak_bytes < dp8.summary.peak_bytes / 3);
+        // (18.8 GB against 53.8 GB: the gathered weights of the modules in flight come on top
+        // of the shards, DeepSpeed's stage-3 fetch; without ZeRO the offloaded optimizer
+        // already takes each gradient to the host as backward makes it.)
+        QVERIFY(zero3.summary.peak_bytes < dp8.summary.peak_bytes / 2.5);
         QVERIFY(phase(zero3, "training") < 0.5 * phase(dp8, "training"));
         QVERIFY(collective(zero3, "dp", "all_gather"));
         QVERIFY(collective(zero3, "dp", "reduce_scatter"));
