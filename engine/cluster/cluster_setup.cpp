@@ -40,14 +40,8 @@ Expected<ClusterSetup> resolveClusterSetup(const Project& project, const DeviceP
     s.microBatch = project.training.batch / (static_cast<std::int64_t>(s.parallel.dataParallel) * s.parallel.microBatches);
     const std::string& precision = project.training.precision;
     const bool fp32 = precision == "fp32" || precision == "tf32";
-    const bool pureHalf = precision == "bf16" || precision == "fp16";
     s.activationBytes = fp32 ? 4 : 2;
-    // Gradients are reduced in the dtype they are kept in (training.framework): fp32 under
-    // O0/O1 (fp32 parameters) and Megatron-LM's fp32 main_grad; 16-bit under O2 with
-    // DeepSpeed (communication_data_type defaults to the model's) or FSDP (reduce_dtype
-    // defaults to param_dtype), and under pure half precision.
-    const bool halfWeights = !fp32 && precision.find("-amp") == std::string::npos;
-    s.gradientBytes = pureHalf || (halfWeights && project.training.framework != "megatron") ? 2 : 4;
+    s.gradientBytes = gradientReduceBytes(project);  // reduced in the dtype they are kept in
     s.weightBytes = fp32 ? 4 : 2;
     return s;
 }

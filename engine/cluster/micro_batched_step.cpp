@@ -1,5 +1,7 @@
 #include "engine/cluster/micro_batched_step.h"
 
+#include "base/units.h"
+
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cluster/comm_matrix.h"
 #include "engine/cluster/rank_layout.h"
@@ -7,6 +9,7 @@
 #include "engine/cluster/stage_memory.h"
 #include "engine/cluster/stage_profile.h"
 #include "engine/cluster/step_result.h"
+#include "engine/cluster/zero_pass_comm.h"
 #include "engine/sim/simulator.h"
 
 #include <algorithm>
@@ -52,7 +55,6 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     progress(0.85, "scheduling the pipeline");
 
     const CommPlan plan = planCommunication(setup, project, *device);
-    const double tpNs = plan.tpPointNs();
     PipelineSetup pipe;
     pipe.stages = P;
     pipe.microBatches = par.microBatches;
@@ -60,9 +62,9 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     pipe.schedule = par.schedule;
     pipe.p2pNs = plan.p2p.timeNs;
     for (int s = 0; s < P; ++s) {
-        const StageProfile& st = profiles.at(representativeStage(s, P));
-        pipe.forwardNs.push_back(static_cast<double>(st.forward.durNs) + tpNs * static_cast<double>(st.forward.collectiveAfter.size()));
-        pipe.backwardNs.push_back(static_cast<double>(st.backward.durNs) + tpNs * static_cast<double>(st.backward.collectiveAfter.size()));
+        const PassDurations ns = stagePassNs(profiles.at(representativeStage(s, P)), setup, plan);
+        pipe.forwardNs.push_back(ns.forwardNs);
+        pipe.backwardNs.push_back(ns.backwardNs);
     }
     // Which ranks get a timeline: all of a small cluster, else one per distinct group.
     const int devices = par.devices();
@@ -129,6 +131,9 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
         step.layoutNotes.push_back("selective recomputation (Megatron-LM's: the attention core) under flash attention keeps almost the same "
                                    "activations (a flash kernel saves no softmax output or dropout mask) and adds one attention forward per "
                                    "layer; training.activation_checkpointing: memory_bound or full saves memory");
+    if (par.dataParallel > 1 && !par.comm.bucketDefault.empty())
+        step.layoutNotes.push_back("gradient buckets of " + units::decimalBytes(par.comm.bucketMb * 1e6) + ": " + par.comm.bucketDefault +
+                                   " (training.framework " + project.training.framework + "; communication.bucket_size_mb sets another)");
     for (const std::string& n : layout->notes) step.layoutNotes.push_back(n);
     if (par.comm.compression > 1) step.layoutNotes.push_back("gradient compression costs one HBM read + write of each bucket (estimate)");
     step.result = std::move(result);

@@ -1,5 +1,7 @@
 #include "engine/cluster/rank_layout.h"
 
+#include "engine/cluster/zero_pass_comm.h"
+
 #include "engine/cluster/step_result.h"
 
 #include <algorithm>
@@ -136,9 +138,9 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
         for (int s = 0; s < P; ++s) {
             const StageProfile& st = stageOf(s, d);
             plans[d].push_back(slowedPlan(plan, tpLink[static_cast<std::size_t>(s)][static_cast<std::size_t>(d)], p2pLink[static_cast<std::size_t>(d)]));
-            const double tpNs = plans[d].back().tpPointNs();
-            pd.forwardNs[static_cast<std::size_t>(s)] = static_cast<double>(st.forward.durNs) + tpNs * static_cast<double>(st.forward.collectiveAfter.size());
-            pd.backwardNs[static_cast<std::size_t>(s)] = static_cast<double>(st.backward.durNs) + tpNs * static_cast<double>(st.backward.collectiveAfter.size());
+            const PassDurations ns = stagePassNs(st, setup, plans[d].back());
+            pd.forwardNs[static_cast<std::size_t>(s)] = ns.forwardNs;
+            pd.backwardNs[static_cast<std::size_t>(s)] = ns.backwardNs;
         }
         pd.p2pNs = plans[d].front().p2p.timeNs;
     }

@@ -1,5 +1,7 @@
 #include "engine/cluster/rank_timeline.h"
 
+#include "engine/cluster/zero_pass_comm.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -141,8 +143,16 @@ std::int64_t sharedTime(const std::vector<Interval>& tp, std::int64_t start, std
     return shared;
 }
 
+// The gradient bytes the last backward pass's buckets reduce: the stage's, or under ZeRO-2/3
+// (every backward pass reduces its own, engine/cluster/zero_pass_comm) its model chunk's.
+double lastPassGradientBytes(const StageProfile& stage, const ClusterSetup& setup) {
+    const ParallelConfig& par = setup.parallel;
+    const int v = par.schedule == PipelineSchedule::interleaved && par.zeroStage >= 2 ? std::max(1, par.virtualStages) : 1;
+    return stage.trainableParams * setup.gradientBytes / v;
+}
+
 int bucketCount(const StageProfile& stage, const ClusterSetup& setup) {
-    const double gradBytes = stage.trainableParams * setup.gradientBytes;
+    const double gradBytes = lastPassGradientBytes(stage, setup);
     return std::max(1, static_cast<int>(std::ceil(gradBytes / std::max(setup.parallel.comm.bucketMb * 1e6, 1.0))));
 }
 
@@ -211,6 +221,10 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     // decides the slot; -1 before the first pass. lastBackwardOwnEnd: the same for the
     // last backward pass (its buckets).
     std::int64_t prevOwnEnd = -1, prevSlotEnd = 0, lastBackwardOwnEnd = -1;
+    // ZeRO-2/3's traffic inside the passes; the DP stream runs its collectives in turn.
+    const ZeroPassComm zero = zeroPassComm(stage, setup, plan, v);
+    const PipelinePass* finalBackward = lastBackwardPass(passes);
+    std::int64_t dpFree = 0;
     for (const PipelinePass& pass : passes) {
         std::int64_t ownEnd = roundNs(pass.startNs);
         const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
@@ -227,7 +241,8 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const std::size_t group = static_cast<std::size_t>(pass.backward ? v - 1 - pass.chunk : pass.chunk);
         const std::size_t from = n * group / static_cast<std::size_t>(v), to = n * (group + 1) / static_cast<std::size_t>(v);
         const std::int64_t base = from < n ? seg.tasks[from].start_ns : 0;
-        std::int64_t shift = roundNs(pass.startNs) - base;
+        // Under ZeRO-3 the pass's compute starts once its first module is gathered.
+        std::int64_t shift = roundNs(pass.startNs) - base + (zero.forwardFetches > 0 ? roundNs(zero.firstFetchNs) : 0);
         auto point = std::lower_bound(seg.collectiveAfter.begin(), seg.collectiveAfter.end(), from);
         for (std::size_t i = from; i < to; ++i) {
             const SimTask& t = seg.tasks[i];
@@ -256,15 +271,33 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         if (sends && par.pipelineStages > 1)
             b.comm(b.ppStream(), "pp", CollectiveKind::send_recv, plan.p2p, plan.p2pBytes, roundNs(pass.endNs),
                    std::string(pass.backward ? "send gradients mb " : "send activations mb ") + std::to_string(pass.microBatch));
-        if (par.zeroStage == 3 && par.dataParallel > 1) {
-            // ZeRO-3 gathers the stage's weights before each pass (prefetched: overlapped).
-            // In lock-step this rank reaches it when done with its previous pass, and the
-            // group's slowest rank at the slot's end.
-            const double bytes = stage.trainableParams * setup.weightBytes / v;
-            const CollectiveCost ag = withBandwidthFactor(
-                collectiveCost(CollectiveKind::all_gather, plan.dpAlgorithm, bytes, setup.dpGroup(), setup.cluster), sync.linkFactor);
+        if (zero.forwardFetches > 0) {
+            // ZeRO-3 gathers the pass's weights module by module as it runs (the pass's
+            // duration waits for them: zero_pass_comm). In lock-step this rank reaches the
+            // first gather when done with its previous pass, and the group's slowest rank
+            // at the slot's end.
+            const int fetches = pass.backward ? zero.backwardFetches : zero.forwardFetches;
+            const double bytes = zero.gatherBytes * fetches / zero.forwardFetches;
+            const CollectiveCost ag = withBandwidthFactor(pass.backward ? zero.backwardGather : zero.forwardGather, sync.linkFactor);
             const std::int64_t waitNs = sync.lockStep && prevOwnEnd >= 0 ? std::max<std::int64_t>(0, prevSlotEnd - prevOwnEnd) : 0;
-            b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, roundNs(pass.startNs) - waitNs, "ZeRO-3 gather weights", -1, waitNs);
+            dpFree = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, std::max(roundNs(pass.startNs) - waitNs, dpFree),
+                            "ZeRO-3 gather weights (" + std::to_string(fetches) + " modules)", -1, waitNs);
+        }
+        if (zero.reduceBuckets > 0 && pass.backward && &pass != finalBackward) {
+            // ZeRO-2/3: this micro-batch's gradients are reduce-scattered as its backward
+            // pass makes them (the last backward pass's are the buckets below).
+            const double bucket = std::max(par.comm.bucketMb * 1e6, 1.0);
+            // Ready as the pass's own compute makes them (under ZeRO-3 the pass's slot also
+            // holds the gathers and these reductions).
+            const std::int64_t passStart = roundNs(pass.startNs), passEnd = ownEnd;
+            for (int k = 0; k < zero.reduceBuckets; ++k) {
+                const double sent = std::min(bucket, zero.reduceBytes - bucket * k) / par.comm.compression;
+                const CollectiveCost cost =
+                    withBandwidthFactor(collectiveCost(CollectiveKind::reduce_scatter, plan.dpAlgorithm, sent, setup.dpGroup(), setup.cluster), sync.linkFactor);
+                const std::int64_t ready = par.comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / zero.reduceBuckets : passEnd;
+                dpFree = b.comm(b.dpStream(), "dp", CollectiveKind::reduce_scatter, cost, sent, std::max(ready, dpFree),
+                                "DP reduce_scatter mb " + std::to_string(pass.microBatch) + " bucket " + std::to_string(k));
+            }
         }
         prevOwnEnd = ownEnd;
         prevSlotEnd = roundNs(pass.endNs);
@@ -280,16 +313,16 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     std::int64_t dpEnd = b.out().pipelineEndNs;
     if (par.dataParallel > 1 && lastBackward) {
         const CommunicationSettings& comm = par.comm;
-        const double gradBytes = stage.trainableParams * setup.gradientBytes;
+        const double gradBytes = lastPassGradientBytes(stage, setup);
         const double bucket = std::max(comm.bucketMb * 1e6, 1.0);
         // This rank reaches bucket k when it has it; the transfer starts when the whole
         // group has (sync): the difference is the collective's wait.
-        const std::vector<std::int64_t> own = dpBucketReady(stage, passes, setup, sync.lockStep ? lastBackwardOwnEnd : -1);
+        const std::vector<std::int64_t> own = dpBucketReady(stage, passes, setup, sync.lockStep || zero.forwardFetches > 0 ? lastBackwardOwnEnd : -1);
         const std::vector<std::int64_t> ready = sync.bucketReady.empty() ? own : sync.bucketReady;
         const int buckets = static_cast<int>(ready.size());
         const CollectiveKind kind = par.zeroStage >= 1 ? CollectiveKind::reduce_scatter : CollectiveKind::all_reduce;
         const bool sharesLink = setup.dpGroup().nodes <= 1 && par.tensorParallel > 1;
-        std::int64_t free = 0;
+        std::int64_t free = dpFree;
         b.setAlgorithm("dp", kind, plan.dpAlgorithm);
         for (int k = 0; k < buckets; ++k) {
             const double raw = std::min(bucket, gradBytes - bucket * k);

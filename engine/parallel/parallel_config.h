@@ -21,7 +21,8 @@ namespace npu::engine {
 
 struct CommunicationSettings {
     CollectiveAlgorithm gradientAllreduce = CollectiveAlgorithm::ring;
-    double bucketMb = 25;          // PyTorch DDP's default bucket_cap_mb
+    double bucketMb = 25;          // communication.bucket_size_mb, else the framework's default
+    std::string bucketDefault;     // when bucketMb is a framework's default: whose, and what it is
     bool overlap = true;           // gradient buckets reduced while backward still runs
     double compression = 1;        // gradient bytes are divided by this (1: none)
 };

@@ -4,11 +4,33 @@
 #include "engine/parallel/cluster_spec.h"
 #include "engine/project/project.h"
 
+#include <algorithm>
+
 namespace npu::engine {
 
 namespace {
 
 std::string fileOf(const Project& p) { return p.file.empty() ? p.name : p.file.string(); }
+
+// The gradient bucket each framework uses when the project does not set one.
+void frameworkBucket(const Project& p, int dataParallel, CommunicationSettings& comm) {
+    const double bytes = gradientReduceBytes(p);
+    const std::string& framework = p.training.framework;
+    if (framework == "megatron") {
+        // megatron/core/distributed/distributed_data_parallel_config.py, bucket_size:
+        // max(40000000, 1000000 * dp_size) parameters, so large groups stay bandwidth-bound.
+        comm.bucketMb = std::max(40e6, 1e6 * dataParallel) * bytes / 1e6;
+        comm.bucketDefault = "Megatron-Core's bucket_size default, max(40M, 1M x data_parallel) parameters";
+    } else if (framework == "fsdp") {
+        comm.bucketMb = 25;  // torch.nn.parallel.DistributedDataParallel bucket_cap_mb
+        comm.bucketDefault = "PyTorch DDP's bucket_cap_mb default, 25 MB (FSDP's reduce-scatter per wrapped module is not modelled)";
+    } else {
+        // DeepSpeed's zero_optimization.reduce_bucket_size (and the engine's all-reduce
+        // bucket without ZeRO): 5e8 elements.
+        comm.bucketMb = 5e8 * bytes / 1e6;
+        comm.bucketDefault = "DeepSpeed's reduce_bucket_size default, 5e8 elements";
+    }
+}
 
 }  // namespace
 
@@ -36,10 +58,19 @@ Expected<ParallelConfig> parallelConfigOf(const Project& p) {
     c.zeroStage = static_cast<int>(j.value("zero_stage", std::int64_t{p.training.zero_stage}));
     const auto& k = p.communication;
     parseCollectiveAlgorithm(k.value("gradient_allreduce", std::string("ring")), c.comm.gradientAllreduce);
-    c.comm.bucketMb = k.value("bucket_size_mb", 25.0);
+    if (k.contains("bucket_size_mb")) c.comm.bucketMb = k.value("bucket_size_mb", 25.0);
+    else frameworkBucket(p, c.dataParallel, c.comm);
     c.comm.overlap = k.value("overlap", true);
     if (auto it = k.find("gradient_compression"); it != k.end() && it->is_number()) c.comm.compression = it->get<double>();
     return c;
+}
+
+int gradientReduceBytes(const Project& p) {
+    const std::string& precision = p.training.precision;
+    const bool fp32 = precision == "fp32" || precision == "tf32";
+    const bool pureHalf = precision == "bf16" || precision == "fp16";
+    const bool halfWeights = !fp32 && precision.find("-amp") == std::string::npos;
+    return pureHalf || (halfWeights && p.training.framework != "megatron") ? 2 : 4;
 }
 
 std::vector<std::string> validateParallel(const ParallelConfig& c, const ClusterSpec& cluster, const Project& p) {

@@ -20,6 +20,12 @@ bool isClusterProject(const Project& project);
 
 Expected<ParallelConfig> parallelConfigOf(const Project& project);
 
+// Bytes per element of the gradients data parallelism reduces (training.framework and
+// precision): fp32 under O0/O1 (fp32 parameters) and Megatron-LM's fp32 main_grad;
+// 16-bit under O2 with DeepSpeed (communication_data_type defaults to the model's) or
+// FSDP (reduce_dtype defaults to param_dtype), and under pure half precision.
+int gradientReduceBytes(const Project& project);
+
 // Every violation, one message each, naming file and key; empty when the setup is valid.
 std::vector<std::string> validateParallel(const ParallelConfig& config, const ClusterSpec& cluster, const Project& project);
 
