@@ -33,9 +33,10 @@ void printMemoryDetails(const engine::MemorySummary& m, std::ostream& out) {
         std::string parts;
         for (const auto& [what, bytes] : c.breakdown)
             if (bytes > 0) parts += (parts.empty() ? "" : ", ") + what + " " + units::bytes(double(bytes));
-        std::snprintf(line, sizeof line, "  %-8s x%-4d peak %s, reserved %s%s; %s micro-batches in flight (%s each)\n",
+        std::snprintf(line, sizeof line, "  %-8s x%-4d peak %s, reserved %s%s; %s micro-batch%s in flight (%s each)\n",
                       c.name.c_str(), c.ranks, units::bytes(double(c.peak_bytes)).c_str(), units::bytes(double(c.reserved_peak_bytes)).c_str(),
                       c.oom ? " (out of memory)" : "", units::fixed(c.micro_batches_in_flight, c.micro_batches_in_flight == double(int(c.micro_batches_in_flight)) ? 0 : 2).c_str(),
+                      c.micro_batches_in_flight == 1 ? "" : "es",
                       units::bytes(double(c.activation_bytes_per_micro_batch)).c_str());
         out << line << "    at the peak: " << parts << "\n";
     }
