@@ -127,7 +127,7 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
                         "sequence parallelism (parallel.sequence_parallel): norms, dropouts and residual adds run on 1/tp of the sequence and keep "
                         "1/tp of its activations, the column-parallel linears keep their sequence shard (Megatron-LM gathers it again in "
                         "backward; that all-gather's time is not added)"};
-    if (project.training.activation_checkpointing == "selective" && project.model.config.value("attention", std::string("sdpa")) != "eager")
+    if (project.training.activation_checkpointing == "selective" && project.model.config.value("attention", std::string("sdpa")) == "sdpa")
         step.layoutNotes.push_back("selective recomputation (Megatron-LM's: the attention core) under flash attention keeps almost the same "
                                    "activations (a flash kernel saves no softmax output or dropout mask) and adds one attention forward per "
                                    "layer; training.activation_checkpointing: memory_bound or full saves memory");

@@ -42,9 +42,14 @@ int addEagerAttention(GraphBuilder& b, int q, int k, int v, int causalMask, cons
     // (engine/passes/activation_checkpointing_pass): from Q.K^T to the product with V.
     const std::pair<const std::string, AttrValue> core{"attention_core", std::int64_t{1}};
     const int scores = b.op(OpKind::MatMul, name + ".scores", {q4, k4}, {{"transB", std::int64_t{1}}, core});
-    const int scaled = b.op(OpKind::Mul, name + ".scale", {scores, b.buffer(name + ".scale_factor", {})}, {core});
-    const int masked = b.op(OpKind::Where, name + ".causal_mask", {causalMask, scaled, b.buffer(name + ".mask_value", {})}, {core});
-    const Attributes lastAxis{{"axis", std::int64_t{-1}}, core};
+    const int masked = s.fusedScaleMaskSoftmax
+                           ? scores
+                           : b.op(OpKind::Where, name + ".causal_mask",
+                                  {causalMask, b.op(OpKind::Mul, name + ".scale", {scores, b.buffer(name + ".scale_factor", {})}, {core}),
+                                   b.buffer(name + ".mask_value", {})},
+                                  {core});
+    Attributes lastAxis{{"axis", std::int64_t{-1}}, core};
+    if (s.fusedScaleMaskSoftmax) lastAxis["upper_triang_masked"] = std::int64_t{1};
     int probs = -1;
     if (s.softmaxFp32) {
         // Casts to the dtype a tensor already has are dropped by the mixed-precision pass.

@@ -22,6 +22,11 @@ struct EagerAttentionShape {
     // HF LLaMA's eager_attention_forward: softmax(w, dtype=float32).to(query.dtype), so the
     // softmax output autograd saves is fp32 (GPT2Attention keeps the scores' dtype).
     bool softmaxFp32 = false;
+    // Megatron-LM's unfused core attention (megatron/model/fused_softmax.py): the 1/sqrt(d)
+    // scale is the scores GEMM's alpha (torch.baddbmm) and the causal mask is applied inside
+    // one fused scale-mask-softmax kernel (and its backward in one), so no Mul and no Where
+    // pass over the [B, heads, S, S] scores; the softmax output is what it saves.
+    bool fusedScaleMaskSoftmax = false;
 };
 
 // q as [B, S, heads * headDim], k and v as [B, S, kvHeads * headDim] (HF's repeat_kv

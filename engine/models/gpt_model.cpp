@@ -6,7 +6,9 @@
 // "attention": "sdpa" (default) runs one fused flash kernel (F.scaled_dot_product_attention);
 // "eager" spells attention out as GPT2Attention._attn / Megatron without flash do
 // (engine/models/eager_attention.h), keeping the [B, heads, S, S] softmax output, dropout
-// mask and dropped probabilities that Korthikanti et al.'s 5as/h term counts.
+// mask and dropped probabilities that Korthikanti et al.'s 5as/h term counts; "megatron"
+// is Megatron-LM's own unfused attention (2022, the paper's), the same with the scale in the
+// scores GEMM and the mask in one fused scale-mask-softmax kernel.
 // "dropout" (default 0, as in modern recipes; GPT-2 trained with 0.1) is HF's embd_pdrop,
 // attn_pdrop and resid_pdrop in one: after the embeddings, on the attention probabilities
 // (inside the flash kernel for sdpa, which regenerates its mask rather than saving it) and
@@ -29,7 +31,8 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     const auto maxSeq = cfg.positiveInt("max_seq", 1024);
     const auto ffn = cfg.positiveInt("ffn", 4 * hidden);
     const bool tied = cfg.boolean("tie_embeddings", true);
-    const bool eager = cfg.choice("attention", {"sdpa", "eager"}, "sdpa") == "eager";
+    const std::string attention = cfg.choice("attention", {"sdpa", "eager", "megatron"}, "sdpa");
+    const bool eager = attention != "sdpa";
     const double dropout = cfg.probability("dropout", 0);
     const ModelPartition part = ModelPartition::read(cfg);
     if (auto s = cfg.finish(); !s) return s.error();
@@ -65,8 +68,8 @@ Expected<Graph> buildGpt(const nlohmann::json& config, const ZooShape& shape) {
     };
     Attributes attnAttrs{{"heads", headsR}, {"kv_heads", headsR}, {"causal", std::int64_t{1}}};
     if (dropout > 0) attnAttrs["dropout"] = dropout;
-    const int causalMask = eager ? addCausalMaskBuffer(b, S, "causal_mask") : -1;
-    const EagerAttentionShape eagerShape{.heads = headsR, .headDim = hidden / heads, .dropout = dropout};
+    const int causalMask = attention == "eager" ? addCausalMaskBuffer(b, S, "causal_mask") : -1;
+    const EagerAttentionShape eagerShape{.heads = headsR, .headDim = hidden / heads, .dropout = dropout, .fusedScaleMaskSoftmax = attention == "megatron"};
     auto residualDropout = [&](const std::string& name, int in) {
         return dropout > 0 ? b.ops(OpKind::Dropout, name, {in}, {{"ratio", dropout}}, 2)[0] : in;
     };

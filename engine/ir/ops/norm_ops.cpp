@@ -40,6 +40,21 @@ CostFn normCost(double flopsPerElement, double extraInputPasses) {
     };
 }
 
+// Megatron-LM's causal fused softmax (scaled_upper_triang_masked_softmax, attr
+// upper_triang_masked = 1) reads and computes only the rows' elements up to the diagonal,
+// about half of the [.., S, S] scores, and writes them all (zeros above); its backward
+// (SoftmaxGrad, with the same attrs) reads half of the output and of dY the same way.
+double causalReadShare(const Node& n) { return n.attrInt("upper_triang_masked", 0) != 0 ? 0.5 : 1.0; }
+
+CostFn softmaxCost() {
+    return [](const Graph& g, const Node& n) {
+        OpCost c = normCost(5, 0)(g, n);
+        c.bytesRead *= causalReadShare(n);
+        c.flops *= causalReadShare(n);
+        return c;
+    };
+}
+
 // Local response normalisation: a sum of squares over `size` channels, then scale,
 // power and divide per element.
 OpCost lrnCost(const Graph& g, const Node& n) {
@@ -64,7 +79,7 @@ void registerNormOps(OpRegistry& r) {
     r.add(OpKind::RMSNorm, {OpCategory::norm, false, normShape, normCost(4, 0)});
     r.add(OpKind::LayerNormalization, {OpCategory::norm, false, normShape, normCost(5, 0)});
     r.add(OpKind::BatchNormalization, {OpCategory::norm, false, normShape, normCost(5, 1)});
-    r.add(OpKind::Softmax, {OpCategory::norm, false, softmaxShape, normCost(5, 0), softmaxBackward});
+    r.add(OpKind::Softmax, {OpCategory::norm, false, softmaxShape, softmaxCost(), softmaxBackward});
     r.add(OpKind::LogSoftmax, {OpCategory::norm, false, softmaxShape, normCost(5, 0), softmaxBackward});
     // statistics computed per instance/group (mean, var, then the four ops: ~8 per element)
     r.add(OpKind::InstanceNormalization, {OpCategory::norm, false, normShape, normCost(8, 0)});

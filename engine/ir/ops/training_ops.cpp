@@ -40,10 +40,16 @@ OpCost nllGradCost(const Graph& g, const Node& n) {
     return c;
 }
 
-// Softmax/LogSoftmax backward reads the forward output and dY, writes dX.
+// Softmax/LogSoftmax backward reads the forward output and dY, writes dX; Megatron's
+// causal fused kernel (upper_triang_masked, engine/ir/ops/norm_ops.cpp) reads and
+// computes the lower triangle only.
 OpCost softmaxGradCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
     if (!n.outputs.empty()) c.flops = 3 * numel(g, outputAt(n, 0));
+    if (n.attrInt("upper_triang_masked", 0) != 0) {
+        c.bytesRead *= 0.5;
+        c.flops *= 0.5;
+    }
     return c;
 }
 

@@ -1,5 +1,6 @@
 // Zoo builders: exact parameter counts of published models, scoped names and blocks,
 // config errors that name the key.
+#include "engine/ir/op_registry.h"
 #include "engine/models/model_zoo.h"
 
 #include <QtTest>
@@ -77,6 +78,34 @@ private slots:
         QCOMPARE(g->outputs.size(), size_t{2});  // loss, then the logits kept for the caller
         QCOMPARE(g->node(g->tensor(g->outputs[0]).producer).op, std::string("NLLLoss"));
     }
+    // Megatron-LM's unfused attention: no scale and no mask pass over the scores (the GEMM's
+    // alpha and the fused causal softmax hold them), and that softmax reads the lower
+    // triangle only: half of eager's scale-free softmax traffic in, all of it out.
+    void megatronAttention() {
+        nlohmann::json cfg{{"hidden", 64}, {"layers", 1}, {"heads", 4}, {"vocab", 16}, {"attention", "eager"}};
+        auto eager = buildZooModel("gpt", cfg, {2, 32});
+        cfg["attention"] = "megatron";
+        auto megatron = buildZooModel("gpt", cfg, {2, 32});
+        QVERIFY(eager.ok() && megatron.ok());
+        auto count = [](const Graph& g, OpKind kind) {
+            int n = 0;
+            for (const Node& node : g.nodes()) n += node.kind == kind && node.attrInt("attention_core", 0) != 0;
+            return n;
+        };
+        QCOMPARE(count(*eager, OpKind::Where), 1);
+        QCOMPARE(count(*eager, OpKind::Mul), 1);
+        QCOMPARE(count(*megatron, OpKind::Where), 0);
+        QCOMPARE(count(*megatron, OpKind::Mul), 0);
+        QCOMPARE(count(*megatron, OpKind::MatMul), 2);
+        auto softmax = [](const Graph& g) {
+            for (const Node& node : g.nodes())
+                if (node.kind == OpKind::Softmax) return OpRegistry::instance().cost(g, node);
+            qFatal("no softmax");
+        };
+        QCOMPARE(softmax(*megatron).bytesRead, 0.5 * softmax(*eager).bytesRead);
+        QCOMPARE(softmax(*megatron).bytesWritten, softmax(*eager).bytesWritten);
+    }
+
     void configErrorsNameTheKey() {
         auto bad = buildZooModel("llama", {{"hidden", "big"}, {"ffn", 1}, {"layers", 1}, {"heads", 1}, {"vocab", 1}}, {1, 8});
         QVERIFY(!bad.ok());
@@ -92,7 +121,7 @@ private slots:
         attention["attention"] = "flash";
         auto attn = buildZooModel("gpt", attention, {1, 8});
         QVERIFY(!attn.ok());
-        QVERIFY2(attn.message().find("model.config.attention: expected one of \"sdpa\", \"eager\", got \"flash\"") != std::string::npos,
+        QVERIFY2(attn.message().find("model.config.attention: expected one of \"sdpa\", \"eager\", \"megatron\", got \"flash\"") != std::string::npos,
                  attn.message().c_str());
         auto dropout = gpt;
         dropout["dropout"] = 1.5;
