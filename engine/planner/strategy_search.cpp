@@ -222,7 +222,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         base.pipelineStages = sh.pp;
         base.microBatches = sh.m;
         base.sequenceParallel = current->sequenceParallel && sh.tp > 1;
-        // Validation does not depend on ZeRO (bar dp == 1) or recomputation: once per shape.
+        // Validation does not depend on recomputation, nor on ZeRO bar dp == 1 and the stages
+        // a framework refuses with pipelines (below): once per shape.
         if (std::string problems = validationProblems(base); !problems.empty()) {
             StrategyTrial t;
             t.config = base;
@@ -245,6 +246,23 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             t.reason = "training.mode \"ppo\" with pipeline stages: Megatron-LM's distributed optimizer shards optimizer states and gradients, not weights (ZeRO-3)";
             trials.push_back(std::move(t));
             zeros.erase(zeros.begin());
+        }
+        // Stages the framework refuses for this shape (DeepSpeed's pipeline engine: ZeRO 0/1
+        // only) are listed invalid, with the reason, not simulated.
+        for (auto it = zeros.begin(); it != zeros.end();) {
+            StrategyConfig c = base;
+            c.zeroStage = *it;
+            std::string problems = *it >= 2 ? validationProblems(c) : std::string();
+            if (problems.empty()) {
+                ++it;
+                continue;
+            }
+            StrategyTrial t;
+            t.config = c;
+            t.status = TrialStatus::invalid;
+            t.reason = std::move(problems);
+            trials.push_back(std::move(t));
+            it = zeros.erase(it);
         }
         std::size_t minLevel = 0;
         std::string overAt;  // the strategy that implies the next ones over memory

@@ -123,6 +123,11 @@ std::vector<std::string> validateParallel(const ParallelConfig& c, const Cluster
     if (p.training.gradient_accumulation > 1)
         fail("training.gradient_accumulation", "a cluster run accumulates over parallel.micro_batches; set micro_batches instead");
     if (c.zeroStage > 0 && c.dataParallel == 1) fail("parallel.zero_stage", "ZeRO shards over data-parallel ranks: needs data_parallel > 1");
+    // DeepSpeed's PipelineEngine refuses ZeRO stages 2 and 3 (deepspeed/runtime/pipe/engine.py:
+    // they partition gradients and parameters across the micro-batches a pipeline interleaves).
+    if (c.zeroStage >= 2 && c.pipelineStages > 1 && p.training.framework == "deepspeed")
+        fail("parallel.zero_stage", n(c.zeroStage) + " with pipeline_stages " + n(c.pipelineStages) +
+                                        ": DeepSpeed's pipeline engine runs ZeRO stage 0 or 1 only; use zero_stage 1, or training.framework fsdp");
     return problems;
 }
 

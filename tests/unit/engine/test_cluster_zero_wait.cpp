@@ -97,6 +97,7 @@ private slots:
         // bucket): (f - 1) x stage 0's forward + backward; stage 1 has no slow peer.
         nlohmann::json doc = zero(3);
         doc["parallel"] = {{"data_parallel", 2}, {"pipeline_stages", 2}, {"micro_batches", 4}, {"zero_stage", 3}};
+        doc["training"]["framework"] = "fsdp";  // DeepSpeed's pipeline engine takes ZeRO 0/1 only
         const SimulationResult base = simulated(doc);
         const double f = 1.5;
         doc["cluster"]["slow_ranks"] = {{{"rank", 0}, {"compute_factor", f}}};

@@ -5,7 +5,8 @@
 //    backward also for the reduce-scatters sharing the link;
 //  - stages 2 and 3 reduce-scatter every micro-batch's gradients, stage 1 once per step;
 //  - buckets: DeepSpeed's 5e8 elements, Megatron-Core's max(40M, 1M x dp) parameters,
-//    PyTorch DDP's 25 MB for FSDP; an explicit communication.bucket_size_mb wins.
+//    PyTorch DDP's 25 MB for FSDP; an explicit communication.bucket_size_mb wins;
+//  - DeepSpeed's pipeline engine takes ZeRO stage 0 or 1 only.
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cost/device_profile.h"
 #include "engine/driver/simulate_project.h"
@@ -79,6 +80,22 @@ private slots:
         QVERIFY(slow.summary.step_time_ms > 5.5 * gatherMs);
         QVERIFY(slow.summary.step_time_ms < 7 * gatherMs);
         QVERIFY(fast.summary.step_time_ms < 0.1 * slow.summary.step_time_ms);
+    }
+
+    // DeepSpeed's PipelineEngine asserts ZeRO stage < 2; FSDP shards under a pipeline.
+    void deepSpeedPipelinesTakeZeroStageOneAtMost() {
+        nlohmann::json doc = toy(2);
+        doc["parallel"] = {{"data_parallel", 2}, {"pipeline_stages", 2}, {"micro_batches", 2}, {"zero_stage", 2}};
+        auto refused = simulateProject(testing::parsedProject(doc), {});
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.message().find("parallel.zero_stage: 2 with pipeline_stages 2: DeepSpeed's pipeline engine runs ZeRO stage 0 or 1 only") !=
+                     std::string::npos,
+                 refused.message().c_str());
+        doc["training"]["framework"] = "fsdp";
+        QVERIFY(simulateProject(testing::parsedProject(doc), {}).ok());
+        doc["training"]["framework"] = "deepspeed";
+        doc["parallel"]["zero_stage"] = 1;
+        QVERIFY(simulateProject(testing::parsedProject(doc), {}).ok());
     }
 
     void frameworkBuckets() {
