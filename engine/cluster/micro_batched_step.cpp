@@ -93,7 +93,20 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     cs.schedule = std::string(pipelineScheduleName(par.schedule));
     cs.bubble_fraction = P > 1 ? layout->bubbleFraction : 0;
 
-    for (LaidOutRanks& g : layout->groups) g.peakBytes = rankClasses[static_cast<std::size_t>(g.stage)].peak_bytes;
+    for (LaidOutRanks& g : layout->groups) {
+        g.peakBytes = rankClasses[static_cast<std::size_t>(g.stage)].peak_bytes;
+        // The rank's live-bytes counter, through the symmetric schedule (what-if replicas'
+        // passes shift by their waits; the figures are the class's).
+        std::int64_t optStart = -1, optEnd = -1;
+        for (const SimTask& t : g.timeline.device.tasks)
+            if (t.phase == Phase::optimizer) {
+                optStart = optStart < 0 ? t.start_ns : std::min(optStart, t.start_ns);
+                optEnd = std::max(optEnd, t.start_ns + t.dur_ns);
+            }
+        if (!g.timeline.device.tasks.empty())
+            g.timeline.device.memory = stageMemoryTimeline(profiles.at(representativeStage(g.stage, P)), schedule->stages[static_cast<std::size_t>(g.stage)],
+                                                           chunks, optStart, optEnd);
+    }
     result.summary.memory.rank_classes = std::move(rankClasses);
     listRanks(layout->groups, setup, iteration, {.capacityBytes = capacity}, result);
     std::map<std::string, CollectiveSummary> collectives;

@@ -21,6 +21,27 @@ std::string categoryOfRole(const std::string& role) {
     return role;  // optimizer_state, kv_cache
 }
 
+std::int64_t roleBytes(const std::map<std::string, std::int64_t>& m, const char* r) {
+    const auto it = m.find(r);
+    return it == m.end() ? std::int64_t{0} : it->second;
+}
+
+// What the replay and the live-bytes curve both read from a stage's one-micro-batch run.
+struct RunFigures {
+    std::int64_t resident = 0;        // weights, fp32 masters, optimizer states
+    std::int64_t gradients = 0;       // the weights' gradients (all that is left at the step)
+    std::int64_t gradientsToAdd = 0;  // those made after the run's pass peak
+};
+
+RunFigures runFigures(const PassMemory& pm) {
+    RunFigures f;
+    f.resident = roleBytes(pm.passPeakByRole, "weight") + roleBytes(pm.passPeakByRole, "master_weight") +
+                 roleBytes(pm.passPeakByRole, "optimizer_state");
+    f.gradients = roleBytes(pm.optimizerPeakByRole, "gradient");
+    f.gradientsToAdd = std::max<std::int64_t>(0, f.gradients - roleBytes(pm.passPeakByRole, "gradient"));
+    return f;
+}
+
 std::string count(double v) {
     const double r = std::round(v * 100) / 100;
     return r == std::floor(r) ? std::to_string(static_cast<long long>(r)) : units::fixed(r, 2);
@@ -69,14 +90,16 @@ RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ra
     c.micro_batches_in_flight = inFlight.microBatches;
     c.activation_bytes_per_micro_batch = pm.heldAfterForward;
     const auto extra = [&](double microBatches) { return std::llround(std::max(0.0, microBatches - 1) * static_cast<double>(pm.heldAfterForward)); };
-    const auto role = [](const std::map<std::string, std::int64_t>& m, const char* r) {
-        const auto it = m.find(r);
-        return it == m.end() ? std::int64_t{0} : it->second;
-    };
+    const auto role = roleBytes;
     // At the first backward pass: the run's own gradients so far; at a later one: all of them.
-    const std::int64_t gradientsToAdd = std::max<std::int64_t>(0, role(pm.optimizerPeakByRole, "gradient") - role(pm.passPeakByRole, "gradient"));
+    const auto [resident, gradients, gradientsToAdd] = runFigures(pm);
     const std::int64_t firstPeak = pm.passPeak + extra(inFlight.microBatches);
-    const std::int64_t laterPeak = inFlight.withGradients > 0 ? pm.passPeak + gradientsToAdd + extra(inFlight.withGradients) : 0;
+    // A later backward pass: at the run's pass peak plus what the gradients held already add,
+    // or at its start, when all its micro-batches' activations and every weight gradient are
+    // held together (the higher; stageMemoryTimeline's curve reaches the same).
+    const std::int64_t atLaterStart = resident + std::llround(inFlight.withGradients * static_cast<double>(pm.heldAfterForward)) + gradients;
+    const std::int64_t atLaterPeak = pm.passPeak + gradientsToAdd + extra(inFlight.withGradients);
+    const std::int64_t laterPeak = inFlight.withGradients > 0 ? std::max(atLaterPeak, atLaterStart) : 0;
     const bool later = laterPeak > firstPeak;
     const double others = std::max(0.0, (later ? inFlight.withGradients : inFlight.microBatches) - 1);
     const std::int64_t passesPeak = std::max(firstPeak, laterPeak);
@@ -87,7 +110,16 @@ RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ra
         run.peak_bytes > 0 ? std::max(1.0, static_cast<double>(run.memory.reserved_peak_bytes) / static_cast<double>(run.peak_bytes)) : 1.0;
     c.peak_bytes = run.peak_bytes + raise;
     c.reserved_peak_bytes = std::max<std::int64_t>(c.peak_bytes, run.memory.reserved_peak_bytes + std::llround(static_cast<double>(raise) * reservedRatio));
-    if (passesPeak >= pm.optimizerPeak) {
+    if (passesPeak >= pm.optimizerPeak && later && atLaterStart > atLaterPeak) {
+        // The start of a later backward pass: model states, the held micro-batches, the gradients.
+        c.breakdown.clear();
+        for (const char* r : {"weight", "master_weight", "optimizer_state", "input"})
+            if (role(pm.passPeakByRole, r) > 0) c.breakdown[r] = role(pm.passPeakByRole, r);
+        for (const auto& [r, bytes] : pm.heldByRole) c.breakdown[r] += std::llround(inFlight.withGradients * static_cast<double>(bytes));
+        c.breakdown["gradient"] += gradients;
+        c.micro_batches_in_flight = inFlight.withGradients;
+        c.peak_time_ns = std::llround(inFlight.withGradientsAtNs);
+    } else if (passesPeak >= pm.optimizerPeak) {
         c.breakdown = pm.passPeakByRole;
         for (const auto& [r, bytes] : pm.heldByRole) c.breakdown[r] += std::llround(others * static_cast<double>(bytes));
         if (later) c.breakdown["gradient"] += gradientsToAdd;
@@ -101,6 +133,55 @@ RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ra
     const std::int64_t capacity = run.capacity_bytes;
     c.oom = capacity > 0 && std::max(c.peak_bytes, c.reserved_peak_bytes) > capacity;
     return c;
+}
+
+std::vector<MemoryEvent> stageMemoryTimeline(const StageProfile& profile, const std::vector<PipelinePass>& passes, int virtualStages,
+                                             std::int64_t optimizerStartNs, std::int64_t optimizerEndNs) {
+    const PassMemory& pm = profile.passMemory;
+    const double v = std::max(1, virtualStages);
+    // A pass of one model chunk holds 1/v of the stage's activations (interleaved).
+    const std::int64_t held = std::llround(static_cast<double>(pm.heldAfterForward) / v);
+    const auto [resident, gradients, gradientsToAdd] = runFigures(pm);
+    // Above the held activations at the one-micro-batch run's peak; in later backward passes
+    // the weight gradients it counted are already held.
+    const std::int64_t firstTransient = std::max<std::int64_t>(0, pm.passPeak - resident - pm.heldAfterForward);
+    const std::int64_t laterTransient = std::max<std::int64_t>(0, firstTransient - (gradients - gradientsToAdd));
+    const std::int64_t stepTransient = std::max<std::int64_t>(0, pm.optimizerPeak - resident - gradients);
+
+    struct Delta {
+        std::int64_t t, bytes;
+        TensorRole role;
+    };
+    std::vector<Delta> deltas{{0, resident, TensorRole::weight}};
+    bool gradientsHeld = false;
+    for (const PipelinePass& p : passes) {
+        const std::int64_t start = std::llround(p.startNs), end = std::llround(p.endNs);
+        if (!p.backward) {
+            deltas.push_back({end, held, TensorRole::activation});
+            continue;
+        }
+        const std::int64_t transient = std::llround(static_cast<double>(gradientsHeld ? laterTransient : firstTransient) / v);
+        deltas.push_back({start, transient, TensorRole::temporary});
+        deltas.push_back({end, -transient, TensorRole::temporary});
+        deltas.push_back({end, -held, TensorRole::activation});
+        if (!gradientsHeld) deltas.push_back({end, gradients, TensorRole::gradient});
+        gradientsHeld = true;
+    }
+    if (optimizerEndNs > optimizerStartNs) {
+        deltas.push_back({optimizerStartNs, stepTransient, TensorRole::temporary});
+        deltas.push_back({optimizerEndNs, -stepTransient, TensorRole::temporary});
+    }
+    if (gradientsHeld) deltas.push_back({std::max(optimizerEndNs, optimizerStartNs), -gradients, TensorRole::gradient});
+    // Frees first at an instant, as the device simulator orders its events.
+    std::stable_sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) { return a.t != b.t ? a.t < b.t : a.bytes < b.bytes; });
+    std::vector<MemoryEvent> out;
+    std::int64_t live = 0;
+    for (const Delta& d : deltas) {
+        if (d.bytes == 0) continue;
+        live += d.bytes;
+        out.push_back({d.t, d.bytes, live, -1, d.role});
+    }
+    return out;
 }
 
 void applyStageMemory(SimSummary& s, const RankClassMemory& c, PipelineSchedule schedule) {

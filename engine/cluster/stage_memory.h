@@ -38,6 +38,17 @@ InFlight inFlightActivations(const std::vector<PipelinePass>& passes, int virtua
 RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ranks, const std::vector<PipelinePass>& passes,
                                   int virtualStages);
 
+// The stage's live bytes over the iteration as memory events (the rank's "Memory (live
+// bytes)" counter), from the same figures: the resident model states from the start; each
+// forward pass leaves its micro-batch's activations (PassMemory::heldAfterForward), each
+// backward pass rises by the run's backward transient above them and frees its
+// micro-batch's; the first backward pass leaves the weight gradients until the optimizer
+// step [optimizerStartNs, optimizerEndNs], which rises by its own transient. Its highest
+// point is the class's live peak (replayStageMemory). Events carry no tensor: the per-tensor
+// blocks, segments and the allocator's reserved curve are not replayed.
+std::vector<MemoryEvent> stageMemoryTimeline(const StageProfile& profile, const std::vector<PipelinePass>& passes, int virtualStages,
+                                             std::int64_t optimizerStartNs, std::int64_t optimizerEndNs);
+
 // The stage run's summary as its schedule makes it: peak, reserved and live peak raised
 // to the class's, its saved activations by the micro-batches in flight, and out of memory
 // (with the instant and the count in flight) when the class's peak exceeds the device.

@@ -99,6 +99,39 @@ private slots:
         QCOMPARE(r.summary.peak_bytes, most);
     }
 
+    // Each rank's "Memory (live bytes)" counter through its schedule: the resident states,
+    // a micro-batch's activations added by each forward pass and freed by its backward, at
+    // most the stage's in-flight count at once, back to the resident bytes at the end; the
+    // fullest stage's highest point is the run's live peak.
+    void eachRankHasItsLiveBytesOverTheIteration() {
+        const int pp = 4, m = 8;
+        const SimulationResult r = run(smallGpt(2, pp, m));
+        QCOMPARE(r.devices.size(), r.summary.cluster.ranks.size());
+        std::int64_t highest = 0;
+        for (std::size_t i = 0; i < r.devices.size(); ++i) {
+            const auto& events = r.devices[i].memory;
+            const int stage = r.summary.cluster.ranks[i].stage;
+            QVERIFY2(!events.empty(), r.devices[i].name.c_str());
+            int held = 0, most = 0, forwards = 0;
+            std::int64_t top = 0;
+            for (const MemoryEvent& e : events) {
+                if (e.role == TensorRole::activation) {
+                    held += e.delta_bytes > 0 ? 1 : -1;
+                    forwards += e.delta_bytes > 0;
+                }
+                most = std::max(most, held);
+                top = std::max(top, e.live_bytes);
+                QVERIFY(e.live_bytes >= 0);
+            }
+            QCOMPARE(forwards, m);
+            QCOMPARE(held, 0);
+            QCOMPARE(most, std::min(pp - stage, m));
+            QCOMPARE(events.back().live_bytes, events.front().live_bytes);  // the resident states
+            highest = std::max(highest, top);
+        }
+        QCOMPARE(highest, r.summary.memory.lower_bound_bytes);
+    }
+
     void gpipeHoldsEveryMicroBatch() {
         const SimulationResult oneF = run(smallGpt(2, 4, 8));
         const SimulationResult gpipe = run(smallGpt(2, 4, 8, "gpipe"));
