@@ -13,7 +13,8 @@ bool residentRole(TensorRole r) {
 }
 // What a forward pass leaves for its backward: neither resident nor a weight gradient
 // (none exists before the backward, except a persistent buffer such as Megatron's main_grad).
-bool heldRole(TensorRole r) { return !residentRole(r) && r != TensorRole::gradient; }
+// ZeRO-3's gathered weights are the modules in flight, not a micro-batch's.
+bool heldRole(TensorRole r) { return !residentRole(r) && r != TensorRole::gradient && r != TensorRole::gathered_weight; }
 
 std::map<std::string, std::int64_t> grow(const std::map<std::string, std::int64_t>& one, const std::map<std::string, std::int64_t>& two,
                                          int layers) {

@@ -17,6 +17,7 @@ std::string categoryOfRole(const std::string& role) {
     if (role == "activation") return "activations";
     if (role == "temporary") return "temporaries";
     if (role == "comm_buffer") return "comm_buffers";
+    if (role == "gathered_weight") return "gathered_weights";
     if (role == "input") return "inputs";
     return role;  // optimizer_state, kv_cache
 }

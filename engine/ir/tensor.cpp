@@ -13,6 +13,7 @@ std::string_view tensorRoleName(TensorRole r) {
     case TensorRole::comm_buffer: return "comm_buffer";
     case TensorRole::input: return "input";
     case TensorRole::kv_cache: return "kv_cache";
+    case TensorRole::gathered_weight: return "gathered_weight";
     }
     return "activation";
 }

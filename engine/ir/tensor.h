@@ -21,6 +21,7 @@ enum class TensorRole : std::uint8_t {
     comm_buffer,       // gradient buckets, send/recv buffers
     input,             // model inputs (tokens, images, labels)
     kv_cache,          // keys and values of past tokens kept by autoregressive decoding (PPO generation)
+    gathered_weight,   // ZeRO-3: the rest of a sharded weight, all-gathered while its ops run (memory events only)
 };
 
 std::string_view tensorRoleName(TensorRole r);

@@ -32,7 +32,9 @@ AllocationTrace allocationTrace(const std::vector<MemoryEvent>& events, const st
     std::unordered_map<int, int> open;  // tensor -> live buffer
     for (const MemoryEvent& e : events) {
         if (e.delta_bytes > 0) {
-            const MemoryCategory c = e.tensor >= 0 && static_cast<std::size_t>(e.tensor) < categories.size()
+            // ZeRO-3's gathered rest of a weight is the weight's event, in its own category.
+            const MemoryCategory c = e.role == TensorRole::gathered_weight ? MemoryCategory::gathered_weights
+                                     : e.tensor >= 0 && static_cast<std::size_t>(e.tensor) < categories.size()
                                          ? categories[static_cast<std::size_t>(e.tensor)]
                                          : MemoryCategory::temporaries;
             open[e.tensor] = trace.addAlloc(e.t_ns, e.delta_bytes, c, e.tensor);

@@ -15,6 +15,7 @@ std::string_view memoryCategoryName(MemoryCategory c) {
     case MemoryCategory::comm_buffers: return "comm_buffers";
     case MemoryCategory::inputs: return "inputs";
     case MemoryCategory::kv_cache: return "kv_cache";
+    case MemoryCategory::gathered_weights: return "gathered_weights";
     }
     return "temporaries";
 }
@@ -50,6 +51,7 @@ std::vector<MemoryCategory> memoryCategories(const Graph& g) {
         case TensorRole::comm_buffer: out.push_back(MemoryCategory::comm_buffers); break;
         case TensorRole::input: out.push_back(MemoryCategory::inputs); break;
         case TensorRole::kv_cache: out.push_back(MemoryCategory::kv_cache); break;
+        case TensorRole::gathered_weight: out.push_back(MemoryCategory::gathered_weights); break;
         case TensorRole::temporary: out.push_back(MemoryCategory::temporaries); break;
         case TensorRole::activation:
             out.push_back(readInBackward(g, t) || saved[static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)])]

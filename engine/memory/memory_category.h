@@ -22,8 +22,9 @@ enum class MemoryCategory : std::uint8_t {
     comm_buffers,
     inputs,
     kv_cache,      // decoding's key/value cache (PPO generation): lives while tokens are generated
+    gathered_weights,  // ZeRO-3's all-gathered parameters beyond the rank's shard
 };
-inline constexpr int kMemoryCategoryCount = 9;
+inline constexpr int kMemoryCategoryCount = 10;
 
 std::string_view memoryCategoryName(MemoryCategory c);
 

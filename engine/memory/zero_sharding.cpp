@@ -64,7 +64,7 @@ void addGatheredParameters(std::vector<MemoryEvent>& events, const Graph& graph,
         const std::int64_t rest = w.bytes() - share(w.bytes(), dataParallel);
         if (rest <= 0) continue;
         if (w.numel() < kZero3PersistenceThreshold) {  // persistent: gathered once, kept
-            added.push_back({0, rest, 0, w.id, TensorRole::comm_buffer});
+            added.push_back({0, rest, 0, w.id, TensorRole::gathered_weight});
             continue;
         }
         auto& spans = windows[static_cast<std::size_t>(w.id)];
@@ -72,8 +72,8 @@ void addGatheredParameters(std::vector<MemoryEvent>& events, const Graph& graph,
         for (std::size_t i = 0; i < spans.size();) {  // overlapping windows are one gather
             std::int64_t start = spans[i].first, end = spans[i].second;
             for (++i; i < spans.size() && spans[i].first <= end; ++i) end = std::max(end, spans[i].second);
-            added.push_back({start, rest, 0, w.id, TensorRole::comm_buffer});
-            added.push_back({end, -rest, 0, w.id, TensorRole::comm_buffer});
+            added.push_back({start, rest, 0, w.id, TensorRole::gathered_weight});
+            added.push_back({end, -rest, 0, w.id, TensorRole::gathered_weight});
         }
     }
     if (added.empty()) return;

@@ -36,7 +36,7 @@ void shardMemoryEvents(std::vector<MemoryEvent>& events, const std::vector<bool>
 // backward and recomputation; not the optimizer step, which updates the shard) from the
 // start of the op before (the next module is
 // prefetched while the current one runs) to the end of its last reader, so its full bytes
-// are live then (the rest of the shard added as a comm_buffer event of the weight's id);
+// are live then (the rest of the shard added as a gathered_weight event of the weight's id);
 // weights under DeepSpeed's stage3_param_persistence_threshold (1e5 elements by default,
 // DeepSpeed's config docs) stay gathered for the whole run. Events stay sorted (frees
 // first at an instant) with live_bytes recomputed.

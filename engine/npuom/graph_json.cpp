@@ -43,7 +43,8 @@ std::optional<E> parseEnum(const std::string& s, std::string_view (*nameOf)(E), 
 
 constexpr TensorRole kRoles[] = {TensorRole::weight, TensorRole::master_weight, TensorRole::activation,
                                  TensorRole::gradient, TensorRole::optimizer_state, TensorRole::temporary,
-                                 TensorRole::comm_buffer, TensorRole::input, TensorRole::kv_cache};
+                                 TensorRole::comm_buffer, TensorRole::input, TensorRole::kv_cache,
+                                 TensorRole::gathered_weight};
 constexpr Phase kPhases[] = {Phase::forward, Phase::backward, Phase::recompute, Phase::optimizer, Phase::communication};
 
 }  // namespace

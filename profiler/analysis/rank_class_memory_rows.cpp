@@ -8,7 +8,8 @@ nlohmann::json rankClassMemoryRows(const engine::MemorySummary& memory) {
     static const std::pair<const char*, const char*> kColumns[] = {
         {"weight", "weights_bytes"},           {"master_weight", "master_weights_bytes"}, {"gradient", "gradients_bytes"},
         {"optimizer_state", "optimizer_states_bytes"}, {"activation", "activations_bytes"}, {"temporary", "temporaries_bytes"},
-        {"comm_buffer", "comm_buffers_bytes"}, {"allocator_overhead", "allocator_overhead_bytes"}};
+        {"gathered_weight", "gathered_weights_bytes"}, {"comm_buffer", "comm_buffers_bytes"},
+        {"allocator_overhead", "allocator_overhead_bytes"}};
     for (const engine::RankClassMemory& c : memory.rank_classes) {
         nlohmann::json row = {{"rank_class", c.name},
                               {"ranks", c.ranks},

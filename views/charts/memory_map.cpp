@@ -26,7 +26,7 @@ QColor MemoryMap::categoryColor(const std::string& category) {
         {"gradients", QColor(192, 57, 43)},      {"optimizer_state", QColor(142, 68, 173)},
         {"activations", QColor(39, 174, 96)},    {"temporaries", QColor(230, 126, 34)},
         {"comm_buffers", QColor(22, 160, 133)},  {"inputs", QColor(127, 140, 141)},
-        {"kv_cache", QColor(241, 196, 15)}};
+        {"kv_cache", QColor(241, 196, 15)},      {"gathered_weights", QColor(93, 173, 226)}};
     const auto it = kColors.find(category);
     return it != kColors.end() ? it->second : QColor(70, 110, 170);  // imported blocks: one colour
 }

@@ -46,7 +46,7 @@ void RankMemoryTable::setDatabase(const profiler::ProfileDb* db) {
     fillFromJsonRows(*m_model, rows,
                      {"rank_class", "ranks", "micro_batches_in_flight", "activations_per_micro_batch_bytes", "peak_bytes", "reserved_bytes",
                       "weights_bytes", "master_weights_bytes", "gradients_bytes", "optimizer_states_bytes", "activations_bytes",
-                      "temporaries_bytes", "allocator_overhead_bytes", "out_of_memory"});
+                      "temporaries_bytes", "gathered_weights_bytes", "comm_buffers_bytes", "allocator_overhead_bytes", "out_of_memory"});
     // Up to eight stages without scrolling; deeper pipelines scroll.
     const int shown = std::min<int>(8, static_cast<int>(rows.size()));
     m_view->setFixedHeight(m_view->horizontalHeader()->sizeHint().height() + 22 * shown + 4 +

@@ -270,10 +270,14 @@ private slots:
             }
         std::int64_t live = 0, most = 0;
         for (const MemoryEvent& e : r.devices.front().memory)
-            if (e.role == TensorRole::comm_buffer) most = std::max(most, live += e.delta_bytes);
+            if (e.role == TensorRole::gathered_weight) most = std::max(most, live += e.delta_bytes);
         QVERIFY(largest > 0 && persistent > 0);
         QVERIFY2(most >= largest + persistent && most <= 2 * largest + persistent,
                  qPrintable(QStringLiteral("gathered %1 B, largest weight's rest %2 B, persistent %3 B").arg(most).arg(largest).arg(persistent)));
+        // Their own memory category (not weights, not communication buffers) in the allocator's blocks.
+        bool gatheredBlock = false;
+        for (const auto& b : r.devices.front().memory_blocks) gatheredBlock = gatheredBlock || b.category == "gathered_weights";
+        QVERIFY(gatheredBlock);
     }
 
     // Megatron-LM's theoretical_memory_usage.py: 18 bytes per parameter (bf16 weight, fp32
