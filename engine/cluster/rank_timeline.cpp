@@ -283,20 +283,18 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
             dpFree = b.comm(b.dpStream(), "dp", CollectiveKind::all_gather, ag, bytes, std::max(roundNs(pass.startNs) - waitNs, dpFree),
                             "ZeRO-3 gather weights (" + std::to_string(fetches) + " modules)", -1, waitNs);
         }
-        if (zero.reduceBuckets > 0 && pass.backward && &pass != finalBackward) {
+        if (!zero.reduceBuckets.empty() && pass.backward && &pass != finalBackward) {
             // ZeRO-2/3: this micro-batch's gradients are reduce-scattered as its backward
-            // pass makes them (the last backward pass's are the buckets below).
-            const double bucket = std::max(par.comm.bucketMb * 1e6, 1.0);
-            // Ready as the pass's own compute makes them (under ZeRO-3 the pass's slot also
-            // holds the gathers and these reductions).
+            // pass makes them (the last backward pass's are the buckets below), ready as
+            // the pass's own compute makes them (under ZeRO-3 the pass's slot also holds
+            // the gathers and these reductions).
             const std::int64_t passStart = roundNs(pass.startNs), passEnd = ownEnd;
-            for (int k = 0; k < zero.reduceBuckets; ++k) {
-                const double sent = std::min(bucket, zero.reduceBytes - bucket * k) / par.comm.compression;
-                const CollectiveCost cost =
-                    withBandwidthFactor(collectiveCost(CollectiveKind::reduce_scatter, plan.dpAlgorithm, sent, setup.dpGroup(), setup.cluster), sync.linkFactor);
-                const std::int64_t ready = par.comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / zero.reduceBuckets : passEnd;
-                dpFree = b.comm(b.dpStream(), "dp", CollectiveKind::reduce_scatter, cost, sent, std::max(ready, dpFree),
-                                "DP reduce_scatter mb " + std::to_string(pass.microBatch) + " bucket " + std::to_string(k));
+            const auto buckets = static_cast<std::int64_t>(zero.reduceBuckets.size());
+            for (std::int64_t k = 0; k < buckets; ++k) {
+                const ZeroPassComm::Bucket& bucket = zero.reduceBuckets[static_cast<std::size_t>(k)];
+                const std::int64_t ready = par.comm.overlap ? passStart + (passEnd - passStart) * (k + 1) / buckets : passEnd;
+                dpFree = b.comm(b.dpStream(), "dp", CollectiveKind::reduce_scatter, withBandwidthFactor(bucket.cost, sync.linkFactor), bucket.bytes,
+                                std::max(ready, dpFree), "DP reduce_scatter mb " + std::to_string(pass.microBatch) + " bucket " + std::to_string(k));
             }
         }
         prevOwnEnd = ownEnd;

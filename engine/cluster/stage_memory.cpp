@@ -91,7 +91,6 @@ RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ra
     c.micro_batches_in_flight = inFlight.microBatches;
     c.activation_bytes_per_micro_batch = pm.heldAfterForward;
     const auto extra = [&](double microBatches) { return std::llround(std::max(0.0, microBatches - 1) * static_cast<double>(pm.heldAfterForward)); };
-    const auto role = roleBytes;
     // At the first backward pass: the run's own gradients so far; at a later one: all of them.
     const auto [resident, gradients, gradientsToAdd] = runFigures(pm);
     const std::int64_t firstPeak = pm.passPeak + extra(inFlight.microBatches);
@@ -115,7 +114,7 @@ RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ra
         // The start of a later backward pass: model states, the held micro-batches, the gradients.
         c.breakdown.clear();
         for (const char* r : {"weight", "master_weight", "optimizer_state", "input"})
-            if (role(pm.passPeakByRole, r) > 0) c.breakdown[r] = role(pm.passPeakByRole, r);
+            if (roleBytes(pm.passPeakByRole, r) > 0) c.breakdown[r] = roleBytes(pm.passPeakByRole, r);
         for (const auto& [r, bytes] : pm.heldByRole) c.breakdown[r] += std::llround(inFlight.withGradients * static_cast<double>(bytes));
         c.breakdown["gradient"] += gradients;
         c.micro_batches_in_flight = inFlight.withGradients;

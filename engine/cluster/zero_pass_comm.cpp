@@ -55,10 +55,11 @@ ZeroPassComm zeroPassComm(const StageProfile& stage, const ClusterSetup& setup, 
     }
     z.reduceBytes = stage.trainableParams * setup.gradientBytes / chunks;
     const double bucket = std::max(par.comm.bucketMb * 1e6, 1.0);
-    z.reduceBuckets = std::max(1, static_cast<int>(std::ceil(z.reduceBytes / bucket)));
-    for (int k = 0; k < z.reduceBuckets; ++k) {
+    const int buckets = std::max(1, static_cast<int>(std::ceil(z.reduceBytes / bucket)));
+    for (int k = 0; k < buckets; ++k) {
         const double bytes = std::min(bucket, z.reduceBytes - bucket * k) / par.comm.compression;
-        add(z.reduce, collectiveCost(CollectiveKind::reduce_scatter, plan.dpAlgorithm, bytes, dp, setup.cluster));
+        z.reduceBuckets.push_back({bytes, collectiveCost(CollectiveKind::reduce_scatter, plan.dpAlgorithm, bytes, dp, setup.cluster)});
+        add(z.reduce, z.reduceBuckets.back().cost);
     }
     return z;
 }

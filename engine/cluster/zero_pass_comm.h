@@ -18,14 +18,20 @@
 #include "engine/cluster/rank_timeline.h"
 #include "engine/cluster/stage_profile.h"
 
+#include <vector>
+
 namespace npu::engine {
 
 struct ZeroPassComm {
     int forwardFetches = 0, backwardFetches = 0;  // all-gathers per pass of one model chunk
     CollectiveCost forwardGather, backwardGather;  // a pass's gathers together (time, bytes, bus bytes)
     double firstFetchNs = 0;                       // one fetch: the exposed start of a pass
-    CollectiveCost reduce;                         // a backward pass's reduce-scatter buckets together
-    int reduceBuckets = 0;
+    struct Bucket {
+        double bytes = 0;                          // sent (after gradient compression)
+        CollectiveCost cost;
+    };
+    std::vector<Bucket> reduceBuckets;             // a backward pass's reduce-scatters, in order
+    CollectiveCost reduce;                         // all of them together
     double gatherBytes = 0, reduceBytes = 0;       // per pass of one chunk
 };
 

@@ -10,6 +10,12 @@ namespace npu::engine {
 
 namespace {
 
+// ZeRO's partition: an op of one rank covers 1/shards of the tensors it reads.
+Attributes withShards(Attributes attrs, int shards) {
+    if (shards > 1) attrs["shards"] = static_cast<std::int64_t>(shards);
+    return attrs;
+}
+
 // A tensor needs a gradient when it is a floating-point, not frozen weight or computed
 // from one.
 std::vector<bool> requiresGrad(const Graph& g, const std::vector<int>& order) {
@@ -139,10 +145,9 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         // written; plus the master copy when the device weights are low precision.
         const double states = m_options.optimizer == "adamw" ? 2 : 1;
         const double perParam = 4 * (2 + 1 + 2 * states) + (m_options.fp32MasterWeights ? 8 : 0);
-        Attributes pcie{{"link", std::string("pcie_bandwidth")}, {"stream", std::string("memcpy")}};
-        Attributes gradientCopy = pcie;
-        if (m_options.optimizerShards > 1) pcie["shards"] = static_cast<std::int64_t>(m_options.optimizerShards);
-        if (m_options.gradientCopyShards > 1) gradientCopy["shards"] = static_cast<std::int64_t>(m_options.gradientCopyShards);
+        const Attributes link{{"link", std::string("pcie_bandwidth")}, {"stream", std::string("memcpy")}};
+        const Attributes pcie = withShards(link, m_options.optimizerShards);
+        const Attributes gradientCopy = withShards(link, m_options.gradientCopyShards);
         // As ZeRO-Offload does, each gradient (this rank's partition of it) goes to the
         // host as soon as backward has finished it, and its device buffer is freed: the
         // device holds no gradients at the step, and none across micro-batches (the host
@@ -173,12 +178,10 @@ Status TrainingGraphPass::apply(Graph& graph, PassStats&) {
         std::vector<int> halfGrads;
         for (int g : allGrads)
             if (graph.tensor(g).dtype != DType::f32) halfGrads.push_back(g);
-        Attributes castAttrs;
-        if (m_options.optimizerShards > 1) castAttrs["shards"] = static_cast<std::int64_t>(m_options.optimizerShards);
-        program.push_back(graph.addNode(OpKind::GradToFp32, "optimizer.grad_partition_fp32", halfGrads, fp32Grads, castAttrs, Phase::optimizer, DType::f32));
+        program.push_back(graph.addNode(OpKind::GradToFp32, "optimizer.grad_partition_fp32", halfGrads, fp32Grads,
+                                        withShards({}, m_options.optimizerShards), Phase::optimizer, DType::f32));
     }
-    Attributes updateAttrs{{"tensors", static_cast<std::int64_t>(allGrads.size())}};
-    if (m_options.optimizerShards > 1) updateAttrs["shards"] = static_cast<std::int64_t>(m_options.optimizerShards);
+    const Attributes updateAttrs = withShards({{"tensors", static_cast<std::int64_t>(allGrads.size())}}, m_options.optimizerShards);
     const int update = graph.addNode(opt, "optimizer." + m_options.optimizer, updateInputs, {}, updateAttrs, Phase::optimizer, DType::f32);
     program.push_back(update);
     reorderNodes(graph, program);

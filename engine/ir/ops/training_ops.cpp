@@ -59,6 +59,9 @@ OpCost crossEntropyCost(const Graph& g, const Node& n) {
     return c;
 }
 
+// ZeRO's partition (attr "shards" N): a rank's op covers 1/N of what it reads and writes.
+double shardShare(const Node& n) { return 1.0 / static_cast<double>(std::max<std::int64_t>(1, n.attrInt("shards", 1))); }
+
 double gradientElements(const Graph& g, const Node& n) {
     double e = 0;
     for (int t : n.inputs)
@@ -82,7 +85,7 @@ CostFn optimizerCost(double flopsPerElement) {
             if (g.tensor(t).role != TensorRole::gradient) c.bytesWritten += tensorBytes(g, t);
         }
         c.flops = flopsPerElement * gradientElements(g, n);
-        const double share = 1.0 / static_cast<double>(std::max<std::int64_t>(1, n.attrInt("shards", 1)));
+        const double share = shardShare(n);
         c.bytesRead *= share;
         c.bytesWritten *= share;
         c.flops *= share;
@@ -102,7 +105,7 @@ OpCost unscaleCost(const Graph& g, const Node& n) {
 // bytes of its tensors. Both of a rank's 1/"shards" partition under ZeRO.
 OpCost partitionCost(const Graph& g, const Node& n) {
     OpCost c = defaultCost(g, n);
-    const double share = 1.0 / static_cast<double>(std::max<std::int64_t>(1, n.attrInt("shards", 1)));
+    const double share = shardShare(n);
     c.bytesRead *= share;
     c.bytesWritten *= share;
     return c;
