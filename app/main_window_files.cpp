@@ -95,6 +95,7 @@ bool MainWindow::openProject(const QString& file, bool simulateIfNoRuns) {
         if (m_tabs->currentWidget() == m_graphView) showProjectGraph();
     }
     info(QStringLiteral("Opened project %1 (%2)").arg(QString::fromStdString(m_project->name), file));
+    for (const std::string& notice : m_project->notices) warn(QString::fromStdString(notice));
     addRecent(QFileInfo(file).absoluteFilePath());
     updateActions();
     // Show the latest run when there is one; otherwise simulate once.

@@ -24,7 +24,7 @@ namespace {
 views::MemoryWhatIfSettings settingsOf(const engine::Project& p) {
     views::MemoryWhatIfSettings s;
     s.checkpointing = QString::fromStdString(p.training.activation_checkpointing);
-    s.zeroStage = p.training.zero_stage;
+    s.zeroStage = engine::zeroStage(p);
     s.offloadOptimizer = p.training.offload_optimizer;
     s.offloadActivations = p.training.offload_activations;
     s.allocator = QString::fromStdString(engine::memoryOptionsFor(p).allocator);
@@ -33,7 +33,7 @@ views::MemoryWhatIfSettings settingsOf(const engine::Project& p) {
 
 engine::Project applied(engine::Project p, const views::MemoryWhatIfSettings& s) {
     p.training.activation_checkpointing = s.checkpointing.toStdString();
-    p.training.zero_stage = s.zeroStage;
+    engine::setZeroStage(p, s.zeroStage);
     p.training.offload_optimizer = s.offloadOptimizer;
     p.training.offload_activations = s.offloadActivations;
     if (QString::fromStdString(engine::memoryOptionsFor(p).allocator) != s.allocator) p.optimizations["allocator"] = s.allocator.toStdString();

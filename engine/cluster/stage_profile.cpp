@@ -19,12 +19,12 @@ Project stageProject(const Project& project, const ClusterSetup& setup, int stag
     if (par.tensorParallel > 1) cfg["tensor_parallel"] = par.tensorParallel;
     p.training.batch = setup.microBatch;
     p.training.gradient_accumulation = 1;
-    p.training.zero_stage = par.zeroStage;
     p.cluster = nlohmann::json::object();
     p.communication = nlohmann::json::object();
     // The legacy single-device meaning of data_parallel: ZeRO shards this rank's memory.
     p.parallel = nlohmann::json::object();
     if (par.dataParallel > 1) p.parallel["data_parallel"] = par.dataParallel;
+    if (par.zeroStage > 0) setZeroStage(p, par.zeroStage);
     p.runs.clear();
     return p;
 }

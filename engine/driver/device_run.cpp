@@ -58,8 +58,8 @@ Expected<SimulationResult> simulateOnDevice(const Project& project, const Simula
     TrainingOptions training = trainingOptionsFor(*precision, t.optimizer);
     training.offloadOptimizer = t.offload_optimizer;
     training.fp32MainGrad = t.framework == "megatron" && training.fp32MasterWeights;
-    training.fp32GradPartition = t.framework == "deepspeed" && training.fp32MasterWeights && t.zero_stage >= 1;
-    if (const std::int64_t dp = project.parallel.value("data_parallel", std::int64_t{1}); t.zero_stage >= 1 && dp > 1) {
+    training.fp32GradPartition = t.framework == "deepspeed" && training.fp32MasterWeights && zeroStage(project) >= 1;
+    if (const std::int64_t dp = project.parallel.value("data_parallel", std::int64_t{1}); zeroStage(project) >= 1 && dp > 1) {
         if (options.zeroShardsOptimizer) training.optimizerShards = static_cast<int>(dp);
         training.gradientCopyShards = static_cast<int>(dp);
     }
@@ -107,7 +107,7 @@ Expected<SimulationResult> simulateOnDevice(const Project& project, const Simula
     sim.computeDType = lowDType(*precision);
     sim.gradientAccumulation = static_cast<int>(t.gradient_accumulation);
     sim.memory = memoryOptionsFor(project);
-    sim.memory.zeroStage = t.zero_stage;
+    sim.memory.zeroStage = zeroStage(project);
     sim.memory.dataParallel = static_cast<int>(project.parallel.value("data_parallel", std::int64_t{1}));
     applyHostOptions(project, graphLevel, sim);
     Progress simProgress;

@@ -73,11 +73,11 @@ std::vector<OomAdvice> oomAdvice(const Project& project, const SimulationOptions
     }
     const std::int64_t dp = project.parallel.value("data_parallel", std::int64_t{1});
     if (dp > 1)
-        for (int stage = t.zero_stage + 1; stage <= 3; ++stage) {
+        for (int stage = zeroStage(project) + 1; stage <= 3; ++stage) {
             Project p = project;
-            p.training.zero_stage = stage;
+            setZeroStage(p, stage);
             out.push_back(resimulate(p, options, "zero",
-                                     "training.zero_stage: " + std::to_string(t.zero_stage) + " -> " + std::to_string(stage) +
+                                     "parallel.zero_stage: " + std::to_string(zeroStage(project)) + " -> " + std::to_string(stage) +
                                          " (data_parallel " + std::to_string(dp) + ")"));
             if (out.back().fits) break;
         }

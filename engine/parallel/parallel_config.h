@@ -35,7 +35,7 @@ struct ParallelConfig {
     int microBatches = 1;          // per pipeline (per data-parallel rank) and step
     PipelineSchedule schedule = PipelineSchedule::one_f_one_b;
     int virtualStages = 1;         // model chunks per stage (interleaved)
-    int zeroStage = 0;             // parallel.zero_stage, else training.zero_stage
+    int zeroStage = 0;             // parallel.zero_stage (training.zero_stage its alias)
     CommunicationSettings comm;
 
     int devices() const { return dataParallel * tensorParallel * pipelineStages; }

@@ -55,7 +55,7 @@ Expected<ParallelConfig> parallelConfigOf(const Project& p) {
     c.microBatches = static_cast<int>(j.value("micro_batches", std::int64_t{c.pipelineStages}));
     parsePipelineSchedule(j.value("schedule", std::string("1f1b")), c.schedule);
     c.virtualStages = static_cast<int>(j.value("virtual_stages", std::int64_t{c.schedule == PipelineSchedule::interleaved ? 2 : 1}));
-    c.zeroStage = static_cast<int>(j.value("zero_stage", std::int64_t{p.training.zero_stage}));
+    c.zeroStage = zeroStage(p);
     const auto& k = p.communication;
     parseCollectiveAlgorithm(k.value("gradient_allreduce", std::string("ring")), c.comm.gradientAllreduce);
     if (k.contains("bucket_size_mb")) c.comm.bucketMb = k.value("bucket_size_mb", 25.0);

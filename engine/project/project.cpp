@@ -90,7 +90,7 @@ Status parseTraining(const nlohmann::json& doc, const std::string& file, Trainin
         if (v.is_number() && v.get<double>() >= 0 && v.get<double>() <= 1) t.overflow_rate = v.get<double>();
         else c.fail("overflow_rate", "expected a number from 0 to 1, got " + v.dump());
     }
-    t.zero_stage = static_cast<int>(c.intInRange("zero_stage", 0, 3, t.zero_stage));
+    c.intInRange("zero_stage", 0, 3, 0);  // parallel.zero_stage's alias (readZeroStageAlias)
     t.offload_optimizer = c.boolean("offload_optimizer", t.offload_optimizer);
     t.offload_activations = c.boolean("offload_activations", t.offload_activations);
     readTrainingMode(c, t.mode);
@@ -151,7 +151,27 @@ std::string positionOf(const std::string& text, std::size_t byte) {
     return "line " + std::to_string(line) + ", column " + std::to_string(col);
 }
 
+// training.zero_stage, which earlier versions wrote, means parallel.zero_stage: read into
+// it with a notice, refused when the two keys disagree.
+Status readZeroStageAlias(const nlohmann::json& training, nlohmann::json& parallel, const std::string& file,
+                          std::vector<std::string>& notices) {
+    if (!training.is_object() || !training.contains("zero_stage")) return {};
+    const nlohmann::json& alias = training["zero_stage"];
+    if (!alias.is_number_integer()) return {};  // parseTraining names what is wrong with it
+    if (parallel.contains("zero_stage") && parallel["zero_stage"] != alias)
+        return makeError(file + ": training.zero_stage: " + alias.dump() + " contradicts parallel.zero_stage: " + parallel["zero_stage"].dump() +
+                         " (one setting: training.zero_stage is parallel.zero_stage's alias; keep parallel.zero_stage only)");
+    notices.push_back(file + ": training.zero_stage is read as parallel.zero_stage, its alias (ZeRO shards over the data-parallel ranks" +
+                      std::string(parallel.contains("zero_stage") ? "; the file gives both: remove training.zero_stage)" : "; move it there)"));
+    parallel["zero_stage"] = alias;
+    return {};
+}
+
 }  // namespace
+
+int zeroStage(const Project& project) { return static_cast<int>(project.parallel.value("zero_stage", std::int64_t{0})); }
+
+void setZeroStage(Project& project, int stage) { project.parallel["zero_stage"] = stage; }
 
 Expected<Project> parseProject(const nlohmann::json& doc, const std::string& file) {
     JsonChecker c(doc, file, "");
@@ -191,6 +211,7 @@ Expected<Project> parseProject(const nlohmann::json& doc, const std::string& fil
         collect(makeError(file + ": parallel_strategy: give either parallel_strategy or parallel/communication, not both"));
     else if (doc.contains("parallel_strategy"))
         collect(translateParallelStrategy(strategy, file, parallel, communication));
+    collect(readZeroStageAlias(training, parallel, file, p.notices));
     collect(checkParallelSection(parallel, file));
     collect(checkCommunicationSection(communication, file));
     if (doc.contains("cluster"))
@@ -255,7 +276,6 @@ nlohmann::json projectToJson(const Project& p) {
                      {"activation_checkpointing", t.activation_checkpointing},
                      {"gradient_accumulation", t.gradient_accumulation},
                      {"loss_scaling", t.loss_scaling},
-                     {"zero_stage", t.zero_stage},
                      {"offload_optimizer", t.offload_optimizer}};
     if (t.mode.name != "pretrain") j["training"].update(trainingModeToJson(t.mode));
     if (t.steps != 1) j["training"]["steps"] = t.steps;
@@ -265,7 +285,10 @@ nlohmann::json projectToJson(const Project& p) {
     if (t.overflow_rate > 0) j["training"]["overflow_rate"] = t.overflow_rate;
     if (!p.optimizations.empty()) j["optimizations"] = p.optimizations;
     if (!p.data.empty()) j["data"] = p.data;
-    if (!p.parallel.empty()) j["parallel"] = p.parallel;
+    if (!p.parallel.empty()) {
+        j["parallel"] = p.parallel;
+        j["parallel"]["zero_stage"] = zeroStage(p);  // shown (and editable) in the project tree
+    }
     if (!p.communication.empty()) j["communication"] = p.communication;
     if (!p.cluster.empty()) j["cluster"] = p.cluster;
     j["runs"] = runListToJson(p.runs);

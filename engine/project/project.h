@@ -43,7 +43,6 @@ struct TrainingSettings {
     std::int64_t steps = 1;                  // optimizer steps one simulated run covers
     std::vector<std::int64_t> overflow_steps;  // steps (0-based) whose fp16 gradients overflow
     double overflow_rate = 0;                // or a deterministic fraction of steps that overflow
-    int zero_stage = 0;
     bool offload_optimizer = false;
     bool offload_activations = false;        // saved activations to host after forward, back before backward
     TrainingMode mode;                       // training.mode and training.<mode> (engine/training)
@@ -70,6 +69,10 @@ struct Project {
     // project's runs/runs.json (engine/project/run_sidecar), where new runs go.
     std::vector<RunEntry> runs;
 
+    // What the load read other than as written, for the user to fix at leisure (an alias
+    // key): the GUI logs them on open, --batch prints them as notes. Not serialised.
+    std::vector<std::string> notices;
+
     std::filesystem::path file;    // where it was loaded from / will be saved to (not serialised)
     // The file as its author wrote it, so saving changes only what was edited (engine/
     // project/project_document). Not serialised; empty for a project not loaded from JSON.
@@ -81,6 +84,11 @@ struct Project {
     // "." for a project named without a folder ("project.json"), never an empty path.
     std::filesystem::path folder() const { return file.has_parent_path() ? file.parent_path() : std::filesystem::path("."); }
 };
+
+// ZeRO's stage, 0-3: the file's parallel.zero_stage (ZeRO shards over the data-parallel
+// ranks, so it is a parallel setting; training.zero_stage is read as its alias).
+int zeroStage(const Project& project);
+void setZeroStage(Project& project, int stage);
 
 // Parses and validates; errors name the file and the key's JSON path
 // ("training.batch: expected a positive integer, got \"8\"").

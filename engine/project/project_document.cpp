@@ -55,6 +55,12 @@ std::string projectFileText(const Project& project) {
         for (const char* key : {"parallel", "communication"})
             if (now.contains(key)) doc[key] = toOrdered(now[key]);
     }
+    // training.zero_stage was read as parallel.zero_stage: once the stage is edited, only
+    // parallel.zero_stage is written (the two would contradict each other).
+    const auto stageOf = [](const nlohmann::json& j) { return j.contains("parallel") ? j["parallel"].value("zero_stage", 0) : 0; };
+    if (doc.contains("training") && doc["training"].is_object() && doc["training"].contains("zero_stage") &&
+        stageOf(now) != stageOf(source.parsedAs))
+        doc["training"].erase("zero_stage");
     patch(doc, source.parsedAs, now, true);
     if (doc == source.document) return source.text;  // nothing edited: the author's text as it is
     const auto [width, fill] = indentOf(source.text);

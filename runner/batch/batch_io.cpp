@@ -10,6 +10,16 @@
 
 namespace npu::runner {
 
+std::optional<engine::Project> loadBatchProject(const std::filesystem::path& path, std::ostream& err) {
+    auto loaded = engine::loadProject(path);
+    if (!loaded) {
+        err << "npustudio: " << loaded.message() << "\n";
+        return std::nullopt;
+    }
+    for (const std::string& notice : loaded->notices) err << "npustudio: note: " << notice << "\n";
+    return std::move(loaded).value();
+}
+
 Progress stderrProgress(std::ostream& err) {
     struct State {
         std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last{};

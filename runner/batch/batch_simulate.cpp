@@ -11,12 +11,9 @@
 namespace npu::runner {
 
 int runBatchSimulate(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
-    auto loaded = engine::loadProject(cmd.positional.front());
-    if (!loaded) {
-        err << "npustudio: " << loaded.message() << "\n";
-        return kExitBadInput;
-    }
-    engine::Project project = std::move(loaded).value();
+    auto loaded = loadBatchProject(cmd.positional.front(), err);
+    if (!loaded) return kExitBadInput;
+    engine::Project project = std::move(*loaded);
 
     SimulationRunOptions options;
     options.steps = cmd.steps;

@@ -1,6 +1,7 @@
 #include "runner/batch/estimate_command.h"
 
 #include "base/units.h"
+#include "runner/batch/batch_io.h"
 #include "runner/batch/batch_runner.h"
 #include "base/atomic_file.h"
 #include "engine/planner/resource_estimator.h"
@@ -34,11 +35,8 @@ int runEstimateCommand(const EstimateCommandOptions& options, std::ostream& out,
         err << "npustudio: --devices-max: expected a positive integer, got \"" << options.devicesMax << "\"\n";
         return kExitBadInput;
     }
-    auto project = engine::loadProject(options.project);
-    if (!project) {
-        err << "npustudio: " << project.message() << "\n";
-        return kExitBadInput;
-    }
+    auto project = loadBatchProject(options.project, err);
+    if (!project) return kExitBadInput;
     engine::EstimateRequest request;
     request.tokens = tokens;
     request.devicesMax = static_cast<int>(devicesMax);

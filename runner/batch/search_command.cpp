@@ -1,6 +1,7 @@
 #include "runner/batch/search_command.h"
 
 #include "base/units.h"
+#include "runner/batch/batch_io.h"
 #include "runner/batch/batch_runner.h"
 #include "runner/reports/simulation_report.h"
 #include "engine/planner/strategy_search.h"
@@ -28,11 +29,8 @@ int runSearchCommand(const SearchCommandOptions& options, std::ostream& out, std
         err << "npustudio: --top: expected a positive integer\n";
         return kExitBadInput;
     }
-    auto project = engine::loadProject(options.project);
-    if (!project) {
-        err << "npustudio: " << project.message() << "\n";
-        return kExitBadInput;
-    }
+    auto project = loadBatchProject(options.project, err);
+    if (!project) return kExitBadInput;
     const auto start = std::chrono::steady_clock::now();
     auto r = engine::searchStrategies(*project, {});
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

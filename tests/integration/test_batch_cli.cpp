@@ -209,6 +209,24 @@ private slots:
         QVERIFY(readJson(project).value(QStringLiteral("runs")).toArray().isEmpty());
     }
 
+    // training.zero_stage (parallel.zero_stage's alias) runs, with a note that names it.
+    void zeroStageAliasIsANote() {
+        const QString project = copyProject(QStringLiteral("tiny-llama"));
+        QJsonObject doc = readJson(project);
+        QJsonObject training = doc.value(QStringLiteral("training")).toObject();
+        training.insert(QStringLiteral("zero_stage"), 0);
+        doc.insert(QStringLiteral("training"), training);
+        QFile f(project);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(doc).toJson());
+        f.close();
+        const Run r = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--out"), m_tmp.filePath(QStringLiteral("alias"))});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("npustudio: note: ")) &&
+                     r.err.contains(QStringLiteral("training.zero_stage is read as parallel.zero_stage")),
+                 qPrintable(r.err));
+    }
+
     void badProjectNamesTheKey() {
         const QString project = copyProject(QStringLiteral("bad-type"));
         const Run r = npustudio({QStringLiteral("--batch"), project});

@@ -20,7 +20,7 @@ MemoryWhatIfBar::MemoryWhatIfBar(QWidget* parent) : QWidget(parent) {
     m_checkpointing = new QComboBox(this);
     m_checkpointing->setToolTip(QStringLiteral("training.activation_checkpointing"));
     m_zero = new QComboBox(this);
-    m_zero->setToolTip(QStringLiteral("training.zero_stage (one rank of parallel.data_parallel)"));
+    m_zero->setToolTip(QStringLiteral("parallel.zero_stage (ZeRO over the parallel.data_parallel ranks)"));
     m_offloadOptimizer = new QCheckBox(this);
     m_offloadOptimizer->setToolTip(QStringLiteral("training.offload_optimizer: states and masters on the host"));
     m_offloadActivations = new QCheckBox(this);
@@ -96,7 +96,7 @@ void MemoryWhatIfBar::setBaseline(const MemoryWhatIfSettings& s, const MemoryWha
     m_run = run;
     m_choiceText.clear();
     m_zero->setEnabled(zeroAvailable || s.zeroStage > 0);
-    m_zero->setToolTip(m_zero->isEnabled() ? QStringLiteral("training.zero_stage (one rank of parallel.data_parallel)")
+    m_zero->setToolTip(m_zero->isEnabled() ? QStringLiteral("parallel.zero_stage (ZeRO over the parallel.data_parallel ranks)")
                                            : QStringLiteral("ZeRO shards over data-parallel ranks: set parallel.data_parallel > 1"));
     m_updating = true;
     setSettings(s);

@@ -96,6 +96,39 @@ private slots:
         QVERIFY(!w.tabs()->isTabVisible(w.tabs()->indexOf(w.diagnostics())));  // it fits: no diagnostics
     }
 
+    // Issue 24 Major 3: on a cluster run the ZeRO choices start from the run's own
+    // parallel.zero_stage and each re-simulates the cluster (they differ, in order).
+    void zeroChoicesActOnTheClusterRun() {
+        QTemporaryDir dir;
+        const QString file = smallProject(dir);
+        auto p = engine::loadProject(file.toStdString());
+        QVERIFY(p.ok());
+        nlohmann::json j = engine::projectToJson(*p);
+        j["training"]["batch"] = 4;
+        j["parallel"] = {{"data_parallel", 2}, {"micro_batches", 2}, {"zero_stage", 1}};
+        std::ofstream(file.toStdString()) << j.dump(2);
+        app::MainWindow w;
+        w.setShowDialogs(false);
+        QVERIFY(w.openProject(file, false));
+        QVERIFY(simulate(w));
+        QVERIFY(!w.database()->meta("cluster_report").empty());  // a cluster run
+        views::MemoryWhatIfBar* bar = w.memory()->whatIfBar();
+        QVERIFY(!bar->isHidden());
+        QCOMPARE(bar->baseline().zeroStage, 1);
+        const double runPeak = QString::fromStdString(w.database()->meta("peak_bytes")).toDouble();
+        std::map<QString, app::WhatIfFigures> figures;
+        connect(w.memoryWhatIfChoices(), &app::WhatIfPredictor::predicted, this,
+                [&](const QString& choice, const app::WhatIfFigures& f) { figures[choice] = f; });
+        QSignalSpy all(w.memoryWhatIfChoices(), &app::WhatIfPredictor::allPredicted);
+        w.tabs()->setCurrentWidget(w.memory());
+        QVERIFY(all.wait(600000));
+        for (const char* c : {"zero=0", "zero=2", "zero=3"}) QVERIFY2(figures.count(QString::fromLatin1(c)) && figures[QString::fromLatin1(c)].ok, c);
+        QVERIFY(figures.count(QStringLiteral("zero=1")) == 0);  // the run's own
+        QVERIFY2(figures[QStringLiteral("zero=0")].peakBytes > runPeak, "ZeRO-0 keeps every optimizer state");
+        QVERIFY2(figures[QStringLiteral("zero=2")].peakBytes < runPeak, "ZeRO-2 shards the gradients too");
+        QVERIFY2(figures[QStringLiteral("zero=3")].peakBytes < figures[QStringLiteral("zero=2")].peakBytes, "ZeRO-3 shards the weights too");
+    }
+
     void outOfMemoryRunShowsItsDiagnostics() {
         QTemporaryDir dir;
         std::ifstream in(std::filesystem::path(NPU_SOURCE_DIR) / "resources/devices/h200.json");

@@ -238,7 +238,7 @@ private slots:
         Project sharded = p;
         sharded.parallel["data_parallel"] = 8;
         for (int stage = 0; stage <= 3; ++stage) {
-            sharded.training.zero_stage = stage;
+            setZeroStage(sharded, stage);
             const SimulationResult s = run(sharded);
             const auto& events = s.devices.front().memory;
             std::int64_t resident = 0;
@@ -257,7 +257,7 @@ private slots:
     void zero3HoldsGatheredParameters() {
         Project p = gptProject(2);
         p.parallel["data_parallel"] = 8;
-        p.training.zero_stage = 3;
+        setZeroStage(p, 3);
         const SimulationResult r = run(p, true);
         auto graph = graphFromJson(nlohmann::json::parse(r.graph_after_fusion), "after fusion");
         QVERIFY(graph.ok());

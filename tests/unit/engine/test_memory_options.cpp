@@ -96,7 +96,7 @@ private slots:
         double optimizerMs[4];
         std::int64_t params = 0;
         for (int stage = 0; stage <= 3; ++stage) {
-            p.training.zero_stage = stage;
+            setZeroStage(p, stage);
             const SimulationResult r = simulateOrFail(p);
             lower[stage] = r.summary.memory.lower_bound_bytes;
             optimizerMs[stage] = r.summary.time_by_phase_ms.at("optimizer");
@@ -137,7 +137,7 @@ private slots:
         p.parallel["data_parallel"] = 8;
         for (int stage = 1; stage <= 3; ++stage)
             for (bool offload : {false, true}) {
-                p.training.zero_stage = stage;
+                setZeroStage(p, stage);
                 p.training.offload_optimizer = offload;
                 const SimulationResult r = simulateOrFail(p);
                 const double psi = static_cast<double>(r.summary.params);
@@ -157,7 +157,7 @@ private slots:
         // Megatron's fp32 main_grad is the gradient the optimizer reads: no copy.
         p.training.framework = "megatron";
         p.training.offload_optimizer = false;
-        p.training.zero_stage = 1;
+        setZeroStage(p, 1);
         const SimulationResult megatron = simulateOrFail(p);
         std::set<std::string> names;
         for (const SimTask& t : megatron.devices.front().tasks) names.insert(t.name);

@@ -108,6 +108,38 @@ private slots:
         QCOMPARE(loadedOrFail(file).parallel.value("data_parallel", 0), 4);
     }
 
+    // training.zero_stage is parallel.zero_stage's alias: read with a notice, kept as written
+    // while unedited, replaced by parallel.zero_stage once the stage is edited; the two
+    // keys disagreeing is refused, naming both.
+    void theZeroStageAliasIsReadAndReplacedOnEdit() {
+        QTemporaryDir dir;
+        std::string text = kAuthored;
+        text.replace(text.find("\"batch\": 4"), 10, "\"batch\": 4,\n        \"zero_stage\": 2");
+        text.replace(text.rfind("\n}"), 3, ",\n    \"parallel\": {\"data_parallel\": 4}\n}");
+        const auto file = writeProject(dir, text);
+        Project p = loadedOrFail(file);
+        QCOMPARE(zeroStage(p), 2);
+        QCOMPARE(p.notices.size(), std::size_t{1});
+        QVERIFY2(p.notices[0].find("training.zero_stage is read as parallel.zero_stage") != std::string::npos, p.notices[0].c_str());
+        QVERIFY(!projectToJson(p)["training"].contains("zero_stage"));  // one key in the tree
+        QCOMPARE(projectToJson(p)["parallel"]["zero_stage"].get<int>(), 2);
+        QCOMPARE(projectFileText(p), text);  // unedited: the author's key stays
+        setZeroStage(p, 3);
+        QVERIFY(saveProject(p, file).ok());
+        const std::string saved = readText(file);
+        QVERIFY2(saved.find("\"batch\": 4\n") != std::string::npos, saved.c_str());  // the alias is gone
+        const Project again = loadedOrFail(file);
+        QCOMPARE(zeroStage(again), 3);
+        QVERIFY(again.notices.empty());
+
+        std::string both = text;
+        both.replace(both.find("{\"data_parallel\": 4}"), 20, "{\"data_parallel\": 4, \"zero_stage\": 1}");
+        const auto refused = loadProject(writeProject(dir, both));
+        QVERIFY(!refused);
+        QVERIFY2(refused.message().find("training.zero_stage: 2 contradicts parallel.zero_stage: 1") != std::string::npos,
+                 refused.message().c_str());
+    }
+
     void runsGoToTheSidecar() {
         QTemporaryDir dir;
         const auto file = writeProject(dir, kAuthored);

@@ -147,6 +147,11 @@ private slots:
         QStringList options;
         for (int r = 0; r < m.rowCount(lora); ++r) options << m.index(r, 0, lora).data().toString();
         QVERIFY2(options.contains(QStringLiteral("rank")) && options.contains(QStringLiteral("target_modules")), qPrintable(options.join(QLatin1Char(','))));
+        // ZeRO's stage is one key, parallel.zero_stage (issue 24 Major 3).
+        p.parallel = {{"data_parallel", 2}, {"zero_stage", 1}};
+        m.setProject(p);
+        QVERIFY(!m.findKey(QStringLiteral("/training/zero_stage")).isValid());
+        QCOMPARE(m.findKey(QStringLiteral("/parallel/zero_stage")).data().toString(), QStringLiteral("1"));
         m.addOpenedRun(QStringLiteral("/data/x.npudb"), QStringLiteral("x"));
         QCOMPARE(m.rowCount(), 2);
         m.clearProject();
