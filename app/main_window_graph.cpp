@@ -75,6 +75,7 @@ void MainWindow::showRunGraphs() {
             return;
         }
         m_graphView->setRunGraphs(graphs.before, graphs.after);
+        m_graphView->setScope(m_db ? QString::fromStdString(m_db->meta("graph_scope")) : QString());
     });
     // Own connection in the worker: the shown database's handle stays on the GUI thread.
     watcher->setFuture(QtConcurrent::run([path] { return views::loadRunGraphs(path); }));

@@ -250,6 +250,12 @@ Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup&
         p.backward.collectiveAfter = tensorParallelPoints(p.backward.tasks, p.last);
     }
     for (auto& d : run->devices) d.tasks.clear();  // kept: streams, memory, summary
+    const ParallelConfig& par = setup.parallel;
+    run->graph_scope = "one micro-batch (" + std::to_string(setup.microBatch) + (setup.microBatch == 1 ? " sequence" : " sequences") + ") of one rank" +
+                       (par.pipelineStages > 1 ? " of pipeline stage " + std::to_string(stage) : std::string()) +
+                       (par.tensorParallel > 1 ? ", its 1/" + std::to_string(par.tensorParallel) + " tensor-parallel shard" : std::string()) +
+                       ", " + (grown ? "2 of its " + std::to_string(layers) + " layers (the others do the same work: the timeline repeats them)"
+                                     : std::to_string(layers) + (layers == 1 ? " layer" : " layers"));
     p.run = std::move(*run);
     return p;
 }

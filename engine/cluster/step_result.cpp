@@ -19,6 +19,7 @@ SimulationResult startStepResult(std::map<int, SimulationResult*> runs, int stag
     result.summary = first.summary;
     result.graph_level = first.graph_level;
     result.kernels_per_step = first.kernels_per_step;
+    result.graph_scope = first.graph_scope;
     result.passes = first.passes;
     if (how.lossScale) result.loss_scale = first.loss_scale;
     result.graph_before_fusion = std::move(first.graph_before_fusion);
@@ -87,6 +88,9 @@ void listRanks(std::vector<LaidOutRanks>& groups, const ClusterSetup& setup, std
     }
     std::sort(result.devices.begin(), result.devices.end(), [](const DeviceResult& a, const DeviceResult& b) { return a.id < b.id; });
     std::sort(cs.ranks.begin(), cs.ranks.end(), [](const RankTimeSplit& a, const RankTimeSplit& b) { return a.rank < b.rank; });
+    // The step split of a cluster run is rank 0's over the whole step (the stage profile's
+    // own split is one micro-batch's pass): its compute-stream busy time.
+    if (!cs.ranks.empty()) result.summary.device_busy_ms = cs.ranks.front().computing_ms;
 }
 
 }  // namespace npu::engine

@@ -183,7 +183,11 @@ struct SimulationResult {
     std::vector<SimStep> steps;
     SimSummary summary;
     int graph_level = 0;               // optimizations.graph_level the run used
-    int kernels_per_step = 0;          // kernels launched by one step
+    int kernels_per_step = 0;          // kernels launched by one step of the graph simulated
+    // What the graph, its passes and kernels_per_step are of when that is not the whole
+    // model's step on one device (a cluster run simulates part of one rank's stage and
+    // lays the rest out): "" for a single-device run.
+    std::string graph_scope;
     std::vector<PassRecord> passes;    // in the order they ran
     std::vector<LossScalePoint> loss_scale;  // one per step when summary.loss_scale.enabled
     // The training graph before fusion and the graph simulated, as engine/npuom graph

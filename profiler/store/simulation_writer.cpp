@@ -121,6 +121,7 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
     // The Passes panel's headline for an opened run (the report has them from the result).
     sink.setMeta("graph_level", std::to_string(result.graph_level));
     sink.setMeta("kernels_per_step", std::to_string(result.kernels_per_step));
+    if (!result.graph_scope.empty()) sink.setMeta("graph_scope", result.graph_scope);
 
     for (const auto& dev : result.devices) {
         const auto device = sink.addDevice(dev.name, "npu");

@@ -52,6 +52,7 @@ json simulationReport(const SimulationRunSummary& run) {
     r["graph_mode"] = s.graph_mode;
     r["graph_level"] = run.graphLevel;
     r["kernels_per_step"] = run.kernelsPerStep;
+    if (!run.graphScope.empty()) r["graph_scope"] = run.graphScope;
     json passes = json::array();
     for (const auto& p : run.passes)
         passes.push_back({{"name", p.name}, {"level", p.level}, {"nodes_before", p.nodes_before}, {"nodes_after", p.nodes_after},

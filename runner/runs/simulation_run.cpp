@@ -65,6 +65,7 @@ SimulationRun runSimulation(engine::Project& project, const SimulationRunOptions
     if (!result.devices.empty()) s.peakByRole = result.devices.front().peak_by_role;
     s.graphLevel = result.graph_level;
     s.kernelsPerStep = result.kernels_per_step;
+    s.graphScope = result.graph_scope;
     s.passes = result.passes;
     s.steps = result.steps.size();
     s.topOps = topOpsByType(db);

@@ -35,6 +35,7 @@ struct SimulationRunSummary {
     std::map<std::string, std::int64_t> peakByRole;  // first device
     int graphLevel = 0;
     int kernelsPerStep = 0;
+    std::string graphScope;  // SimulationResult::graph_scope
     std::vector<engine::PassRecord> passes;
     std::size_t steps = 0;
     std::vector<profiler::OpStatRow> topOps;   // by op type, largest total first (at most 10)

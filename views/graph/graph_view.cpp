@@ -35,6 +35,9 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), m_scene(new QGraphicsSc
     m_version->addItems({tr("After passes (simulated)"), tr("Before passes")});
     m_version->setToolTip(tr("The run's graph after the graph passes (what it simulated) or before them"));
     m_version->setVisible(false);
+    m_scope = new QLabel(this);
+    m_scope->setWordWrap(true);
+    m_scope->setVisible(false);
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true);
@@ -65,6 +68,7 @@ GraphView::GraphView(QWidget* parent) : QWidget(parent), m_scene(new QGraphicsSc
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    layout->addWidget(m_scope);
     layout->addWidget(m_legend);
     layout->addWidget(split, 1);
 
@@ -93,7 +97,15 @@ GraphView::~GraphView() {
     m_watcher.waitForFinished();
 }
 
+void GraphView::setScope(const QString& scope) {
+    m_scope->setText(scope.isEmpty() ? QString() : tr("This run simulated %1; the step's other layers, micro-batches and ranks are laid out from it.").arg(scope));
+    m_scope->setVisible(!scope.isEmpty());
+}
+
+QString GraphView::scope() const { return m_scope->isHidden() ? QString() : m_scope->text(); }
+
 void GraphView::setGraph(std::shared_ptr<const engine::Graph> graph) {
+    setScope({});
     m_before.reset();
     m_after.reset();
     m_highlight.clear();

@@ -43,6 +43,10 @@ public:
     // simulated). Shows `after` first; either may be null.
     void setRunGraphs(std::shared_ptr<const engine::Graph> before, std::shared_ptr<const engine::Graph> after);
     bool hasRunGraphs() const { return m_before || m_after; }
+    // What the run's graph is of when it is not the whole model (a cluster run's part of
+    // one rank, SimulationResult::graph_scope), shown above it; empty hides the line.
+    void setScope(const QString& scope);
+    QString scope() const;
     void showBeforePasses(bool before);
     bool showingBefore() const { return hasRunGraphs() && m_graph == m_before; }
     const engine::Graph* graphBefore() const { return m_before.get(); }
@@ -106,6 +110,7 @@ private:
     std::string m_fusedName;                 // that fused node's name
     QComboBox* m_version;
     QLabel* m_legend;
+    QLabel* m_scope;
     DisplayOptions m_options;
     DisplayGraph m_display;
     std::vector<GraphNodeItem*> m_items;

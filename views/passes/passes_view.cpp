@@ -67,10 +67,10 @@ void PassesView::setDatabase(const std::shared_ptr<const profiler::ProfileDb>& d
     bool ok = false;
     const int level = QString::fromStdString(db->meta("graph_level")).toInt(&ok);
     const int kernels = QString::fromStdString(db->meta("kernels_per_step")).toInt();
-    setPasses(profiler::readPassStats(*db), ok ? level : -1, kernels);
+    setPasses(profiler::readPassStats(*db), ok ? level : -1, kernels, QString::fromStdString(db->meta("graph_scope")));
 }
 
-void PassesView::setPasses(std::vector<engine::PassRecord> passes, int graphLevel, int kernelsPerStep) {
+void PassesView::setPasses(std::vector<engine::PassRecord> passes, int graphLevel, int kernelsPerStep, const QString& graphScope) {
     QString text;
     if (passes.empty()) {
         text = tr("No graph passes recorded: the Passes panel shows a simulated run's passes "
@@ -78,7 +78,11 @@ void PassesView::setPasses(std::vector<engine::PassRecord> passes, int graphLeve
     } else {
         text = tr("<b>%1 passes</b> ran").arg(passes.size());
         if (graphLevel >= 0) text += tr(" at <b>graph_level %1</b>").arg(graphLevel);
-        if (kernelsPerStep > 0) text += tr("; <b>%1 kernels</b> per step").arg(kernelsPerStep);
+        // A cluster run's graph is part of one rank's step: the figures say of what.
+        if (!graphScope.isEmpty()) text += tr(" on the graph simulated for %1").arg(graphScope.toHtmlEscaped());
+        if (kernelsPerStep > 0)
+            text += graphScope.isEmpty() ? tr("; <b>%1 kernels</b> per step").arg(kernelsPerStep)
+                                         : tr("; <b>%1 kernels</b> in that graph (the Summary's Devices table counts each device's whole step)").arg(kernelsPerStep);
         text += tr(". Click a pass to frame the nodes it produced in the Graph tab.");
     }
     m_headline->setText(text);

@@ -29,7 +29,7 @@ public:
 
     // Reads PASS_STATS of `db` (nothing for imported runs or none).
     void setDatabase(const std::shared_ptr<const profiler::ProfileDb>& db);
-    void setPasses(std::vector<engine::PassRecord> passes, int graphLevel, int kernelsPerStep);
+    void setPasses(std::vector<engine::PassRecord> passes, int graphLevel, int kernelsPerStep, const QString& graphScope = {});
 
     PassesModel* model() const { return m_model; }
     PassesSortProxy* proxy() const { return m_proxy; }  // what the table shows

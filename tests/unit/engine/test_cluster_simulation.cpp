@@ -226,6 +226,25 @@ private slots:
         QVERIFY(rs && ag);
     }
 
+    // Issue 24 Major 2: a cluster run's figures say what they are of. The graph (passes,
+    // kernels_per_step) is one micro-batch of one rank's stage, two of its layers, and
+    // says so; the step split's device busy time is rank 0's whole step, not that pass's.
+    void figuresSayWhatTheyAreOf() {
+        nlohmann::json doc = gptDoc(6, 512, 8);
+        doc["training"]["batch"] = 8;
+        doc["parallel"] = {{"data_parallel", 4}, {"tensor_parallel", 2}, {"micro_batches", 2}};
+        const SimulationResult r = simulated(project(doc));
+        QVERIFY2(r.graph_scope.find("one micro-batch (1 sequence) of one rank, its 1/2 tensor-parallel shard, 2 of its 6 layers") == 0,
+                 r.graph_scope.c_str());
+        QVERIFY(!r.summary.cluster.ranks.empty());
+        QCOMPARE(r.summary.device_busy_ms, r.summary.cluster.ranks.front().computing_ms);
+        QVERIFY2(r.summary.device_busy_ms > 0.5 * r.summary.step_time_ms,
+                 qPrintable(QStringLiteral("busy %1 ms of a %2 ms step").arg(r.summary.device_busy_ms).arg(r.summary.step_time_ms)));
+        doc.erase("parallel");
+        doc.erase("cluster");
+        QVERIFY(simulated(project(doc)).graph_scope.empty());  // one device: the whole model
+    }
+
     void grownLayersMatchTheWholeGraph() {
         // One device through the cluster path (a 6-layer stage simulated with two layers
         // and grown) against the single-device path on the whole graph.

@@ -9,6 +9,7 @@
 #include "views/common/units.h"
 #include "views/graph/graph_display_model.h"
 #include "views/graph/graph_node_details.h"
+#include "views/graph/graph_view.h"
 #include "views/passes/passes_model.h"
 #include "views/passes/passes_view.h"
 #include "views/query/query_panel.h"
@@ -157,6 +158,24 @@ private slots:
                  qPrintable(indexes.join(QStringLiteral("; "))));
         panel.setDatabase({});
         QVERIFY(panel.schema()->tables().isEmpty());
+    }
+
+    // Major 2: on a cluster run the Passes headline and the Graph tab say what the graph
+    // is of (one micro-batch of one rank, two of its layers), not "per step".
+    void clusterGraphFiguresSayWhatTheyAreOf() {
+        const QString scope = QStringLiteral("one micro-batch (2 sequences) of one rank, 2 of its 32 layers");
+        PassesView passes;
+        passes.setPasses({{"training-graph", 0, 10, 20, 10, 20, 1e9, 2e9, 1e12, 2e12, 1.0}}, 1, 192, scope);
+        QVERIFY2(passes.headline().contains(QStringLiteral("on the graph simulated for ") + scope), qPrintable(passes.headline()));
+        QVERIFY2(passes.headline().contains(QStringLiteral("192 kernels</b> in that graph")) && !passes.headline().contains(QStringLiteral("per step")),
+                 qPrintable(passes.headline()));
+        passes.setPasses({{"training-graph", 0, 10, 20, 10, 20, 1e9, 2e9, 1e12, 2e12, 1.0}}, 1, 192);
+        QVERIFY(passes.headline().contains(QStringLiteral("192 kernels</b> per step")));
+        views::GraphView graph;
+        graph.setScope(scope);
+        QVERIFY2(graph.scope().contains(scope), qPrintable(graph.scope()));
+        graph.setGraph(nullptr);  // another model: the line goes
+        QVERIFY(graph.scope().isEmpty());
     }
 
     // Small things: the Passes "Time" column was cut at the tab's right edge at 1280 px
