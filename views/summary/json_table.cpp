@@ -86,13 +86,15 @@ void fillFromJsonRows(RecordTableModel& model, const json& rows, const std::vect
     model.setRows(std::move(out));
 }
 
-void fillFromJsonObject(RecordTableModel& model, const json& object) {
+void fillFromJsonObject(RecordTableModel& model, const json& object, const std::map<std::string, QString>& scopes) {
     model.setHeaders({QStringLiteral("Key"), QStringLiteral("Value")});
     std::vector<std::vector<RecordCell>> out;
     if (object.is_object())
         for (auto it = object.begin(); it != object.end(); ++it) {
             if (it->is_structured()) continue;
-            out.push_back({RecordCell(humanizeKey(it.key()), {}, QString::fromStdString(it.key())), jsonCell(it.key(), *it)});
+            QString label = humanizeKey(it.key());
+            if (const auto scope = scopes.find(it.key()); scope != scopes.end()) label += QStringLiteral(" (%1)").arg(scope->second);
+            out.push_back({RecordCell(label, {}, QString::fromStdString(it.key())), jsonCell(it.key(), *it)});
         }
     model.setRows(std::move(out));
 }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,9 @@ RecordCell jsonCell(const std::string& key, const nlohmann::json& value);
 // shows every key, identifying ones (name, step, key) first. nlohmann::json sorts keys,
 // so callers that care about the order pass it.
 void fillFromJsonRows(RecordTableModel& model, const nlohmann::json& rows, const std::vector<std::string>& columns = {});
-// A flat object as a two-column key/value table.
-void fillFromJsonObject(RecordTableModel& model, const nlohmann::json& object);
+// A flat object as a two-column key/value table. `scopes` names what a key's figure is
+// of where that is not plain ("all ranks", "busiest rank"): shown after its label.
+void fillFromJsonObject(RecordTableModel& model, const nlohmann::json& object,
+                        const std::map<std::string, QString>& scopes = {});
 
 }  // namespace npu::views

@@ -82,8 +82,29 @@ QTableView* SummaryView::addTable(QVBoxLayout* layout, const QString& title, Rec
 }
 
 namespace {
+// A cluster run's summary mixes figures of the whole cluster, of one rank and of the
+// busiest rank (engine/cluster/step_result): each row says which (issue 24 Major 2).
+const std::map<std::string, QString>& clusterScopes() {
+    static const std::map<std::string, QString> scopes = {
+        {"flops_per_step", QStringLiteral("all ranks")},
+        {"samples_per_s", QStringLiteral("all ranks")},
+        {"tokens_per_s", QStringLiteral("all ranks")},
+        {"batch", QStringLiteral("global, all ranks")},
+        {"params", QStringLiteral("whole model")},
+        {"trainable_params", QStringLiteral("rank 0's shard")},
+        {"frozen_params", QStringLiteral("rank 0's shard")},
+        {"peak_bytes", QStringLiteral("busiest rank")},
+        {"capacity_bytes", QStringLiteral("per device")},
+        {"device_busy_ms", QStringLiteral("rank 0, whole step")},
+        {"host_bound_idle_ms", QStringLiteral("one micro-batch pass")},
+        {"data_wait_ms", QStringLiteral("one micro-batch pass")},
+        {"kernels_per_step", QStringLiteral("of the graph scope")},
+    };
+    return scopes;
+}
+
 // The figures a training engineer reads first, as figures rather than a JSON row.
-QString keyFigures(const nlohmann::json& s) {
+QString keyFigures(const nlohmann::json& s, bool cluster) {
     if (!s.is_object()) return {};
     auto num = [&](const char* k) { return s.contains(k) && s[k].is_number() ? s[k].get<double>() : -1.0; };
     QStringList parts;
@@ -92,7 +113,7 @@ QString keyFigures(const nlohmann::json& s) {
     if (num("tokens_per_s") > 0) parts << QStringLiteral("<b>%1</b> tokens/s").arg(formatCount(num("tokens_per_s")));
     if (num("mfu") >= 0) parts << QStringLiteral("MFU <b>%1</b>").arg(formatPercent(num("mfu")));
     if (num("peak_bytes") > 0) {
-        QString peak = QStringLiteral("peak memory <b>%1</b>").arg(formatBytes(num("peak_bytes")));
+        QString peak = QStringLiteral("peak memory%1 <b>%2</b>").arg(cluster ? QStringLiteral(" of the busiest rank") : QString(), formatBytes(num("peak_bytes")));
         if (num("capacity_bytes") > 0) peak += QStringLiteral(" of %1").arg(formatBytes(num("capacity_bytes")));
         parts << peak;
     }
@@ -173,7 +194,9 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
             if (it.key() == "mfu" && it->is_number()) meta["mfu_pct"] = 100.0 * it->get<double>();
             else meta[it.key()] = *it;
         }
-    fillFromJsonObject(*m_meta, meta);
+    // A cluster run is the one whose graph is part of one rank's step (graph_scope).
+    const bool cluster = meta.contains("graph_scope");
+    fillFromJsonObject(*m_meta, meta, cluster ? clusterScopes() : std::map<std::string, QString>{});
     const auto range = db->timeRange();
     m_headline->setText(QStringLiteral("<b>%1</b> · %2 · %3 slices on %4 device(s) · %5 step(s) · span %6")
                             .arg(QString::fromStdString(db->path().filename().string()).toHtmlEscaped(),
@@ -182,7 +205,7 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
                             .arg(db->devices().size())
                             .arg(db->steps().size())
                             .arg(formatDuration(double(range.second - range.first))) +
-                        keyFigures(summary) + lossScaleFigures(lossScale));
+                        keyFigures(summary, cluster) + lossScaleFigures(lossScale));
     // Steps as recorded, until the profiler's breakdown replaces them (setReport).
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : db->steps())
