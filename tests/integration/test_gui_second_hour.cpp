@@ -16,6 +16,7 @@
 #include "views/compare/compare_view.h"
 #include "views/dialogs/convert_wizard.h"
 #include "views/query/query_panel.h"
+#include "views/summary/summary_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/record_table_model.h"
 #include "views/timeline/timeline_search_bar.h"
@@ -192,6 +193,13 @@ private slots:
         QVERIFY2(w.rect().contains(inWindow), "the rank-class table lies outside the 1280x720 window");
         if (qEnvironmentVariableIsSet("NPU_SCREENSHOTS"))
             w.grab().save(qEnvironmentVariable("NPU_SCREENSHOTS") + QStringLiteral("/memory-cluster-1280x720.png"));
+        // Its Summary gives the cluster's shape in words and names each figure's scope.
+        for (int i = 0; i < w.tabs()->count(); ++i)
+            if (w.tabs()->tabText(i) == QStringLiteral("Summary")) w.tabs()->setCurrentIndex(i);
+        QTest::qWait(50);
+        QVERIFY2(w.summary()->headlineText().contains(QStringLiteral("PP 2")), qPrintable(w.summary()->headlineText()));
+        if (qEnvironmentVariableIsSet("NPU_SCREENSHOTS"))
+            w.grab().save(qEnvironmentVariable("NPU_SCREENSHOTS") + QStringLiteral("/summary-cluster-1280x720.png"));
     }
 
     // Minor: a query row that carries a slice id shows that slice on the timeline.

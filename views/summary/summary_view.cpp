@@ -127,6 +127,40 @@ QString keyFigures(const nlohmann::json& s, bool cluster) {
     return parts.isEmpty() ? QString() : QStringLiteral("<br>") + parts.join(QStringLiteral(" · "));
 }
 
+// The cluster report's shape (engine/cluster: cluster, bubble_fraction, notes) as rows of
+// the Run table, instead of one row holding the whole JSON document.
+void addClusterRows(nlohmann::json& meta, const nlohmann::json& report) {
+    if (const auto shape = report.find("cluster"); shape != report.end() && shape->is_object()) {
+        for (auto it = shape->begin(); it != shape->end(); ++it)
+            if (!it->is_structured()) meta["cluster_" + it.key()] = *it;
+        if (const auto notes = shape->find("notes"); notes != shape->end() && notes->is_array())
+            for (std::size_t i = 0; i < notes->size(); ++i)
+                if ((*notes)[i].is_string()) meta["cluster_note_" + std::to_string(i + 1)] = (*notes)[i];
+    }
+    if (const auto bubble = report.find("bubble_fraction"); bubble != report.end() && bubble->is_number())
+        meta["pipeline_bubble_pct"] = 100.0 * bubble->get<double>();
+    meta["cluster_details"] = "collectives, links and per-rank time: the Communication tab";
+}
+
+// "cluster: 8 devices (1 node(s) × 8): TP 4 × DP 2, sequence parallel, ZeRO-1, 8 micro-batches (1f1b)".
+QString clusterShape(const nlohmann::json& report) {
+    const nlohmann::json shape = report.is_object() ? report.value("cluster", nlohmann::json::object()) : nlohmann::json::object();
+    if (!shape.is_object() || !shape.contains("devices")) return {};
+    auto degree = [&](const char* k) { return shape.contains(k) && shape[k].is_number_integer() ? shape[k].get<std::int64_t>() : 1; };
+    QStringList parts;
+    for (const auto& [key, name] : {std::pair{"tensor_parallel", "TP"}, {"pipeline_stages", "PP"}, {"data_parallel", "DP"}})
+        if (degree(key) > 1) parts << QStringLiteral("%1 %2").arg(QLatin1String(name)).arg(degree(key));
+    QString text = QStringLiteral("<br>cluster: <b>%1 devices</b> (%2 node(s) × %3)").arg(degree("devices")).arg(degree("nodes")).arg(degree("devices_per_node"));
+    if (!parts.isEmpty()) text += QStringLiteral(": ") + parts.join(QStringLiteral(" × "));
+    // A damaged report's fields are not believed (a field of the wrong type is skipped).
+    if (shape.contains("sequence_parallel") && shape["sequence_parallel"] == true) text += QStringLiteral(", sequence parallel");
+    if (degree("zero_stage") > 0) text += QStringLiteral(", ZeRO-%1").arg(degree("zero_stage"));
+    if (degree("micro_batches") > 1)
+        text += QStringLiteral(", %1 micro-batches (%2)").arg(degree("micro_batches"))
+                    .arg(shape.contains("schedule") && shape["schedule"].is_string() ? QString::fromStdString(shape["schedule"].get<std::string>()).toHtmlEscaped() : QStringLiteral("?"));
+    return text;
+}
+
 QString lossScaleFigures(const nlohmann::json& l) {
     if (!l.is_object()) return {};
     return QStringLiteral("<br>loss scale: final <b>%1</b> · %2 overflow(s) · %3 skipped step(s)")
@@ -156,13 +190,20 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     // META_DATA values are text; numbers become numbers so *_bytes, *_ms ... get units.
     // Integers stay integers (a ns timestamp keeps all its digits, not 1.79086e+18).
     nlohmann::json meta = nlohmann::json::object();
-    nlohmann::json summary, lossScale;
+    nlohmann::json summary, lossScale, clusterReport;
     for (const auto& [k, v] : db->allMeta()) {
         // The store's query cache and the timeline summaries' grid: not properties of the run.
         if (k == "max_dur_ns" || k == "density_t0_ns" || k == "density_bucket_ns") continue;
         if (k == "summary") {  // the simulator's summary: its figures get rows of their own
             summary = nlohmann::json::parse(v, nullptr, false);
             if (summary.is_object()) continue;
+        }
+        if (k == "cluster_report") {  // the cluster's shape as rows; collectives and ranks are the Communication tab's
+            clusterReport = nlohmann::json::parse(v, nullptr, false);
+            if (clusterReport.is_object()) {
+                addClusterRows(meta, clusterReport);
+                continue;
+            }
         }
         if (k == "loss_scale") {  // fp16 loss scaling (profiler/store/loss_scale_store): one row per figure
             lossScale = nlohmann::json::parse(v, nullptr, false);
@@ -205,7 +246,7 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
                             .arg(db->devices().size())
                             .arg(db->steps().size())
                             .arg(formatDuration(double(range.second - range.first))) +
-                        keyFigures(summary, cluster) + lossScaleFigures(lossScale));
+                        clusterShape(clusterReport) + keyFigures(summary, cluster) + lossScaleFigures(lossScale));
     // Steps as recorded, until the profiler's breakdown replaces them (setReport).
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : db->steps())

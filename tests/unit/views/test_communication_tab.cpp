@@ -15,6 +15,7 @@
 #include "views/communication/comm_matrix_chart.h"
 #include "views/communication/communication_tab.h"
 #include "views/communication/rank_breakdown_chart.h"
+#include "views/summary/summary_view.h"
 #include "views/tables/record_table_model.h"
 #include "tests/unit/engine/sample_projects.h"
 #include "tests/unit/views/simulated_runs.h"
@@ -313,6 +314,9 @@ private slots:
             R"({"ranks":[{"rank":0},{"rank":1}],"cluster":{"data_parallel":0,"tensor_parallel":0},"collectives":[{"group":"tp","time_ms":1}]})")
                                       << true;
         QTest::newRow("not json") << QStringLiteral("{ranks") << false;
+        QTest::newRow("shape of wrong types") << QStringLiteral(
+            R"({"ranks":[1],"cluster":{"devices":"8","sequence_parallel":"yes","schedule":3,"micro_batches":4,"notes":"x"},"bubble_fraction":"a"})")
+                                              << false;
     }
 
     void damagedClusterReport() {
@@ -334,6 +338,9 @@ private slots:
         tab.setDatabase(openDb(path));
         QVERIFY(!tab.overview().ranks.empty());
         QCOMPARE(tab.overview().collectives.empty(), !believed);  // believed: the report's one collective
+        views::SummaryView summary;  // its shape rows and headline skip what they cannot read
+        summary.setDatabase(openDb(path));
+        QVERIFY(summary.headlineText().contains(QStringLiteral("bad.npudb")));
         if (!believed)
             QVERIFY(!tab.overview().notes.empty() && tab.overview().notes.front().find("cluster_report unreadable") != std::string::npos);
     }

@@ -85,6 +85,11 @@ private slots:
         QCOMPARE(labelOf.value(QStringLiteral("device_busy_ms")), QStringLiteral("Device busy (rank 0, whole step)"));
         QCOMPARE(labelOf.value(QStringLiteral("params")), QStringLiteral("Params (whole model)"));
         QVERIFY(labelOf.contains(QStringLiteral("graph_scope")));
+        // Minor: the cluster report is rows and a shape in words, not one raw JSON row.
+        QVERIFY(!labelOf.contains(QStringLiteral("cluster_report")));
+        QCOMPARE(labelOf.value(QStringLiteral("cluster_tensor_parallel")), QStringLiteral("Cluster tensor parallel"));
+        QVERIFY(labelOf.contains(QStringLiteral("cluster_note_1")));
+        QVERIFY2(view.headlineText().contains(QStringLiteral("cluster: <b>4 devices</b> (1 node(s) × 4): TP 2 × DP 2")), qPrintable(view.headlineText()));
     }
 };
 
