@@ -17,6 +17,9 @@ DeviceMetrics computeDeviceMetrics(const std::vector<DeviceKernel>& kernels) {
         if (k.cls == KernelClass::communication) comm.push_back({k.start, k.end});
         if (k.cls == KernelClass::memory) memory.push_back({k.start, k.end});
     }
+    m.compute_kernels = static_cast<std::int64_t>(compute.size());
+    m.communication_kernels = static_cast<std::int64_t>(comm.size());
+    m.memory_ops = static_cast<std::int64_t>(memory.size());
     const auto allMerged = mergeIntervals(std::move(all));
     const auto computeMerged = mergeIntervals(std::move(compute));
     const auto commMerged = mergeIntervals(std::move(comm));

@@ -19,7 +19,10 @@ namespace npu::profiler {
 struct DeviceMetrics {
     std::int64_t device = 0;
     std::string name;
-    std::int64_t kernels = 0;
+    std::int64_t kernels = 0;          // every device op, as HTA counts its kernels: the three below and others
+    std::int64_t compute_kernels = 0;
+    std::int64_t communication_kernels = 0;
+    std::int64_t memory_ops = 0;       // memcpy/memset: an Nsight export's "kernels" leave them out
     std::int64_t kernel_time_ns = 0;
     std::int64_t idle_ns = 0;
     std::int64_t compute_ns = 0;

@@ -42,7 +42,8 @@ SummaryView::SummaryView(QWidget* parent) : QWidget(parent) {
     meta->horizontalHeader()->resizeSection(0, 220);
     addTable(layout, QStringLiteral("Devices"), m_devices, &m_deviceTitle);
     addTable(layout, QStringLiteral("Step breakdown"), m_steps, &m_stepTitle);
-    m_deviceTitle->setToolTip(QStringLiteral("Holistic Trace Analysis definitions: kernel time = first kernel start to last "
+    m_deviceTitle->setToolTip(QStringLiteral("Holistic Trace Analysis definitions: kernels = every device op (compute, "
+                                             "communication, memory copies/sets: counted apart beside it); kernel time = first kernel start to last "
                                              "kernel end; idle = kernel time minus the union of device activity; overlap = "
                                              "time communication and computation run at once over communication time"));
     m_stepTitle->setToolTip(QStringLiteral("Columns of Ascend's cluster_step_trace_time.csv"));
@@ -257,7 +258,7 @@ void SummaryView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
 void SummaryView::setReport(const nlohmann::json& report) {
     if (report.contains("devices"))
         fillFromJsonRows(*m_devices, report["devices"],
-                         {"name", "kind", "kernels", "kernel_time_us", "compute_us", "non_compute_us", "idle_us",
+                         {"name", "kind", "kernels", "compute_kernels", "communication_kernels", "memory_ops", "kernel_time_us", "compute_us", "non_compute_us", "idle_us",
                           "communication_us", "memory_us", "comm_comp_overlap_pct", "peak_allocated_bytes",
                           "peak_reserved_bytes"});
     if (report.contains("step_breakdown") && report["step_breakdown"].is_array() && !report["step_breakdown"].empty())

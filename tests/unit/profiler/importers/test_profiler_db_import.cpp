@@ -224,6 +224,10 @@ private slots:
             const std::string mine = "SELECT start, \"end\" FROM (" + activity + ") WHERE deviceId = " + id;
             QCOMPARE(m.kernels, sqlCount(src, "SELECT COUNT(*) FROM (" + mine + ")"));
             QCOMPARE(m.kernel_time_ns, sqlCount(src, "SELECT MAX(\"end\") - MIN(start) FROM (" + mine + ")"));
+            // Issue 24 Minor: the count is named; the export's kernels and its memory ops apart.
+            QCOMPARE(m.compute_kernels + m.communication_kernels,
+                     sqlCount(src, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + id));
+            QCOMPARE(m.memory_ops, m.kernels - sqlCount(src, "SELECT COUNT(*) FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE deviceId = " + id));
             // Idle: the gaps between an activity's start and the latest end before it.
             const std::int64_t idle = sqlCount(
                 src, "SELECT COALESCE(SUM(gap), 0) FROM (SELECT start - MAX(\"end\") OVER (ORDER BY start, \"end\" ROWS "
