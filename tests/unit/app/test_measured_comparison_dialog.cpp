@@ -30,9 +30,15 @@ private slots:
         c.categories = {matmul};
         c.majorGroups = {matmul};
         views::MeasuredComparisonDialog d(c, QStringLiteral("sim.npudb"), QStringLiteral("trace.json.gz"));
-        QCOMPARE(d.categoryTable()->rowCount(), 1);
+        QCOMPARE(d.categoryTable()->rowCount(), 2);  // matmul and the total row
         QCOMPARE(d.categoryTable()->item(0, 0)->text(), QStringLiteral("matmul"));
         QCOMPARE(d.categoryTable()->item(0, 5)->text(), QStringLiteral("+20.0 %"));
+        // Issue 24 Minor: a headline and a total row.
+        QCOMPARE(d.categoryTable()->item(1, 0)->text(), QStringLiteral("Total"));
+        QCOMPARE(d.categoryTable()->item(1, 3)->text(), QStringLiteral("12.0 ms"));
+        QCOMPARE(d.majorTable()->rowCount(), 1);  // the groups cover only some ops: no total
+        QVERIFY2(d.headline()->text().contains(QStringLiteral("simulated <b>30.0 ms</b> vs measured <b>40.0 ms</b>: <b>-25.0 %</b>")),
+                 qPrintable(d.headline()->text()));
         QVERIFY(d.stepLabel()->text().contains(QStringLiteral("idle 8.00 ms")));
     }
 
@@ -54,7 +60,9 @@ private slots:
             app::makeMeasuredComparisonDialog(nullptr, **sim, QString::fromStdString(trace.string()), &error));
         QVERIFY2(d, qPrintable(error));
         QVERIFY(std::filesystem::exists(dir.filePath(QStringLiteral("measured-llama_small_amp_bf16_b8s1024_h200.npudb")).toStdString()));
-        QVERIFY(d->categoryTable()->rowCount() >= 7);
+        QVERIFY(d->categoryTable()->rowCount() >= 8);  // seven categories at least and the total
+        QCOMPARE(d->categoryTable()->item(d->categoryTable()->rowCount() - 1, 0)->text(), QStringLiteral("Total"));
+        QVERIFY2(d->headline()->text().contains(QStringLiteral("measured <b>47.2")), qPrintable(d->headline()->text()));
         QCOMPARE(d->majorTable()->rowCount(), 4);  // matmul, attention, optimizer, memory_bound
         QCOMPARE(d->majorTable()->item(0, 2)->text(), QStringLiteral("172"));
         QVERIFY2(d->stepLabel()->text().contains(QStringLiteral("measured 47.2")), qPrintable(d->stepLabel()->text()));
