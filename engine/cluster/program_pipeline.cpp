@@ -17,7 +17,6 @@ int inferenceMicroBatches(std::int64_t batch, std::int64_t tokens) {
 
 namespace {
 
-const char* phaseName(StepPhase phase) { return kStepPhaseNames[static_cast<int>(phase)]; }
 
 // The layout under way: the stage lanes and the time T the next phase starts at.
 class PipelineLayout {
@@ -141,7 +140,7 @@ private:
             const std::int64_t tokens = u == 0 ? m_program.promptTokens : 1;
             PipelineSetup pipe;
             pipe.forwardOnly = true;
-            pipe.microBatches = inferenceMicroBatches(batch, tokens);
+            pipe.microBatches = phase.microBatching == MicroBatching::inference_threshold ? inferenceMicroBatches(batch, tokens) : m_par.microBatches;
             (u == 0 ? m_out.prefillMicroBatches : m_out.decodeMicroBatches) = pipe.microBatches;
             const double mbBytes = tokensBytes(static_cast<double>(batch) / pipe.microBatches, tokens);
             auto tl = pipelined(decodeUnitKey(u), "", pipe, mbBytes, phase.phase, true);
@@ -200,7 +199,7 @@ private:
             if (pass.backward && (!last || pass.endNs > last->endNs)) last = &pass;
         const std::int64_t pipelineEnd = m_T + (last ? roundNs(last->endNs) : 0);
         std::int64_t at = pipelineEnd;
-        if (dp > 1 && last) {
+        if (dp > 1 && last && phase.collectives.gradients) {
             const double grad = lane.trainable(model) * m_setup.gradientBytes;
             const double bucket = std::max(m_par.comm.bucketMb * 1e6, 1.0);
             const int buckets = std::max(1, static_cast<int>(std::ceil(grad / bucket)));
@@ -251,10 +250,10 @@ private:
                           std::to_string(kMegatronInferencePipelineThreshold) + ")");
         std::string passes;
         if (forwardOnly)
-            passes += std::string(phaseName(forwardOnly->phase)) + ": each frozen model's forward pipelined forward-only in " +
+            passes += std::string(stepPhaseName(forwardOnly->phase)) + ": each frozen model's forward pipelined forward-only in " +
                       std::to_string(m_par.microBatches) + " micro-batches; ";
         if (train)
-            passes += std::string(phaseName(train->phase)) + ": " + trained + " under the " + std::string(pipelineScheduleName(m_par.schedule)) +
+            passes += std::string(stepPhaseName(train->phase)) + ": " + trained + " under the " + std::string(pipelineScheduleName(m_par.schedule)) +
                       " schedule; ";
         out.push_back(passes + "each model's pipeline starts when the previous one has drained (estimate)");
         out.push_back("a micro-batch's pass: the stage's kernels over the rollout at 1/micro_batches of their time (not re-simulated at the "

@@ -97,7 +97,8 @@ void RankInsertion::addTensorParallel() {
     const auto point = tensorParallelPointCollectives(m_setup, passBytes);
     for (const PassKey& key : m_passOrder) {
         const std::vector<std::size_t>& idx = m_passes.at(key);
-        if (m_program.runs(static_cast<StepPhase>(key.first), PhaseKind::decode)) {
+        const StepProgramPhase* phase = m_program.phaseOf(static_cast<StepPhase>(key.first), key.second);
+        if (phase && phase->collectives.tensorParallel == TensorParallelSync::every_token) {
             // generate(): after every token (the prefill: the prompt's), the layers'
             // 2 all-reduces and the embedding's, of that token's hidden states.
             for (std::size_t i : idx) {
@@ -123,6 +124,8 @@ void RankInsertion::addZero3Gathers() {
     if (m_par.zeroStage != 3 || m_par.dataParallel <= 1) return;
     for (const PassKey& key : m_passOrder) {
         // ZeRO-3: the pass's model gathered before it (prefetched from its start).
+        const StepProgramPhase* phase = m_program.phaseOf(static_cast<StepPhase>(key.first), key.second);
+        if (phase && !phase->collectives.zeroGathers) continue;
         const std::vector<std::size_t>& idx = m_passes.at(key);
         const ModelParams p = paramsOf(key.second);
         const double bytes = static_cast<double>(p.trainable + p.frozen) * m_setup.weightBytes;
@@ -146,7 +149,7 @@ void RankInsertion::addDataParallel() {
     if (m_par.dataParallel <= 1) return;
     std::int64_t dpFree = 0;
     for (const StepProgramPhase& phase : m_program.phases)
-        if (phase.kind == PhaseKind::train) stepModel(phase.model, dpFree);
+        if (phase.collectives.gradients) stepModel(phase.model, dpFree);
 }
 
 // A trained model's gradient buckets during its backward pass, its optimizer waiting for

@@ -11,11 +11,11 @@ namespace npu::engine {
 bool isDecodePrefill(const SimTask& task) { return task.op_type == opKindName(OpKind::DecodePrefill); }
 bool isDecodeStep(const SimTask& task) { return task.op_type == opKindName(OpKind::DecodeStep); }
 
-std::string decodeUnitKey(int unit) { return std::string(kStepPhaseNames[static_cast<int>(StepPhase::generation)]) + " " + std::to_string(unit); }
+std::string decodeUnitKey(int unit) { return std::string(stepPhaseName(StepPhase::generation)) + " " + std::to_string(unit); }
 
 std::string pieceKey(StepPhase phase, const std::string& model, PieceKind kind) {
     static const char* kinds[] = {"generation", "forward", "backward", "optimizer"};
-    return std::string(kStepPhaseNames[static_cast<int>(phase)]) + " " + model + " " + kinds[static_cast<int>(kind)];
+    return std::string(stepPhaseName(phase)) + " " + model + " " + kinds[static_cast<int>(kind)];
 }
 
 std::string RunPiece::key() const { return kind == PieceKind::decode_unit ? decodeUnitKey(unit) : pieceKey(phase, model, kind); }

@@ -31,6 +31,7 @@ struct SimStream {
 // training, in the order they run); none for a step of one phase.
 enum class StepPhase : std::int8_t { generation = 0, scoring = 1, training = 2, none = -1 };
 inline constexpr const char* kStepPhaseNames[] = {"generation", "scoring", "training"};
+inline const char* stepPhaseName(StepPhase phase) { return phase == StepPhase::none ? "none" : kStepPhaseNames[static_cast<int>(phase)]; }
 
 struct SimTask {
     std::int64_t start_ns = 0;

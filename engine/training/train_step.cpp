@@ -11,8 +11,8 @@ StepProgram trainStepProgram(const Project& project) {
     const TrainingSettings& t = project.training;
     StepProgram p;
     const bool dpoReference = t.mode.name == "dpo" && t.mode.dpo.reference != "none";
-    if (dpoReference) p.phases.push_back({StepPhase::scoring, PhaseKind::forward_only, "reference", {}});
-    p.phases.push_back({StepPhase::training, PhaseKind::train, dpoReference ? "policy" : "model", {}});
+    if (dpoReference) p.phases.push_back(makePhase(StepPhase::scoring, PhaseKind::forward_only, "reference"));
+    p.phases.push_back(makePhase(StepPhase::training, PhaseKind::train, dpoReference ? "policy" : "model"));
     p.order = PhaseOrder::per_micro_batch;
     p.batch = t.batch;
     p.promptTokens = p.sequenceTokens = t.seq;

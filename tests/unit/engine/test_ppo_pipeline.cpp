@@ -111,6 +111,32 @@ private slots:
         QCOMPARE(passes, m);
     }
 
+    // The layout reads each phase's collectives from the phase, not from its kind: a train
+    // phase whose gradients are not reduced gets no data-parallel bucket.
+    void phasesCollectivesDriveTheLayout() {
+        const SimulationResult a = stageRun(400, 600, 300), b = stageRun(700, 600, 300);
+        ClusterSetup setup = pipelineOf(2, 2);
+        auto device = loadDeviceProfile("h200", defaultDevicesDir());
+        QVERIFY2(device, device ? "" : device.message().c_str());
+        auto cluster = parseClusterSpec({{"nodes", 1}, {"devices_per_node", 4}}, &*device, "test");
+        QVERIFY2(cluster, cluster ? "" : cluster.message().c_str());
+        setup.cluster = *cluster;
+        setup.parallel.dataParallel = 2;
+        PpoOptions ppo;
+        StepProgram program = ppoStepProgram(4, ppo, 4096, 2);
+        auto buckets = [&](const StepProgram& p) {
+            auto laid = layOutProgramPipeline({&a, &b}, setup, p);
+            if (!laid) qFatal("%s", laid.message().c_str());
+            int n = 0;
+            for (const RankTimeline& stage : laid->stages)
+                for (const SimTask& t : stage.device.tasks) n += t.name.find(" bucket ") != std::string::npos;
+            return n;
+        };
+        QCOMPARE(buckets(program), 4);  // actor and critic, one bucket each, on each of 2 stages
+        for (StepProgramPhase& phase : program.phases) phase.collectives.gradients = false;
+        QCOMPARE(buckets(program), 0);
+    }
+
     void llama7bOn8H200() {
         const SimulationResult dp8 = testing::simulateOrFail(ppoOn({{"data_parallel", 8}}));
         const SimulationResult pp2 = testing::simulateOrFail(ppoOn({{"data_parallel", 4}, {"pipeline_stages", 2}}));

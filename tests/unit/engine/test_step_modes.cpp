@@ -132,6 +132,32 @@ private slots:
         QVERIFY(!finished->summary.cluster.notes.empty());
         QVERIFY(finished->summary.tokens_per_s > 0);
     }
+
+    // The per-micro-batch layout runs one train pipeline: a program asking it for a decode
+    // phase, a second train phase or a train phase without its gradients is refused with
+    // the phase named, and no rank is simulated.
+    void aPerMicroBatchProgramOnlyTakesWhatItLaysOut() {
+        const Project dp = testing::parsedProject(testing::dpToyDoc());
+        const ResolvedCluster cluster = resolvedOrFail(dp);
+        const StepProgram good = programOrFail(dp, &cluster);
+        auto refused = [&](const StepProgram& program, const char* says) {
+            RecordingRanks ranks;
+            auto step = scheduleStep(dp, &cluster, program, ranks.simulator());
+            QVERIFY(!step);
+            QCOMPARE(step.error().code, npu::ErrorCode::bad_input);
+            QVERIFY2(step.message().find(says) != std::string::npos, step.message().c_str());
+            QVERIFY(ranks.asked.empty());
+        };
+        StepProgram decode = good;
+        decode.phases.insert(decode.phases.begin(), makePhase(StepPhase::generation, PhaseKind::decode, "model"));
+        refused(decode, "phase generation of \"model\" decodes");
+        StepProgram twoTrains = good;
+        twoTrains.phases.push_back(makePhase(StepPhase::training, PhaseKind::train, "critic"));
+        refused(twoTrains, "one train phase (2 given)");
+        StepProgram noGradients = good;
+        noGradients.phases.back().collectives.gradients = false;
+        refused(noGradients, "reduces the gradients of its train phase only");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStepModes)

@@ -55,6 +55,34 @@ private slots:
         QVERIFY(!p.runs(StepPhase::scoring, PhaseKind::train));
     }
 
+    // Each phase names its micro-batching and collectives: generation syncs the tensor-
+    // parallel group every token and pipelines by Megatron's inference threshold; scoring
+    // and training sync every block over the project's micro-batches; only training
+    // reduces gradients; ZeRO-3 gathers every pass's weights.
+    void phasesNameTheirCollectives() {
+        const StepProgram p = ppoStepProgram(8, PpoOptions{}, 4096, 32);
+        const StepProgramPhase* decode = p.phaseOf(StepPhase::generation, "actor");
+        QVERIFY(decode);
+        QCOMPARE(decode->kind, PhaseKind::decode);
+        QCOMPARE(decode->microBatching, MicroBatching::inference_threshold);
+        QCOMPARE(decode->collectives.tensorParallel, TensorParallelSync::every_token);
+        QVERIFY(!decode->collectives.gradients);
+        const StepProgramPhase* score = p.phaseOf(StepPhase::scoring, "critic.score");
+        QVERIFY(score && score->weightsOf == "critic");
+        QCOMPARE(score->microBatching, MicroBatching::project);
+        QCOMPARE(score->collectives.tensorParallel, TensorParallelSync::every_block);
+        QVERIFY(!score->collectives.gradients);
+        for (const char* model : {"actor", "critic"}) {
+            const StepProgramPhase* train = p.phaseOf(StepPhase::training, model);
+            QVERIFY(train && train->model == model);
+            QVERIFY(train->collectives.gradients);
+        }
+        for (const StepProgramPhase& phase : p.phases) QVERIFY(phase.collectives.zeroGathers);
+        // An unlabelled task of a step phase finds that phase's first; no phase, none.
+        QCOMPARE(p.phaseOf(StepPhase::scoring, "")->model, std::string("reference"));
+        QVERIFY(!p.phaseOf(StepPhase::none, "actor"));
+    }
+
     void runCutIntoPieces() {
         PpoOptions o;
         const RunPieces cut = splitRun(labelledRun(), ppoStepProgram(1, o, 64, 1));
