@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the matmul curves of resources/devices/a100-80gb.json from h200.json's measured ones.
+"""Writes the efficiency curves of resources/devices/a100-80gb.json from h200.json's measured ones.
 
 No public A100 GEMM sweep by size is available to the project; one published A100 figure is:
 the best bf16 matmul found by stas00/ml-engineering's mamf-finder (compute/accelerator/README.md,
@@ -10,7 +10,13 @@ Rule: a GEMM that keeps the tensor cores busy for t on the H200 keeps them busy 
 at peak_A100 / peak_H200 of the FLOPs, so each H200 point moves to x * peak_A100 / peak_H200;
 the efficiencies are scaled so that the curve's top equals the published A100 best (86.9 %).
 Each point's origin goes to the curve's "point_sources" (the loader reads "points" and "source").
-Usage: make_a100_matmul_curves.py [repo root]   (rewrites resources/devices/a100-80gb.json)
+
+The other curves (attention, conv, memory-bound) follow the same rule without an A100 anchor:
+a kernel that runs for t at peak on the H200 runs for t at peak on the A100 at the A100's share
+of the FLOPs (attention, conv) or of the bytes (memory curves: x * 2.039 / 4.8 TB/s), and
+reaches the efficiency the H200 reached there. Curves the H200 re-measures are carried over
+when this script runs again, so the two profiles cannot drift apart.
+Usage: make_a100_curves.py [repo root]   (rewrites resources/devices/a100-80gb.json)
 """
 import json
 import pathlib
@@ -50,7 +56,30 @@ def main():
             % (curve, ratio, a["peak_flops"][dt]["value"] / 1e12, h["peak_flops"][dt]["value"] / 1e12, scale, top,
                MAMF, "" if dt != "tf32" else "; tf32 assumes the bf16 ratio of achieved to peak (no published A100 "
                "tf32 sweep)")}
+    moveUnanchoredCurves(h, a)
     A100.write_text(json.dumps(a, indent=1) + "\n")
+
+
+def moveUnanchoredCurves(h, a):
+    bandwidth = a["hbm"]["bandwidth"]["value"] / h["hbm"]["bandwidth"]["value"]
+    for curve, measured in h["efficiency"].items():
+        if curve.startswith("matmul."):
+            continue
+        if measured["x"] == "bytes":
+            ratio, what = bandwidth, "bytes x %.4g = A100 / H200 HBM bandwidth, %g / %g GB/s" % (
+                bandwidth, a["hbm"]["bandwidth"]["value"] / 1e9, h["hbm"]["bandwidth"]["value"] / 1e9)
+        else:
+            dt = curve.split(".")[-1]
+            if dt not in a["peak_flops"] or dt not in h["peak_flops"]:
+                continue
+            ratio = a["peak_flops"][dt]["value"] / h["peak_flops"][dt]["value"]
+            what = "FLOPs x %.4g = A100 / H200 %s peak" % (ratio, dt)
+        a["efficiency"][curve] = {
+            "x": measured["x"],
+            "points": [[float("%.4g" % (x * ratio)), e] for x, e in measured["points"]],
+            "source": ("estimate: h200.json's measured \"%s\" curve (%s) moved to the A100 by equal time at peak (%s): "
+                       "a kernel busy for t at peak on one is busy for t at peak on the other; efficiencies unscaled, "
+                       "no A100 sweep available") % (curve, measured["source"], what)}
 
 
 if __name__ == "__main__":
