@@ -25,6 +25,15 @@ double deviceLink(const DeviceProfile* device, std::initializer_list<const char*
     return 0;
 }
 
+// What a collective moves per device per second inside a node when the project gives no
+// figure: the bandwidth NCCL/HCCL really reach (nccl-tests' busBw, a profile's
+// *_bus_bandwidth) where the profile has a measurement, else the link's line rate. NCCL
+// loses ~20 % of NVLink's line rate to its protocol (NVIDIA/nccl-tests#149, #212), so the
+// line rate alone makes every tensor-parallel collective too fast.
+double intraNodeBandwidth(const DeviceProfile* device) {
+    return deviceLink(device, {"nvlink_bus_bandwidth", "hccs_bus_bandwidth", "nvlink_bandwidth", "hccs_bandwidth"});
+}
+
 // cluster.slow_ranks / cluster.slow_links: [{"rank": r, "<factorKey>": f}, ...], each rank
 // once and inside the cluster, f a positive number (a multiplier, 1 = unchanged).
 void parseSlowList(JsonChecker& c, const std::string& key, const char* factorKey, int devices,
@@ -53,7 +62,7 @@ void parseSlowList(JsonChecker& c, const std::string& key, const char* factorKey
 Expected<ClusterSpec> parseClusterSpec(const nlohmann::json& doc, const DeviceProfile* device, const std::string& file) {
     ClusterSpec spec;
     if (doc.is_null() || (doc.is_object() && doc.empty())) {
-        spec.intra.bandwidth = deviceLink(device, {"nvlink_bandwidth", "hccs_bandwidth"});
+        spec.intra.bandwidth = intraNodeBandwidth(device);
         return spec;
     }
     if (!doc.is_object()) return makeError(file + ": cluster: expected an object, got " + doc.dump());
@@ -68,7 +77,7 @@ Expected<ClusterSpec> parseClusterSpec(const nlohmann::json& doc, const DevicePr
         spec.topology = topo == "ring" ? IntraTopology::ring : topo == "fully_connected" ? IntraTopology::fully_connected : IntraTopology::switched;
         if (Status s = in.finish(); !s) return s.error();
     }
-    if (spec.intra.bandwidth <= 0) spec.intra.bandwidth = deviceLink(device, {"nvlink_bandwidth", "hccs_bandwidth"});
+    if (spec.intra.bandwidth <= 0) spec.intra.bandwidth = intraNodeBandwidth(device);
     // NCCL/HCCL measure a few microseconds per hop inside a node (nccl-tests small-message
     // latency); used only when the project gives none.
     if (spec.intra.latencyNs <= 0) spec.intra.latencyNs = 3000;  // estimate

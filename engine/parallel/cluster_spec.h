@@ -42,7 +42,8 @@ struct ClusterSpec {
 };
 
 // Parses "cluster"; missing links default from the device profile's links
-// (nvlink_bandwidth / hccs_bandwidth for intra, 8x200 Gb/s-class NICs for inter are NOT
+// (the measured nvlink_bus_bandwidth / hccs_bus_bandwidth for intra, else the line rate
+// nvlink_bandwidth / hccs_bandwidth; 8x200 Gb/s-class NICs for inter are NOT
 // guessed: inter-node figures are required once nodes > 1). Without a device (the project
 // loader) only the structure is checked. Errors name file and key.
 Expected<ClusterSpec> parseClusterSpec(const nlohmann::json& cluster, const DeviceProfile* device, const std::string& fileForMessages);
