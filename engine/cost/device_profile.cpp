@@ -126,7 +126,22 @@ Expected<DeviceProfile> parseDeviceProfile(const nlohmann::json& doc, const std:
             }
             pts.emplace_back(pt[0].get<double>(), pt[1].get<double>());
         }
-        p.efficiency[key] = EfficiencyCurve(std::move(pts));
+        // An optional measured ceiling: {"value": e in (0, 1], "source": "..."}.
+        double ceiling = 1.0;
+        if (c.contains("ceiling")) {
+            const auto& cl = c.at("ceiling");
+            if (!cl.is_object() || !cl.contains("value") || !cl.at("value").is_number() || cl.at("value").get<double>() <= 0 ||
+                cl.at("value").get<double>() > 1) {
+                r.fail(path + ".ceiling", "expected {\"value\": efficiency in (0, 1], \"source\": ...}, got " + cl.dump());
+            } else {
+                ceiling = cl.at("value").get<double>();
+                if (!cl.contains("source") || !cl.at("source").is_string())
+                    r.fail(path + ".ceiling.source", "a ceiling needs a source");
+                else
+                    r.sources[path + ".ceiling"] = cl.at("source");
+            }
+        }
+        p.efficiency[key] = EfficiencyCurve(std::move(pts), ceiling);
         if (c.contains("source")) r.sources[path] = c.at("source");
     }
     if (r.error) return *r.error;

@@ -5,11 +5,14 @@
 
 namespace npu::engine {
 
-EfficiencyCurve::EfficiencyCurve(std::vector<std::pair<double, double>> points) : m_points(std::move(points)) {
+EfficiencyCurve::EfficiencyCurve(std::vector<std::pair<double, double>> points, double ceiling)
+    : m_points(std::move(points)), m_ceiling(ceiling) {
     std::sort(m_points.begin(), m_points.end());
 }
 
-double EfficiencyCurve::at(double size) const {
+double EfficiencyCurve::at(double size) const { return std::min(shapeAt(size), m_ceiling); }
+
+double EfficiencyCurve::shapeAt(double size) const {
     if (m_points.empty()) return 1.0;
     if (size <= m_points.front().first) return m_points.front().second;
     if (size >= m_points.back().first) return m_points.back().second;

@@ -9,6 +9,8 @@ the best bf16 matmul found by stas00/ml-engineering's mamf-finder (compute/accel
 Rule: a GEMM that keeps the tensor cores busy for t on the H200 keeps them busy for t on the A100
 at peak_A100 / peak_H200 of the FLOPs, so each H200 point moves to x * peak_A100 / peak_H200;
 the efficiencies are scaled so that the curve's top equals the published A100 best (86.9 %).
+The H200 curves' "ceiling" (the H200's fastest measured kernel) is not carried over: the shape
+comes from the H200's points, the level from the A100's own published best.
 Each point's origin goes to the curve's "point_sources" (the loader reads "points" and "source").
 
 The other curves (attention, conv, memory-bound) follow the same rule without an A100 anchor:

@@ -77,6 +77,8 @@ def fit_per_call_map():
         key = (r["M"], r["K"], r["N"])
         if r["dtype"] == "bf16" and key in kernel:
             pairs.append((sum(kernel[key]) / len(kernel[key]), r["ms"] * 1e3))
+            rate = 2.0 * r["M"] * r["K"] * r["N"] / (pairs[-1][0] * 1e-6)
+            BEST_KERNEL.update({"rate": rate, "shape": key} if rate > BEST_KERNEL.get("rate", 0) else {})
     n = len(pairs)
     mx = sum(p[0] for p in pairs) / n
     my = sum(p[1] for p in pairs) / n
@@ -84,6 +86,8 @@ def fit_per_call_map():
     return slope, my - slope * mx, pairs, events
 
 
+# The fastest bf16 GEMM kernel of the LLaMA trace (rate and M, K, N): the curve's ceiling.
+BEST_KERNEL = {}
 if KERNEL_TIME:
     SLOPE, HOST_US, GEMM_PAIRS, LLAMA_EVENTS = fit_per_call_map()
     for k, y in GEMM_PAIRS:
@@ -248,9 +252,29 @@ for r in ops["other"]:
         emb.append((nbytes, eff_memory(nbytes, r["ms"] - fwd[r["dtype"]])))
 
 
-def curve(x, points, source, window=1.02):
-    return {"x": x, "points": merge(points, window), "source": source}
+def curve(x, points, source, window=1.02, ceiling=None):
+    c = {"x": x, "points": merge(points, window), "source": source}
+    if ceiling:
+        c["ceiling"] = ceiling
+    return c
 
+
+# The trace slope maps the microbench's long GEMMs (8192x4096x11008: 718 TFLOP/s per call)
+# above any rate a GEMM kernel was seen to reach on this device (0.89 of peak). The ceiling
+# is the trace's fastest GEMM kernel; stas00/ml-engineering's mamf-finder table
+# (compute/accelerator/README.md, "Maximum Achievable Matmul FLOPS comparison table")
+# finds 794.5 TFLOPS bf16 at best on the H100 SXM, "H200 is the same", 0.803 of peak.
+def gemm_ceiling(scale=1.0):
+    if not BEST_KERNEL:
+        return None
+    m, k, n = BEST_KERNEL["shape"]
+    return {"value": round(BEST_KERNEL["rate"] / PEAK["bf16"] * scale, 4),
+            "source": ("the fastest bf16 GEMM kernel of %s: %dx%dx%d at %.0f TFLOP/s (kernel time); stas00/ml-engineering's "
+                       "mamf-finder table finds 794.5 TFLOPS at best on H100/H200 SXM (0.803)") % (
+                LLAMA_TRACE, m, k, n, BEST_KERNEL["rate"] / 1e12) + (" scaled as the curve" if scale != 1.0 else "")}
+
+
+FP16_SCALE = mb["ceilings"]["gemm8192_fp16_TFLOPs"] / mb["ceilings"]["gemm8192_bf16_TFLOPs"]
 profile = {
     "format": "npustudio-device",
     "version": 1,
@@ -279,8 +303,8 @@ profile = {
                   "Not the 9.4 us host-side eager launch cost of " + OPS + " launch_overhead_1000_tiny_adds",
     },
     "efficiency": {
-        "matmul.bf16": curve("flops", gemm["bf16"], (MB + " gemm rows (bf16) as kernel time: (per-call us - %.1f) / %.3f, the line through the per-call and kernel times of the 4 shapes " + LLAMA_TRACE + " shares (fit_per_call_map); rows under 45 us excluded: host-dispatch bound") % (HOST_US, SLOPE) if KERNEL_TIME else MB + " gemm rows (bf16) and ceilings.gemm8192_bf16_TFLOPs / peak bf16; rows under 45 us (512^3, 2048x512x512, 128x4096x4096) excluded: host-dispatch bound"),
-        "matmul.fp16": curve("flops", [(x, e * mb["ceilings"]["gemm8192_fp16_TFLOPs"] / mb["ceilings"]["gemm8192_bf16_TFLOPs"]) for x, e in gemm["bf16"]], MB + " bf16 gemm curve scaled by ceilings.gemm8192_fp16_TFLOPs / gemm8192_bf16_TFLOPs"),
+        "matmul.bf16": curve("flops", gemm["bf16"], (MB + " gemm rows (bf16) as kernel time: (per-call us - %.1f) / %.3f, the line through the per-call and kernel times of the 4 shapes " + LLAMA_TRACE + " shares (fit_per_call_map); rows under 45 us excluded: host-dispatch bound") % (HOST_US, SLOPE) if KERNEL_TIME else MB + " gemm rows (bf16) and ceilings.gemm8192_bf16_TFLOPs / peak bf16; rows under 45 us (512^3, 2048x512x512, 128x4096x4096) excluded: host-dispatch bound", ceiling=gemm_ceiling()),
+        "matmul.fp16": curve("flops", [(x, e * FP16_SCALE) for x, e in gemm["bf16"]], MB + " bf16 gemm curve scaled by ceilings.gemm8192_fp16_TFLOPs / gemm8192_bf16_TFLOPs", ceiling=gemm_ceiling(FP16_SCALE)),
         "matmul.fp32": curve("flops", gemm["fp32"], MB + " gemm rows (fp32, TF32 off)" + (" less the %.1f us host part of a call (estimate: the bf16 fit's; no fp32 kernel in the traces)" % HOST_US if KERNEL_TIME else "") + " and ceilings.gemm8192_fp32_TFLOPs / peak fp32"),
         "matmul.tf32": curve("flops", gemm["tf32"], MB + " gemm rows (bf16)" + (" less the %.1f us host part of a call, no trace slope" % HOST_US if KERNEL_TIME else "") + ", their shape relative to ceilings.gemm8192_bf16_TFLOPs scaled to ceilings.gemm8192_tf32_TFLOPs / peak tf32 (no tf32 sweep measured; estimate)"),
         "conv.bf16": curve("flops", conv["bf16"], RESNET_TRACE + " forward conv kernels by shape (torchvision resnet50 call order, batch 64, stem excluded)" if KERNEL_TIME else OPS + " conv rows (bf16, groups 1) fwd_ms", 1.10),
@@ -301,6 +325,14 @@ profile = {
         "host_optimizer_bandwidth": {"value": 50e9, "source": "estimate: host-side optimizer (DeepSpeed CPU Adam style) share of a dual-socket host's memory bandwidth per GPU"},
     },
 }
+# Links and the host side are not measured here (NCCL figures, datasheets, host traces):
+# carried over from the profile being rewritten.
+if os.path.exists(out):
+    with open(out) as f:
+        kept = json.load(f)
+    for key in ("links", "host"):
+        if key in kept:
+            profile[key] = kept[key]
 with open(out, "w") as f:
-    json.dump(profile, f, indent=1)
+    json.dump(profile, f, indent=1, ensure_ascii=False)
     f.write("\n")

@@ -86,6 +86,29 @@ private slots:
         g.node(mm).dtype = DType::f32;
         QVERIFY(model.time(g, g.node(mm)).durationNs > 9 * t.durationNs);
     }
+    void curveCeilingBoundsEveryPoint() {
+        auto j = tinyProfile();
+        j["efficiency"]["matmul.bf16"]["ceiling"] = {{"value", 0.4}, {"source", "test"}};
+        auto p = parseDeviceProfile(j, "tiny.json");
+        QVERIFY2(p.ok(), p.ok() ? "" : p.message().c_str());
+        // Below the ceiling the points rule (0.25 at 1e9); above it the ceiling (0.5 -> 0.4).
+        QCOMPARE(p->curve("matmul.bf16")->at(1e9), 0.25);
+        QCOMPARE(p->curve("matmul.bf16")->at(1e12), 0.4);
+        QVERIFY(p->sources.contains("efficiency.matmul.bf16.ceiling"));
+        j["efficiency"]["matmul.bf16"]["ceiling"] = {{"value", 1.2}, {"source", "test"}};
+        p = parseDeviceProfile(j, "tiny.json");
+        QVERIFY(!p.ok() && p.message().find("efficiency.matmul.bf16.ceiling") != std::string::npos);
+        j["efficiency"]["matmul.bf16"]["ceiling"] = {{"value", 0.4}};
+        p = parseDeviceProfile(j, "tiny.json");
+        QVERIFY(!p.ok() && p.message().find("efficiency.matmul.bf16.ceiling.source") != std::string::npos);
+        // The H200's matmul never runs above its fastest measured GEMM kernel (0.822 of peak),
+        // however far the trace slope maps the long microbench rows (0.89 at 8192x4096x11008).
+        auto h200 = loadDeviceProfile("h200", defaultDevicesDir());
+        QVERIFY(h200.ok());
+        const double big = 2.0 * 8192 * 4096 * 11008;
+        QVERIFY(std::abs(h200->curve("matmul.bf16")->at(big) - 0.8218) < 1e-4);
+        QVERIFY(h200->curve("matmul.fp16")->at(big) <= h200->curve("matmul.bf16")->at(big));
+    }
     void profileErrorsNameFileAndKey() {
         auto j = tinyProfile();
         j["hbm"]["bandwidth"].erase("source");
