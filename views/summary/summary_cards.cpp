@@ -31,14 +31,15 @@ void SummaryCards::setCards(const std::vector<SummaryCard>& cards) {
         small.setPointSizeF(small.pointSizeF() * 0.9);
         title->setFont(small);
         title->setForegroundRole(QPalette::PlaceholderText);
+        title->setWordWrap(true);  // "Communication / computation" on a 1280 px card
         auto* value = new QLabel(c.value.isEmpty() ? kMissing : c.value, frame);
         QFont big = value->font();
-        big.setPointSizeF(big.pointSizeF() * 1.6);
+        big.setPointSizeF(big.pointSizeF() * 1.4);
         big.setBold(true);
         value->setFont(big);
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        // Two figures (samples/s and tokens/s) stay on the card at 1280 px.
-        value->setWordWrap(true);
+        // Two figures (samples/s and tokens/s) are two lines, each whole ("tokens/ s" wrapped).
+        value->setWordWrap(false);
         auto* scope = new QLabel(c.scope, frame);
         scope->setFont(small);
         scope->setForegroundRole(QPalette::PlaceholderText);

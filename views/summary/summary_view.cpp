@@ -147,7 +147,11 @@ QWidget* SummaryView::buildTopOperators() {
     m_topOpsTable->setAlternatingRowColors(true);
     m_topOpsTable->setTextElideMode(Qt::ElideMiddle);
     m_topOpsTable->setItemDelegateForColumn(OpStatsModel::Share, new ShareBarDelegate(OpStatsModel::FractionRole, this));
-    for (int c : {int(OpStatsModel::DType), int(OpStatsModel::Min), int(OpStatsModel::Max), int(OpStatsModel::Category)}) m_topOpsTable->setColumnHidden(c, true);
+    // The name, count, total and share: at 1280 px the name keeps most of the width.
+    for (int c : {int(OpStatsModel::DType), int(OpStatsModel::Min), int(OpStatsModel::Max), int(OpStatsModel::Category), int(OpStatsModel::Mean)})
+        m_topOpsTable->setColumnHidden(c, true);
+    m_topOpsTable->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_topOpsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_topOpsTable->horizontalHeader()->setSectionResizeMode(OpStatsModel::Key, QHeaderView::Stretch);
     m_topOpsTable->setToolTip(QStringLiteral("The Operators tab's statistics (all device kernels), its ten rows of most total time; "
                                              "shares are of all kernels' summed time"));
@@ -313,7 +317,6 @@ void SummaryView::showTopOperators(profiler::OpStatistics stats) {
     m_topOps->setStatistics(std::move(stats), grouping);
     m_topOpsNote->setText(all == 0 ? QStringLiteral("— No operators: the run has no device kernels.")
                                    : QStringLiteral("%1 of %2 rows · all of them on the Operators tab").arg(m_topOps->rowCount()).arg(all));
-    m_topOpsTable->resizeColumnToContents(OpStatsModel::Count);
 }
 
 void SummaryView::refreshCards() { m_cards->setCards(headlineCards(m_inputs)); }
