@@ -50,9 +50,16 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
     m_plot->legend->setVisible(true);
-    // Top right: memory curves start low on the left, where the peak label of a run that
-    // starts at its peak (reserved memory) would otherwise hide under the legend.
-    m_plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    // The legend in a row above the plot, wrapped to its width (fitLegend): inside the
+    // axis rect it covered the curves and the peak label, even at 1600 px (issue 24).
+    m_plot->axisRect()->insetLayout()->take(m_plot->legend);
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, m_plot->legend);
+    m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_plot->legend->setBorderPen(Qt::NoPen);
+    m_plot->legend->setFont(QFont(font().family(), 8));
+    m_plot->legend->setMargins(QMargins(4, 2, 4, 0));
     m_plot->setNoAntialiasingOnDrag(true);
     // Room on the left for the memory map's address labels, whose time axis lines up with this one.
     m_plot->axisRect()->setMinimumMargins(QMargins(72, 15, 15, 15));
@@ -67,15 +74,15 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     m_readout = new QLabel(this);
     m_readout->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_readout->setWordWrap(true);  // one reading per counter: 15 on an Ascend capture would widen the window
-    auto* toPeak = new QPushButton(QStringLiteral("Peak in Timeline"), this);
-    toPeak->setToolTip(QStringLiteral("Show the instant of the peak in the Timeline tab"));
-    connect(toPeak, &QPushButton::clicked, this, [this] {
+    m_toPeak = new QPushButton(QStringLiteral("Peak in Timeline"), this);
+    m_toPeak->setToolTip(QStringLiteral("Show the instant of the peak in the Timeline tab"));
+    connect(m_toPeak, &QPushButton::clicked, this, [this] {
         if (m_peakTs >= 0) emit timeActivated(m_peakTs);
     });
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_device);
     bar->addWidget(m_info, 1);
-    bar->addWidget(toPeak);
+    bar->addWidget(m_toPeak);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
@@ -85,7 +92,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_rankMemory = new RankMemoryTable(this));   // shown for a cluster run
     m_map = new MemoryMap(this);
     m_blocks = new MemoryBlocksPanel(this);
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = m_split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_plot);
     split->addWidget(m_map);
     split->addWidget(m_blocks);
@@ -94,6 +101,13 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     split->setSizes({400, 300, 160});
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
+    // Without memory data: a message where the axes were (no empty axes, stray legend or
+    // dead "Peak in Timeline").
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->hide();
+    layout->addWidget(m_empty, 1);
     layout->addWidget(m_readout);
     connect(m_device, &QComboBox::currentIndexChanged, this, [this] { showDevice(); });
     m_plot->setMouseTracking(true);  // hover, not only drags, reaches the readout
@@ -109,6 +123,7 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
         const QRect axis = m_plot->axisRect()->rect();
         m_map->setHorizontalMargins(axis.left(), m_plot->width() - axis.right() - 1);
     });
+    rebuild();  // "No run open." until a run is set, not empty axes
 }
 
 void MemoryChart::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
@@ -183,9 +198,19 @@ void MemoryChart::showDevice() {
     m_map->hide();
     m_blocks->setDatabase(nullptr, 0, 0);
     m_blocks->hide();
+    const auto showEmpty = [this](const QString& why) {
+        m_split->hide();
+        m_toPeak->hide();
+        m_empty->setText(why);
+        m_empty->show();
+        m_plot->replot();
+    };
+    m_split->show();
+    m_toPeak->show();
+    m_empty->hide();
     if (!m_db) {
         m_info->setText(QStringLiteral("No run open."));
-        m_plot->replot();
+        showEmpty(QStringLiteral("No run open."));
         return;
     }
     const QVariant device = m_device->currentData();
@@ -196,7 +221,9 @@ void MemoryChart::showDevice() {
         if (!device.isValid() || s.device == device.toLongLong()) m_series.push_back(s);
     if (m_series.empty()) {
         m_info->setText(QStringLiteral("This run has no memory counter tracks."));
-        m_plot->replot();
+        showEmpty(QStringLiteral("No memory data in this run: it has no memory counter tracks (allocated or reserved bytes) "
+                                 "and no memory blocks.\nA PyTorch trace records them with profile_memory=True, an Ascend "
+                                 "capture with its memory data switched on; a simulated run always has them."));
         return;
     }
 
@@ -281,6 +308,8 @@ void MemoryChart::showDevice() {
         m_peakLabel->position->setCoords(6, -6);
         m_peakLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         m_peakLabel->setText(QStringLiteral("peak %1 at %2").arg(formatBytes(peak.value), formatDuration(double(peak.ts_ns - m_t0))));
+        m_peakLabel->setBrush(QColor(255, 255, 255, 210));
+        m_peakLabel->setPadding(QMargins(2, 1, 2, 1));
     }
     addMapSeries();
     m_cursorLine = new QCPItemStraightLine(m_plot);
@@ -299,8 +328,48 @@ void MemoryChart::showDevice() {
 
     // The axis always holds the capacity line when it is drawn.
     const double top = (showCapacity ? std::max(m_peakValue, m_capacity) : m_peakValue * 1.1) / m_byteDiv;
-    m_plot->yAxis->setRange(0, top * 1.08 + 1e-9);
+    // Room above the peak for its label: at 720 px high the plot is 200 px, and 8 % of it
+    // cut the label at the top edge.
+    m_plot->yAxis->setRange(0, top * 1.18 + 1e-9);
+    fitLegend();
     resetZoom();
+    placePeakLabel();
+    // The blocks live at the peak, listed from the start (an empty list read as "no blocks").
+    if (m_blocks->isVisibleTo(this) && m_peakTs >= 0) selectTimes(m_peakTs, m_peakTs);
+}
+
+int MemoryChart::legendColumns() const { return m_plot->legend->wrap(); }
+
+void MemoryChart::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitLegend();
+    placePeakLabel();
+}
+
+void MemoryChart::fitLegend() {
+    // As many columns as the widest entry fits, so no entry is clipped.
+    const QFontMetrics fm(m_plot->legend->font());
+    int widest = 0;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
+            widest = std::max(widest, fm.horizontalAdvance(item->plottable()->name()) + 44);
+    const int columns = std::max(1, widest > 0 ? (m_plot->width() - 90) / widest : 1);
+    if (m_plot->legend->wrap() != columns) {
+        m_plot->legend->setWrap(columns);
+        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MemoryChart::placePeakLabel() {
+    // Left of the marker when the peak is in the right half, so the label stays in the plot.
+    if (!m_peakLabel || !m_peakMarker) return;
+    const double x = m_peakMarker->position->coords().x();
+    const auto range = m_plot->xAxis->range();
+    const bool right = range.size() > 0 && x > range.lower + 0.55 * range.size();
+    m_peakLabel->position->setCoords(right ? -6 : 6, -6);
+    m_peakLabel->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 // From the memory map's blocks: allocated bytes stacked by category (filled, under the

@@ -29,6 +29,7 @@ class QCPItemRect;
 class QCPRange;
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QSplitter;
 class QMouseEvent;
 
@@ -66,6 +67,11 @@ public:
     ModelStateTable* modelStates() const { return m_modelStates; }
     // A cluster run's memory per pipeline stage (rank_memory_table.h).
     RankMemoryTable* rankMemory() const { return m_rankMemory; }
+    // A run without memory data shows this message instead of empty axes (visible then).
+    QLabel* emptyMessage() const { return m_empty; }
+    QPushButton* peakButton() const { return m_toPeak; }
+    // The legend's columns (it sits in a row above the plot and wraps to its width).
+    int legendColumns() const;
     // The chart's selection (memory_chart_selection.cpp), in database time: an instant
     // (from == to) or a range, marked on the chart and listed in the blocks panel.
     void selectTimes(std::int64_t from_ns, std::int64_t to_ns);
@@ -95,6 +101,9 @@ private:
     void reduceVisible();
     void addMapSeries();
     void onMouseMove(QMouseEvent* event);
+    void fitLegend();
+    void placePeakLabel();
+    void resizeEvent(QResizeEvent* event) override;
     // memory_chart_selection.cpp
     void buildSelection();
     void drawSelection();
@@ -106,6 +115,9 @@ private:
     QCustomPlot* m_plot;
     QLabel* m_info;
     QLabel* m_readout;
+    QLabel* m_empty;
+    QPushButton* m_toPeak;
+    QSplitter* m_split;
     QComboBox* m_device;
     MemoryMap* m_map;
     MemoryBlocksPanel* m_blocks;

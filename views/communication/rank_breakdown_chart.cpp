@@ -30,14 +30,21 @@ constexpr std::size_t kLabelledBars = 8;
 
 }  // namespace
 
-RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
+RankBreakdownChart::RankBreakdownChart(QWidget* parent, Qt::Orientation orientation) : QWidget(parent), m_orientation(orientation) {
     m_plot = new QCustomPlot(this);
+    const bool horizontal = orientation == Qt::Horizontal;
     m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QStringLiteral("Time per rank"), QFont(font().family(), 10, QFont::Bold)));
-    m_plot->yAxis->setLabel(QStringLiteral("time (ms)"));
-    m_plot->yAxis2->setVisible(true);
-    m_plot->yAxis2->setLabel(QStringLiteral("communication / computation"));
-    // The legend goes under the plot, in rows of three: inside, it hid the bars.
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, horizontal ? QStringLiteral("Step breakdown per rank") : QStringLiteral("Time per rank"),
+                                                               QFont(font().family(), 10, QFont::Bold)));
+    timeAxis()->setLabel(QStringLiteral("time (ms)"));
+    if (!horizontal) {
+        m_plot->yAxis2->setVisible(true);
+        m_plot->yAxis2->setLabel(QStringLiteral("communication / computation"));
+    } else {
+        rankAxis()->setRangeReversed(true);  // rank 0 on top, as a table reads
+    }
+    // The legend goes under the plot, wrapped to the width (fitToSize): inside, it hid the
+    // bars; three fixed columns clipped "Computin" at 1280x720.
     m_plot->legend->setVisible(true);
     m_plot->legend->setFont(QFont(font().family(), 8));
     m_plot->axisRect()->insetLayout()->take(m_plot->legend);
@@ -48,7 +55,7 @@ RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
     m_plot->plotLayout()->setRowStretchFactor(2, 0.001);
     QCPBars* below = nullptr;
     for (int s = 0; s < SegmentCount; ++s) {
-        auto* bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+        auto* bars = new QCPBars(rankAxis(), timeAxis());
         bars->setName(QString::fromLatin1(kSegments[s].name));
         bars->setBrush(kSegments[s].color);
         bars->setPen(QPen(kSegments[s].color.darker(130)));
@@ -57,12 +64,14 @@ RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
         below = bars;
         m_bars[s] = bars;
     }
-    m_ratio = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-    m_ratio->setName(QStringLiteral("Communication / computation"));
-    m_ratio->setPen(QPen(QColor(120, 40, 140), 2));
-    m_ratio->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    if (!horizontal) {
+        m_ratio = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
+        m_ratio->setName(QStringLiteral("Communication / computation"));
+        m_ratio->setPen(QPen(QColor(120, 40, 140), 2));
+        m_ratio->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    }
     connect(m_plot, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) {
-        const double key = m_plot->xAxis->pixelToCoord(e->position().x());
+        const double key = m_orientation == Qt::Horizontal ? rankAxis()->pixelToCoord(e->position().y()) : rankAxis()->pixelToCoord(e->position().x());
         const int i = int(std::lround(key));
         const bool onBar = i >= 0 && i < int(m_ranks.size()) && std::abs(key - i) <= 0.3 && m_plot->axisRect()->rect().contains(e->pos());
         QToolTip::showText(e->globalPosition().toPoint(), onBar ? rankToolTip(i) : m_slowestTip, m_plot);
@@ -70,8 +79,64 @@ RankBreakdownChart::RankBreakdownChart(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_plot);
-    setMinimumSize(320, 240);
+    setMinimumSize(320, horizontal ? 160 : 240);
 }
+
+QCPAxis* RankBreakdownChart::rankAxis() const { return m_orientation == Qt::Horizontal ? m_plot->yAxis : m_plot->xAxis; }
+QCPAxis* RankBreakdownChart::timeAxis() const { return m_orientation == Qt::Horizontal ? m_plot->xAxis : m_plot->yAxis; }
+
+void RankBreakdownChart::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitToSize();
+}
+
+void RankBreakdownChart::fitToSize() {
+    // Legend: as many columns as the widest entries fit side by side.
+    const QFontMetrics legendFm(m_plot->legend->font());
+    int widest = 0;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
+            widest = std::max(widest, legendFm.horizontalAdvance(item->plottable()->name()) + 40);  // icon and spacing
+    const int columns = std::clamp(widest > 0 ? (width() - 20) / widest : 3, 1, 3);
+    if (m_plot->legend->wrap() != columns) {
+        m_plot->legend->setWrap(columns);
+        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
+    }
+    // Rank ticks: the whole label where every one fits its bar's room, else the rank
+    // number, every k-th when even numbers would touch.
+    const bool horizontal = m_orientation == Qt::Horizontal;
+    const QFontMetrics tickFm(rankAxis()->tickLabelFont());
+    const int n = int(m_ranks.size());
+    const double room = n > 0 ? (horizontal ? std::max(40, height() - 90) : std::max(40, width() - 150)) / double(n) : 0;
+    int fullWidth = 0, numberWidth = 0;
+    for (const auto& r : m_ranks) {
+        fullWidth = std::max(fullWidth, tickFm.horizontalAdvance(QString::fromStdString(r.label)) + 8);
+        numberWidth = std::max(numberWidth, tickFm.horizontalAdvance(QString::number(r.rank)) + 8);
+    }
+    // Horizontal bars stack labels vertically: a line's height is what must fit.
+    const int lineHeight = tickFm.height() + 2;
+    const bool full = horizontal ? (room >= lineHeight && fullWidth <= 200) : (room >= fullWidth && n <= int(kLabelledBars));
+    const int need = horizontal ? lineHeight : numberWidth;
+    const int every = full || room <= 0 ? 1 : std::max(1, int(std::ceil(need / room)));
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (int i = 0; i < n; ++i) {
+        const auto& r = m_ranks[std::size_t(i)];
+        ticker->addTick(double(i), full ? QString::fromStdString(r.label) : (i % every == 0 ? QString::number(r.rank) : QString()));
+    }
+    rankAxis()->setTicker(ticker);
+    rankAxis()->setLabel(full ? QString() : QStringLiteral("rank"));
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QStringList RankBreakdownChart::rankTickLabels() const {
+    QStringList labels;
+    auto ticker = rankAxis()->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker) return labels;
+    for (auto it = ticker->ticks().constBegin(); it != ticker->ticks().constEnd(); ++it) labels << it.value();
+    return labels;
+}
+
+int RankBreakdownChart::legendColumns() const { return m_plot->legend->wrap(); }
 
 void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
     m_plot->clearItems();
@@ -80,7 +145,6 @@ void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
     QVector<double> keys;
     QVector<double> values[SegmentCount];
     QVector<double> ratios;
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     double top = 0, topRatio = 0;
     for (std::size_t i = 0; i < o.ranks.size(); ++i) {
         const auto& r = o.ranks[i];
@@ -97,17 +161,13 @@ void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
         for (int s = 0; s < SegmentCount; ++s) total += values[s].back();
         top = std::max(top, total);
         topRatio = std::max(topRatio, r.comm_ratio);
-        // Many bars: the rank number alone (the axis says "rank"; hover for the rest).
-        ticker->addTick(key, o.ranks.size() > kLabelledBars ? QString::number(r.rank) : QString::fromStdString(r.label));
     }
     for (int s = 0; s < SegmentCount; ++s) m_bars[s]->setData(keys, values[s], true);
-    m_ratio->setData(keys, ratios, true);
-    m_plot->xAxis->setTicker(ticker);
-    m_plot->xAxis->setLabel(o.ranks.size() > kLabelledBars ? QStringLiteral("rank") : QString());
-    m_plot->xAxis->setTickLabelRotation(o.ranks.size() > 24 ? 90 : 0);
-    m_plot->xAxis->setRange(-0.7, std::max<double>(0.7, double(o.ranks.size()) - 0.3));
-    m_plot->yAxis->setRange(0, top > 0 ? top * 1.18 : 1);
-    m_plot->yAxis2->setRange(0, topRatio > 0 ? topRatio * 1.18 : 1);
+    if (m_ratio) m_ratio->setData(keys, ratios, true);
+    fitToSize();  // the rank axis' labels, for the room each bar has
+    rankAxis()->setRange(-0.7, std::max<double>(0.7, double(o.ranks.size()) - 0.3));
+    timeAxis()->setRange(0, top > 0 ? top * 1.18 : 1);
+    if (m_ratio) m_plot->yAxis2->setRange(0, topRatio > 0 ? topRatio * 1.18 : 1);
 
     m_highlighted = -1;
     if (o.slowestRank >= 0 && o.slowestRank < int(o.ranks.size())) {
@@ -125,12 +185,15 @@ void RankBreakdownChart::setOverview(const profiler::CommunicationOverview& o) {
             double height = heightAt(slow[a]);
             while (b + 1 < slow.size() && slow[b + 1] == slow[b] + 1) height = std::max(height, heightAt(slow[++b]));
             auto* box = new QCPItemRect(m_plot);
+            box->topLeft->setAxes(rankAxis(), timeAxis());
+            box->bottomRight->setAxes(rankAxis(), timeAxis());
             box->topLeft->setCoords(slow[a] - 0.4, height + top * 0.02);
             box->bottomRight->setCoords(slow[b] + 0.4, 0);
             box->setPen(QPen(QColor(200, 30, 30), 2));
             auto* label = new QCPItemText(m_plot);
+            label->position->setAxes(rankAxis(), timeAxis());
             label->position->setCoords((slow[a] + slow[b]) / 2.0, height + top * 0.03);
-            label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+            label->setPositionAlignment(m_orientation == Qt::Horizontal ? (Qt::AlignLeft | Qt::AlignVCenter) : (Qt::AlignHCenter | Qt::AlignBottom));
             label->setText(QStringLiteral("slowest"));
             label->setColor(QColor(200, 30, 30));
             a = b + 1;
@@ -168,6 +231,7 @@ QString RankBreakdownChart::rankToolTip(int index) const {
 }
 
 double RankBreakdownChart::ratioValue(int index) const {
+    if (!m_ratio) return 0;
     const auto data = m_ratio->data();
     auto it = data->findBegin(double(index), false);
     return it != data->constEnd() && qFuzzyCompare(it->key + 1, double(index) + 1) ? it->value : 0;

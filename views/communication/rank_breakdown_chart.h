@@ -5,7 +5,10 @@
 // computation ratio per rank as a line on the right axis. The figures are the
 // profiler's (profiler::communicationOverview); this widget only draws them. The
 // slowest rank (the one the others wait on: profiler::RankBreakdown::ownWorkMs) is boxed
-// in red.
+// in red. Vertical (the Communication tab) or horizontal, ranks top to bottom (the
+// Summary's step breakdown, without the ratio line). Tick labels thin out and the legend
+// rewraps to the width the chart gets, so 1280x720 shows neither "rank 0rank 1" nor
+// "Computin".
 
 #include "profiler/analysis/communication_overview.h"
 
@@ -14,6 +17,7 @@
 class QCustomPlot;
 class QCPBars;
 class QCPGraph;
+class QCPAxis;
 
 namespace npu::views {
 
@@ -25,8 +29,9 @@ public:
     // overlapped) without the receives that make up Bubble.
     enum Segment { Computing, Overlapped, CommunicationNotOverlapped, Free, Bubble, SegmentCount };
 
-    explicit RankBreakdownChart(QWidget* parent = nullptr);
+    explicit RankBreakdownChart(QWidget* parent = nullptr, Qt::Orientation orientation = Qt::Vertical);
     void setOverview(const profiler::CommunicationOverview& overview);
+    int rankCount() const { return int(m_ranks.size()); }
 
     // What is drawn, for tests: a segment's height on the bar of ranks()[index], in ms.
     double segmentValue(Segment segment, int index) const;
@@ -36,8 +41,20 @@ public:
 
     // The hover text of the bar at index (every figure of the rank).
     QString rankToolTip(int index) const;
+    // The rank axis' tick labels as drawn ("" where thinned out), and the legend's columns.
+    QStringList rankTickLabels() const;
+    int legendColumns() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    // Labels and legend wrap for the width (height, horizontal) the plot has now.
+    void fitToSize();
+    QCPAxis* rankAxis() const;
+    QCPAxis* timeAxis() const;
+
+    Qt::Orientation m_orientation;
     std::vector<profiler::RankBreakdown> m_ranks;
     bool m_bubbleInCommunication = false;
     QString m_slowestTip;
