@@ -334,8 +334,6 @@ void MemoryChart::showDevice() {
     fitLegend();
     resetZoom();
     placePeakLabel();
-    // The blocks live at the peak, listed from the start (an empty list read as "no blocks").
-    if (m_blocks->isVisibleTo(this) && m_peakTs >= 0) selectTimes(m_peakTs, m_peakTs);
 }
 
 int MemoryChart::legendColumns() const { return m_plot->legend->wrap(); }
