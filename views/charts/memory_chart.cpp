@@ -1,6 +1,7 @@
 #include "views/charts/qcustomplot_include.h"  // first: see there
 
 #include "views/charts/memory_chart.h"
+#include "views/charts/legend_wrap.h"
 
 #include "profiler/analysis/counter_reducer.h"
 #include "profiler/analysis/memory_counter.h"
@@ -345,17 +346,7 @@ void MemoryChart::resizeEvent(QResizeEvent* event) {
 }
 
 void MemoryChart::fitLegend() {
-    // As many columns as the widest entry fits, so no entry is clipped.
-    const QFontMetrics fm(m_plot->legend->font());
-    int widest = 0;
-    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
-            widest = std::max(widest, fm.horizontalAdvance(item->plottable()->name()) + 44);
-    const int columns = std::max(1, widest > 0 ? (m_plot->width() - 90) / widest : 1);
-    if (m_plot->legend->wrap() != columns) {
-        m_plot->legend->setWrap(columns);
-        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-    }
+    wrapLegendToWidth(m_plot->legend, m_plot->width() - 90, 44, 1);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -1,6 +1,7 @@
 #include "views/charts/qcustomplot_include.h"  // first: see there
 
 #include "views/communication/rank_breakdown_chart.h"
+#include "views/charts/legend_wrap.h"
 
 #include "views/common/units.h"
 
@@ -91,17 +92,7 @@ void RankBreakdownChart::resizeEvent(QResizeEvent* event) {
 }
 
 void RankBreakdownChart::fitToSize() {
-    // Legend: as many columns as the widest entries fit side by side.
-    const QFontMetrics legendFm(m_plot->legend->font());
-    int widest = 0;
-    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
-            widest = std::max(widest, legendFm.horizontalAdvance(item->plottable()->name()) + 40);  // icon and spacing
-    const int columns = std::clamp(widest > 0 ? (width() - 20) / widest : 3, 1, 3);
-    if (m_plot->legend->wrap() != columns) {
-        m_plot->legend->setWrap(columns);
-        m_plot->legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);
-    }
+    wrapLegendToWidth(m_plot->legend, width() - 20, 40, 3, 3);  // 40: icon and spacing
     // Rank ticks: the whole label where every one fits its bar's room, else the rank
     // number, every k-th when even numbers would touch.
     const bool horizontal = m_orientation == Qt::Horizontal;
