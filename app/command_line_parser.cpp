@@ -11,7 +11,7 @@ void addOptions(QCommandLineParser& parser) {
         "Batch: npustudio --batch PROJECT.json [--out DIR] [--report REPORT.json]\n"
         "                 [--against TRACE|RUN.npudb [--fit OVERLAY.json]]\n"
         "       npustudio --batch --import TRACE|FOLDER [--out RUN.npudb] [--report REPORT.json] [--hta-compat]\n"
-        "                 [--align-ranks]\n"
+        "                 [--align-ranks] [--strict]\n"
         "       npustudio --batch --compare A.npudb B.npudb [--report DIFF.json]\n"
         "       npustudio --batch --export-chrome RUN.npudb OUT.json\n"
         "       npustudio --batch --export-csv RUN.npudb OUT.csv [--group-by name|type|category]\n"
@@ -52,7 +52,7 @@ void addOptions(QCommandLineParser& parser) {
          QStringLiteral("MODEL")},
         {QStringLiteral("input-shape"), QStringLiteral("Bind an input's dynamic dimensions, e.g. input_ids:8,1024."),
          QStringLiteral("NAME:DIMS")},
-        {QStringLiteral("strict"), QStringLiteral("Conversion fails on unsupported operators.")},
+        {QStringLiteral("strict"), QStringLiteral("Conversion fails on unsupported operators; --import refuses a trace cut inside its events.")},
         {QStringLiteral("precision"), QStringLiteral("Conversion precision: fp32, fp16 or bf16."), QStringLiteral("P")},
         {QStringLiteral("device"), QStringLiteral("Conversion target device (h200, ascend-910b)."),
          QStringLiteral("NAME")},

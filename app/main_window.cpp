@@ -13,6 +13,7 @@
 #include "views/query/query_panel.h"
 #include "views/tables/record_table_model.h"
 #include "views/tables/diagnostics_view.h"
+#include "views/common/run_banner.h"
 #include "views/tables/host_analysis_view.h"
 #include "views/tables/op_stats_view.h"
 #include "views/timeline/timeline_view.h"
@@ -95,7 +96,14 @@ void MainWindow::buildCentral() {
     buildGraphTab();  // main_window_graph.cpp
     m_tabs->addTab(m_query, QStringLiteral("Query"));
     // The Compare tab is added next to these.
-    setCentralWidget(m_tabs);
+    m_runBanner = new views::RunBanner(this);
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_runBanner);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
     // A jump's "N slices · Enter steps through them" is about the find bar: it does not
     // stay on other tabs (a status set since then stays).
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
@@ -275,6 +283,7 @@ void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     // A comparison is of two other runs: it does not stay beside a newly opened one.
     if (!m_db || !db || m_db->path() != db->path()) closeCompare();
     m_db = std::move(db);
+    m_runBanner->setDatabase(m_db.get());
     m_timelineView->setDatabase(m_db);
     m_operators->setDatabase(m_db);
     m_memory->setDatabase(m_db);

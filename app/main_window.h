@@ -37,6 +37,7 @@ class OpStatsView;
 class OutputPanel;
 class PassesView;
 class ProjectExplorer;
+class RunBanner;
 class StrategySearchDialog;
 class SummaryView;
 class TimelineView;
@@ -163,6 +164,7 @@ private:
     bool m_showDialogs = true;
 
     QTabWidget* m_tabs = nullptr;
+    views::RunBanner* m_runBanner = nullptr;  // over the tabs: the open run is incomplete
     views::SummaryView* m_summary = nullptr;
     views::TimelineView* m_timelineView = nullptr;
     views::OpStatsView* m_operators = nullptr;

@@ -76,7 +76,9 @@ void MainWindow::buildMenus() {
     m_estimateAction->setToolTip(QStringLiteral("How many devices and how long to train the project's model on N tokens"));
     m_searchAction = run->addAction(QStringLiteral("Search &Parallel Strategies…"), this, [this] { searchStrategies(); });
     m_searchAction->setToolTip(QStringLiteral("Rank DP/TP/PP, micro-batch, ZeRO and recomputation choices on the project's cluster"));
-    run->addAction(QStringLiteral("Compare with &Measured Run…"), this, [this] { compareWithMeasuredRun(this, m_db); });
+    run->addAction(QStringLiteral("Compare with &Measured Run…"), this, [this] {
+        if (compareWithMeasuredRun(this, m_db, m_project ? &*m_project : nullptr)) m_explorer->model()->setProject(*m_project);
+    });
 
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* dock : findChildren<QDockWidget*>()) m_viewMenu->addAction(dock->toggleViewAction());

@@ -2,22 +2,6 @@
 
 namespace npu::engine {
 
-std::string_view calibrationCategoryName(OpCategory c) {
-    switch (c) {
-    case OpCategory::matmul: return "matmul";
-    case OpCategory::attention: return "attention";
-    case OpCategory::conv: return "conv";
-    case OpCategory::norm: return "norm";
-    case OpCategory::elementwise: return "elementwise";
-    case OpCategory::reduce: return "reduction";
-    case OpCategory::optimizer: return "optimizer";
-    case OpCategory::data_movement: return "memory_copy";
-    case OpCategory::comm: return "communication";
-    case OpCategory::other: return "other";
-    }
-    return "other";
-}
-
 const std::vector<OpCategory>& calibrationCategories() {
     static const std::vector<OpCategory> all = {OpCategory::matmul,      OpCategory::attention, OpCategory::conv,
                                                 OpCategory::norm,        OpCategory::elementwise, OpCategory::reduce,
@@ -28,7 +12,11 @@ const std::vector<OpCategory>& calibrationCategories() {
 
 std::optional<OpCategory> calibrationCategoryFromName(std::string_view name) {
     for (OpCategory c : calibrationCategories())
-        if (name == calibrationCategoryName(c) || name == opCategoryName(c)) return c;
+        if (name == opCategoryName(c)) return c;
+    // Earlier names of three categories (reports and overlays before stop 44).
+    if (name == "reduction") return OpCategory::reduce;
+    if (name == "memory_copy") return OpCategory::data_movement;
+    if (name == "communication") return OpCategory::comm;
     return std::nullopt;
 }
 

@@ -1,10 +1,11 @@
 #pragma once
 // The op categories a simulated run and a measured trace are held against each other
-// in (`npustudio --batch --against`, Compare with measured run, `--fit` overlays), under
-// the names users know from profilers: matmul, attention, conv, norm, elementwise,
-// reduction, optimizer, memory_copy, communication, other. One name per registry
-// category (engine::OpCategory, defined by the op registry for simulated ops and by
-// profiler/analysis/kernel_category for measured kernels), so both sides group the same way.
+// in (`npustudio --batch --against`, Compare with measured run, `--fit` overlays). They
+// carry the registry's one name list (engine::opCategoryName: matmul, attention, conv,
+// norm, elementwise, reduce, optimizer, data_movement, comm, other), the same names the
+// Compare tab, the Operators tab and the reports use; the op registry defines the category
+// of a simulated op and profiler/analysis/kernel_category that of a measured kernel, so
+// both sides group the same way.
 
 #include "engine/ir/node.h"
 
@@ -14,8 +15,9 @@
 
 namespace npu::engine {
 
-std::string_view calibrationCategoryName(OpCategory c);
-// The inverse; also accepts the registry's own names ("reduce", "data_movement", "comm").
+// The category named by opCategoryName. Also accepts the names reports and overlays used
+// before there was one list ("reduction", "memory_copy", "communication"), so an overlay
+// written by an older `--fit` still loads.
 std::optional<OpCategory> calibrationCategoryFromName(std::string_view name);
 // Every category, in the order the tables list them.
 const std::vector<OpCategory>& calibrationCategories();

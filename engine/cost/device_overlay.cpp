@@ -16,8 +16,8 @@ Status applyDeviceOverlay(DeviceProfile& profile, const nlohmann::json& doc, con
         const std::string path = file + ": efficiency_scale." + key;
         const auto category = calibrationCategoryFromName(key);
         if (!category)
-            return makeError(path + ": unknown category (expected matmul, attention, conv, norm, elementwise, reduction, "
-                                    "optimizer, memory_copy, communication or other)");
+            return makeError(path + ": unknown category (expected matmul, attention, conv, norm, elementwise, reduce, "
+                                    "optimizer, data_movement, comm or other)");
         if (!v.is_object() || !v.contains("value") || !v.at("value").is_number() || v.at("value").get<double>() <= 0)
             return makeError(path + ": expected {\"value\": number > 0, \"source\": \"...\"}, got " + v.dump());
         if (!v.contains("source") || !v.at("source").is_string() || v.at("source").get<std::string>().empty())

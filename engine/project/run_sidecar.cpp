@@ -74,6 +74,9 @@ Status appendRunToSidecar(const std::filesystem::path& projectFolder, const RunE
     std::vector<RunEntry> runs;
     if (!doc->is_null())
         if (Status s = parseRunList(doc->value("runs", nlohmann::json::array()), path.string(), "runs", runs); !s) return s;
+    // A db written again (a trace re-imported as measured-<name>.npudb by a second
+    // comparison) keeps one entry, the newest.
+    std::erase_if(runs, [&](const RunEntry& r) { return r.db == run.db; });
     runs.push_back(run);
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);

@@ -100,7 +100,7 @@ MeasuredComparison compareWithMeasured(const CategoryTimes& sim, const CategoryT
     for (OpCategory cat : engine::calibrationCategories()) {
         MeasuredCategoryRow r;
         r.category = cat;
-        r.name = std::string(engine::calibrationCategoryName(cat));
+        r.name = std::string(engine::opCategoryName(cat));
         if (auto it = sim.byCategory.find(cat); it != sim.byCategory.end()) std::tie(r.simulated_count, r.simulated_ns) = it->second;
         if (auto it = meas.byCategory.find(cat); it != meas.byCategory.end()) std::tie(r.measured_count, r.measured_ns) = it->second;
         if (r.simulated_count == 0 && r.measured_count == 0) continue;

@@ -30,7 +30,7 @@ class ProfileDb;
 
 struct MeasuredCategoryRow {
     engine::OpCategory category = engine::OpCategory::other;
-    std::string name;  // calibrationCategoryName
+    std::string name;  // engine::opCategoryName
     std::int64_t simulated_count = 0, measured_count = 0;
     std::int64_t simulated_ns = 0, measured_ns = 0;
     // simulated / measured - 1; 0 when nothing was measured.

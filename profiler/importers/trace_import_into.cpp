@@ -12,12 +12,14 @@ namespace npu::profiler {
 
 namespace {
 
-Expected<ImportSummary> importFile(const std::filesystem::path& file, TraceSink& sink, const Progress& progress) {
+Expected<ImportSummary> importFile(const std::filesystem::path& file, TraceSink& sink, const ImportOptions& options,
+                                   const Progress& progress) {
     std::error_code ec;
     const double total = std::max<double>(1.0, static_cast<double>(std::filesystem::file_size(file, ec)));
     std::uint64_t consumed = 0;
     ReadOptions read;
     read.cancel = progress.cancel;
+    read.keepEventsBeforeCut = !options.refuseTruncated;
     read.onBytes = [&](std::uint64_t delta) {
         consumed += delta;
         progress(kTraceReadShare * std::min(1.0, double(consumed) / total), "reading trace");
@@ -54,7 +56,7 @@ Expected<ImportSummary> importChromeTraceInto(const std::filesystem::path& trace
     if (!std::filesystem::exists(traceOrFolder, ec))
         return makeError(traceOrFolder.string() + ": no such file or folder");
     auto result = std::filesystem::is_directory(traceOrFolder, ec) ? importFolder(traceOrFolder, sink, options, progress)
-                                                                    : importFile(traceOrFolder, sink, progress);
+                                                                    : importFile(traceOrFolder, sink, options, progress);
     if (!result) return result;
     // The run report's `events`: trace events read, not rows stored (metadata, flow
     // and [memory] events make no slice).

@@ -2,6 +2,7 @@
 
 #include "runner/batch/batch_io.h"
 #include "runner/batch/batch_runner.h"
+#include "runner/runs/run_recorder.h"
 #include "engine/cost/device_profile.h"
 #include "engine/driver/simulate_project.h"
 #include "profiler/analysis/profile_fit.h"
@@ -32,6 +33,11 @@ std::shared_ptr<profiler::ProfileDb> openMeasuredRun(const fs::path& traceOrDb, 
         return nullptr;
     }
     return openRun(db, err);
+}
+
+Expected<bool> recordMeasuredRun(engine::Project& project, const fs::path& traceOrDb, const profiler::ProfileDb& measured) {
+    if (traceOrDb.extension() == ".npudb") return false;
+    return recordRun(project, measured.path(), measured.path().stem().string(), "imported");
 }
 
 void printMeasuredComparison(const profiler::MeasuredComparison& c, const std::string& measured, std::ostream& out) {
@@ -67,6 +73,10 @@ int runAgainstMeasured(const engine::Project& project, const SimulationRunSummar
     const fs::path against = cmd.against;
     auto measured = openMeasuredRun(against, run.db.parent_path(), err);
     if (!measured) return kExitBadInput;
+    engine::Project recorded = project;  // the run list is all that changes
+    if (auto listed = recordMeasuredRun(recorded, against, *measured); !listed)
+        err << "npustudio: --against: " << measured->path().string() << " not added to the project's runs: "
+            << listed.message() << "\n";
     const profiler::MeasuredComparison c = profiler::compareWithMeasured(*simulated, *measured);
     printMeasuredComparison(c, against.string(), out);
     report["against"] = profiler::measuredComparisonReport(c);

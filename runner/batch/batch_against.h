@@ -5,6 +5,7 @@
 // and the table is printed; the report gains "against"; --fit writes the device-profile
 // overlay that corrects each category (profiler/analysis/profile_fit).
 
+#include "base/expected.h"
 #include "runner/batch/command_line.h"
 #include "engine/project/project.h"
 #include "profiler/analysis/measured_comparison.h"
@@ -27,6 +28,13 @@ namespace npu::runner {
 // simulated run (dbDir/measured-<trace name>.npudb). Null with the error printed.
 std::shared_ptr<profiler::ProfileDb> openMeasuredRun(const std::filesystem::path& traceOrDb,
                                                      const std::filesystem::path& dbDir, std::ostream& err);
+
+// Lists a measured-<name>.npudb that openMeasuredRun imported under the project's Runs
+// (runs/runs.json, source "imported"), as the simulated run is. Returns false (nothing
+// recorded) when the user gave a .npudb, which is opened where it is, or when the db is
+// outside the project's folder.
+Expected<bool> recordMeasuredRun(engine::Project& project, const std::filesystem::path& traceOrDb,
+                                 const profiler::ProfileDb& measured);
 
 // The console table: step line, per-category rows, major groups.
 void printMeasuredComparison(const profiler::MeasuredComparison& c, const std::string& measured, std::ostream& out);

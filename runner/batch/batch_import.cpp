@@ -78,6 +78,10 @@ static void printImportSummary(const json& r, std::ostream& out) {
     long long problems = 0;
     for (const json& d : r.value("diagnostics", json::array())) problems += d.value("count", 0LL);
     if (problems > 0) out << "  diagnostics: " << problems << " odd event(s), see the report or the Diagnostics tab\n";
+    for (const json& d : r.value("diagnostics", json::array()))
+        if (d.value("kind", std::string()) == "truncated")
+            out << "  warning: the trace is cut: " << d.value("example", std::string())
+                << " (--strict refuses a cut trace)\n";
     out << "  db: " << r.value("db", std::string()) << "\n";
 }
 
@@ -91,6 +95,7 @@ int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
     const fs::path db = cmd.out.empty() ? defaultImportDb(trace) : fs::path(cmd.out);
     profiler::ImportOptions options;
     options.alignRanksAtStepStart = cmd.alignRanks;
+    options.refuseTruncated = cmd.strict;
     auto summary = profiler::importTrace(trace, db, options);
     if (!summary) {
         err << "npustudio: " << summary.message() << "\n";

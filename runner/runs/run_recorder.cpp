@@ -50,6 +50,7 @@ Expected<bool> recordRun(engine::Project& project, const fs::path& dbPath, const
     entry.created = isoTimestampUtc();
     entry.source = source;
     if (Status saved = engine::appendRunToSidecar(project.folder(), entry); !saved) return saved.error();
+    std::erase_if(project.runs, [&](const engine::RunEntry& r) { return r.db == entry.db; });
     project.runs.push_back(entry);
     return true;
 }

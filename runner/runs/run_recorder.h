@@ -22,7 +22,7 @@ std::filesystem::path runsFolder(const engine::Project& project);
 
 // Adds the run to project.runs and to the project's runs/runs.json. Runs written outside the
 // project's folder are not recorded (returns false), so CI runs with --out elsewhere do
-// not modify a checked-in project.
+// not modify a checked-in project. A db already listed keeps one entry (the new one).
 Expected<bool> recordRun(engine::Project& project, const std::filesystem::path& dbPath, const std::string& runName,
                          const std::string& source);
 

@@ -335,6 +335,25 @@ private slots:
             }
         }
         QVERIFY(conv);
+        // The imported measured run is listed under the project's Runs (issue 24), once
+        // however often it is compared.
+        auto measuredRuns = [&] {
+            int n = 0;
+            const QJsonObject sidecar = readJson(QFileInfo(project).absolutePath() + QStringLiteral("/runs/runs.json"));
+            for (const auto& v : sidecar.value(QStringLiteral("runs")).toArray()) {
+                const QJsonObject run = v.toObject();
+                if (run.value(QStringLiteral("db")).toString() != QStringLiteral("runs/measured-resnet50_amp_bf16_b64_h200.npudb"))
+                    continue;
+                ++n;
+                if (run.value(QStringLiteral("source")).toString() != QStringLiteral("imported")) return -1;
+            }
+            return n;
+        };
+        QCOMPARE(measuredRuns(), 1);
+        const Run again = npustudio({QStringLiteral("--batch"), project, QStringLiteral("--against"),
+                                     QFINDTESTDATA("../data/traces/resnet50_amp_bf16_b64_h200.json.gz")});
+        QVERIFY2(again.exitCode == 0, qPrintable(again.err + again.out));
+        QCOMPARE(measuredRuns(), 1);
         const QJsonObject overlay = readJson(fit);
         QCOMPARE(overlay.value(QStringLiteral("format")).toString(), QStringLiteral("npustudio-device-overlay"));
         // A language model against a ResNet trace: norm is on both sides and fitted; conv

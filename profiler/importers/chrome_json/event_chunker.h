@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,10 +48,20 @@ public:
     // A bare array may omit its closing ']' (the format allows it for streaming writers).
     bool unterminatedArray() const { return m_unterminated; }
 
+    // A trace cut inside its events (a file copied while the profiler still wrote it, a
+    // truncated .gz): with keepEventsBeforeCut(true) the whole events before the cut are
+    // batches as usual, the events end there, and truncation() holds the error the
+    // stricter reading reports (file, byte, what was expected), as Perfetto loads what
+    // precedes a cut. A cut before the events array starts is an error either way.
+    void keepEventsBeforeCut(bool keep) { m_keepBeforeCut = keep; }
+    const std::optional<std::string>& truncation() const { return m_truncation; }
+
 private:
     enum class Mode { start, objectKey, objectAfterValue, events, trailer, done };
 
     Expected<bool> scanEvents(EventBatch& out);  // event_scanner.cpp
+    // The end of a cut events array: `cut` or, when keeping, the last whole events.
+    Expected<bool> endAtCut(EventBatch& out, Error cut);
     Expected<bool> refill();  // false at end of input
     int nextNonWs();          // -1 at end of input (after a refill attempt)
     Status readKey(std::string& key);
@@ -77,6 +88,8 @@ private:
     bool m_bare = false;
     bool m_sawEvents = false;
     bool m_unterminated = false;
+    bool m_keepBeforeCut = false;
+    std::optional<std::string> m_truncation;
     std::vector<std::pair<std::string, std::string>> m_topLevel;
 
     // Events-array scanner state; positions are indexes into m_buf.

@@ -98,18 +98,30 @@ void EventChunker::emitBatch(EventBatch& out) {
     m_batchEvents = 0;
 }
 
+Expected<bool> EventChunker::endAtCut(EventBatch& out, Error cut) {
+    if (!m_keepBeforeCut) return cut;
+    m_truncation = cut.message;
+    m_mode = Mode::done;
+    if (m_batchStart != kNone && m_batchEvents > 0) {  // the whole events before the cut
+        emitBatch(out);
+        return true;
+    }
+    m_batchStart = kNone;
+    return false;
+}
+
 Expected<bool> EventChunker::scanEvents(EventBatch& out) {
     for (;;) {
         if (m_pos == m_end) {
             auto more = refill();
-            if (!more) return more.error();
+            if (!more) return m_source.truncated() ? endAtCut(out, more.error()) : more.error();
             if (!*more) {
                 if (!m_stack.empty())
-                    return errorAt(offsetHere(), "unexpected end of file inside the event starting at byte " +
-                                                     std::to_string(m_base + m_elemStart) + ": expected " +
-                                                     (m_inString ? std::string("'\"'") : "'" + m_stack.substr(m_stack.size() - 1) + "'"));
+                    return endAtCut(out, errorAt(offsetHere(), "unexpected end of file inside the event starting at byte " +
+                                                                   std::to_string(m_base + m_elemStart) + ": expected " +
+                                                                   (m_inString ? std::string("'\"'") : "'" + m_stack.substr(m_stack.size() - 1) + "'")));
                 if (!m_bare)
-                    return errorAt(offsetHere(), "unexpected end of file inside the traceEvents array: expected ',' or ']'");
+                    return endAtCut(out, errorAt(offsetHere(), "unexpected end of file inside the traceEvents array: expected ',' or ']'"));
                 m_unterminated = true;
                 m_mode = Mode::done;
                 if (m_batchStart != kNone) {

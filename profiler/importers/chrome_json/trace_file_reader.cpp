@@ -101,6 +101,7 @@ Expected<std::unique_ptr<TraceBuilder>> readTraceFile(const std::filesystem::pat
     ByteSource& src = **source;
     const std::string name = file.string();
     EventChunker chunker(src, name, options.batchBytes);
+    chunker.keepEventsBeforeCut(options.keepEventsBeforeCut);
     EventParser parser;
     auto builder = std::make_unique<TraceBuilder>();
     std::uint64_t reported = 0;
@@ -122,6 +123,12 @@ Expected<std::unique_ptr<TraceBuilder>> readTraceFile(const std::filesystem::pat
     if (chunker.unterminatedArray())
         builder->diagnostics().add(DiagnosticKind::unterminated_event_array, 1,
                                    "the array of events has no closing ']' (allowed by the Trace Event Format)");
+    // Cut before its first whole event, a trace has nothing to show: the cut is the error.
+    if (chunker.truncation() && builder->events() == 0) return makeError(*chunker.truncation() + "; no whole event precedes the cut");
+    if (chunker.truncation())
+        builder->diagnostics().add(DiagnosticKind::truncated, 1,
+                                   *chunker.truncation() + "; the " + std::to_string(builder->events()) +
+                                       " whole events before the cut were imported");
     builder->setTopLevel(chunker.topLevel());
     builder->finish();
     return builder;

@@ -19,6 +19,8 @@ struct ReadOptions {
     std::function<void(std::uint64_t)> onBytes;
     const std::atomic<bool>* cancel = nullptr;
     std::size_t batchBytes = std::size_t(4) << 20;
+    // Keep the whole events before a cut (truncated diagnostic) rather than fail.
+    bool keepEventsBeforeCut = true;
 };
 
 // A trace import's progress: parsing is most of the work, this share of it; the rest goes

@@ -127,6 +127,7 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
             for (size_t k; (k = nextFile++) < files.size() && !stop;) {
                 ReadOptions read;
                 read.cancel = &stop;
+                read.keepEventsBeforeCut = !options.refuseTruncated;
                 read.onBytes = [&](std::uint64_t delta) { consumed += delta; };
                 Result r = readTraceFile(files[k], read);
                 std::lock_guard lock(mutex);

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,7 @@ public:
 
     Expected<std::size_t> read(char* dst, std::size_t n) override {
         if (!m_gunzip.valid()) return makeError(m_name + ": cannot initialise zlib");
+        if (m_pendingError) return *m_pendingError;
         if (m_finished) return std::size_t{0};
         std::size_t produced = 0;
         while (produced < n) {
@@ -67,9 +69,13 @@ public:
                     m_finished = true;
                     break;
                 }
-                return makeError(m_name + ": truncated gzip stream: the file ends at byte " +
-                                 std::to_string(m_consumed) + " (after " + std::to_string(m_gunzip.memberBytesOut()) +
-                                 " decompressed bytes) where more compressed data was expected");
+                m_truncated = true;
+                Error cut = makeError(m_name + ": truncated gzip stream: the file ends at byte " +
+                                      std::to_string(m_consumed) + " (after " + std::to_string(m_gunzip.memberBytesOut()) +
+                                      " decompressed bytes) where more compressed data was expected");
+                if (produced == 0) return cut;
+                m_pendingError = std::move(cut);  // hand out what was inflated first
+                break;
             }
             m_consumed += got;
             m_gunzip.setInput(m_in.data(), got);
@@ -84,6 +90,7 @@ private:
     std::vector<char> m_in;
     GzipInflater m_gunzip;
     bool m_finished = false;
+    std::optional<Error> m_pendingError;
 };
 
 }  // namespace

@@ -22,10 +22,15 @@ public:
     std::uint64_t fileSize() const { return m_fileSize; }
     std::uint64_t fileBytesConsumed() const { return m_consumed; }  // for progress
     virtual bool compressed() const = 0;
+    // True once read() has reported that a gzip stream ends before its member does (the
+    // file was cut, e.g. copied while the profiler still wrote it). The bytes inflated
+    // before the cut were all returned first, so a reader can keep what precedes it.
+    bool truncated() const { return m_truncated; }
 
 protected:
     std::uint64_t m_fileSize = 0;
     std::uint64_t m_consumed = 0;
+    bool m_truncated = false;
 };
 
 }  // namespace npu::profiler

@@ -46,6 +46,9 @@ namespace npu::profiler {
                                    "record_param_comms op that launched it (same correlation id).")                  \
     X(unterminated_event_array, info, "The array of events has no closing ']' (allowed by the Trace Event "         \
                                       "Format).")                                                                    \
+    X(truncated, error, "The trace ends inside its events (cut while the profiler wrote it, or a truncated .gz): "  \
+                        "the whole events before the cut were imported, the rest is missing. --strict refuses "     \
+                        "such a file.")                                                                              \
     /* Folders of ranks */                                                                                           \
     X(duplicate_rank, warning, "Two files of a folder claim the same rank; the later one is numbered by file "      \
                                "order.")                                                                             \

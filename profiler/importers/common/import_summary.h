@@ -31,6 +31,9 @@ struct ImportOptions {
     // Folders of Kineto ranks whose clocks differ: shift each rank so that its first
     // ProfilerStep starts with the first rank's (each shift is a diagnostic).
     bool alignRanksAtStepStart = false;
+    // A trace cut inside its events fails (true) instead of importing the events before
+    // the cut with a `truncated` diagnostic (docs/trace-import.md; --strict).
+    bool refuseTruncated = false;
 };
 
 }  // namespace npu::profiler

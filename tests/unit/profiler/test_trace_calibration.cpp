@@ -94,13 +94,13 @@ private slots:
 
     void categoryNames() {
         using engine::OpCategory;
-        QCOMPARE(engine::calibrationCategoryName(OpCategory::reduce), std::string_view("reduction"));
-        QCOMPARE(engine::calibrationCategoryName(OpCategory::data_movement), std::string_view("memory_copy"));
-        QCOMPARE(engine::calibrationCategoryName(OpCategory::comm), std::string_view("communication"));
-        for (OpCategory c : engine::calibrationCategories()) {
-            QCOMPARE(engine::calibrationCategoryFromName(engine::calibrationCategoryName(c)), std::optional(c));
+        // One name list: the registry's, as the Compare tab shows it (issue 24).
+        for (OpCategory c : engine::calibrationCategories())
             QCOMPARE(engine::calibrationCategoryFromName(engine::opCategoryName(c)), std::optional(c));
-        }
+        // Overlays written before the lists were one still load.
+        QCOMPARE(engine::calibrationCategoryFromName("reduction"), std::optional(OpCategory::reduce));
+        QCOMPARE(engine::calibrationCategoryFromName("memory_copy"), std::optional(OpCategory::data_movement));
+        QCOMPARE(engine::calibrationCategoryFromName("communication"), std::optional(OpCategory::comm));
         QVERIFY(!engine::calibrationCategoryFromName("gemm"));
         QVERIFY(engine::isMemoryBoundCategory(OpCategory::norm));
         QVERIFY(!engine::isMemoryBoundCategory(OpCategory::attention));

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -54,9 +55,12 @@ class TestTraceImport : public QObject {
         std::ofstream(p, std::ios::binary) << bytes;
         return p;
     }
+    // The error of a strict import (--strict: a cut trace is refused too).
     std::string importError(const std::filesystem::path& p) {
         MemorySink sink;
-        auto r = importTraceInto(p, sink);
+        ImportOptions strict;
+        strict.refuseTruncated = true;
+        auto r = importTraceInto(p, sink, strict);
         if (r) return {};
         return r.message();
     }
@@ -306,6 +310,52 @@ private slots:
         const std::string message = importError(writeTemp("partial.json", partial));
         QVERIFY2(message.find("byte 1500") != std::string::npos, message.c_str());
         QVERIFY2(message.find("unexpected end of file") != std::string::npos, message.c_str());
+    }
+
+    // Issue 24: a cut trace imports the whole events before the cut, as Perfetto loads
+    // it, with one `truncated` diagnostic naming the byte and the events kept.
+    void cutTraceImportsWhatPrecedesTheCut() {
+        const std::string text = readAll(fixture("nesting.json"));
+        MemorySink full;
+        QVERIFY(importTraceInto(fixture("nesting.json"), full).ok());
+        MemorySink part;
+        auto r = importTraceInto(writeTemp("partial.json", text.substr(0, 1500)), part);
+        QVERIFY2(r.ok(), r ? "" : r.message().c_str());
+        QCOMPARE(part.count("truncated"), std::int64_t(1));
+        const std::string example = part.diagnostics["truncated"].example;
+        QVERIFY2(example.find("partial.json: byte 1500") != std::string::npos, example.c_str());
+        QVERIFY2(example.find("whole events before the cut were imported") != std::string::npos, example.c_str());
+        QVERIFY(!part.slices.empty());
+        QVERIFY(part.slices.size() < full.slices.size());
+        QCOMPARE(full.count("truncated"), std::int64_t(0));
+        // The slices kept are the full import's first ones, unchanged.
+        for (const auto& s : part.slices) QVERIFY2(sliceNamed(full, s.name), s.name.c_str());
+
+        // Cut between two events: the same, with nothing half read.
+        const auto lastEnd = text.rfind("},", 1500);
+        QVERIFY(lastEnd != std::string::npos);
+        MemorySink between;
+        QVERIFY(importTraceInto(writeTemp("between.json", text.substr(0, lastEnd + 2)), between).ok());
+        QCOMPARE(between.count("truncated"), std::int64_t(1));
+        QCOMPARE(between.slices.size(), part.slices.size());
+
+        // A .gz cut in the middle: what inflated before the cut is kept.
+        const std::string gz = readAll(fixture("nesting.json.gz"));
+        MemorySink gzPart;
+        auto g = importTraceInto(writeTemp("cut.json.gz", gz.substr(0, gz.size() * 3 / 4)), gzPart);
+        QVERIFY2(g.ok(), g ? "" : g.message().c_str());
+        QCOMPARE(gzPart.count("truncated"), std::int64_t(1));
+        QVERIFY2(gzPart.diagnostics["truncated"].example.find("truncated gzip stream") != std::string::npos,
+                 gzPart.diagnostics["truncated"].example.c_str());
+        // Its last quarter holds counters and flows (the 29 of 36 events inflated before the cut).
+        QVERIFY(gzPart.slices.size() + gzPart.counters.size() + gzPart.flows.size() <
+                full.slices.size() + full.counters.size() + full.flows.size());
+
+        // A cut before the events array begins leaves nothing to import: still an error.
+        MemorySink none;
+        auto early = importTraceInto(writeTemp("early.json", "{\"traceEv"), none);
+        QVERIFY(!early.ok());
+        QVERIFY2(early.message().find("early.json") != std::string::npos, early.message().c_str());
     }
 
     void missingFile() {

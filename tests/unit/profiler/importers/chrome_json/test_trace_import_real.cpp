@@ -165,7 +165,10 @@ private slots:
         const auto bad = out("bad.json");
         std::ofstream(bad) << "{\"traceEvents\": [{\"ph\": \"X\", \"ts\": 1, \"dur\": 2}, {\"ph\": ";
         const auto db = out("bad.npudb");
-        auto r = importTrace(bad, db);
+        // A cut trace is imported up to the cut unless --strict (refuseTruncated) asks otherwise.
+        ImportOptions strict;
+        strict.refuseTruncated = true;
+        auto r = importTrace(bad, db, strict);
         QVERIFY(!r.ok());
         QVERIFY2(r.message().find("byte 56") != std::string::npos, r.message().c_str());
         QVERIFY(!std::filesystem::exists(db));
