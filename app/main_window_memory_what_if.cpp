@@ -7,7 +7,7 @@
 #include "app/main_window.h"
 
 #include "app/what_if.h"
-#include "engine/driver/project_memory_options.h"
+#include "engine/project/project_memory_options.h"
 #include "profiler/store/memory_summary_json.h"
 #include "profiler/store/profile_db.h"
 #include "views/charts/memory_chart.h"

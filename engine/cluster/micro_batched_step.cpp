@@ -6,10 +6,12 @@
 #include "engine/cluster/comm_matrix.h"
 #include "engine/cluster/rank_layout.h"
 #include "engine/cluster/rank_timeline.h"
+#include "engine/cluster/stage_allocations.h"
 #include "engine/cluster/stage_memory.h"
 #include "engine/cluster/stage_profile.h"
 #include "engine/cluster/step_result.h"
 #include "engine/cluster/zero_pass_comm.h"
+#include "engine/project/project_memory_options.h"
 #include "engine/sim/simulator.h"
 
 #include <algorithm>
@@ -85,6 +87,7 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     for (auto& [stage, profile] : *stages) applyStageMemory(profile.run.summary, rankClasses[static_cast<std::size_t>(stage)], par.schedule);
 
     const std::int64_t capacity = profiles.at(0).run.summary.capacity_bytes;
+    const MemoryOptions memory = memoryOptionsFor(project);
     std::map<int, SimulationResult*> runs;
     for (auto& [stage, profile] : *stages) runs[stage] = &profile.run;
     SimulationResult result = startStepResult(runs, P, iteration, {.busiestPeaks = true, .lossScale = false});
@@ -103,9 +106,17 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
                 optStart = optStart < 0 ? t.start_ns : std::min(optStart, t.start_ns);
                 optEnd = std::max(optEnd, t.start_ns + t.dur_ns);
             }
-        if (!g.timeline.device.tasks.empty())
-            g.timeline.device.memory = stageMemoryTimeline(profiles.at(representativeStage(g.stage, P)), schedule->stages[static_cast<std::size_t>(g.stage)],
-                                                           chunks, optStart, optEnd);
+        if (g.timeline.device.tasks.empty()) continue;
+        // Its blocks through the project's allocator: the memory map, live blocks and reserved curve.
+        const StageAllocations allocations = stageAllocations(profiles.at(representativeStage(g.stage, P)),
+                                                              schedule->stages[static_cast<std::size_t>(g.stage)], chunks, optStart, optEnd);
+        g.timeline.device.memory = liveMemoryEvents(allocations);
+        placeStageBlocks(allocations, memory, capacity, g.timeline.device);
+        // A stage that does not fit: the out-of-memory panel lists what its rank holds then.
+        OomReport& oom = result.summary.memory.oom;
+        if (oom.present && oom.top_tensors.empty() && rankClasses[static_cast<std::size_t>(g.stage)].oom &&
+            rankClasses[static_cast<std::size_t>(g.stage)].peak_time_ns == oom.time_ns)
+            oom.top_tensors = largestLiveBlocks(g.timeline.device, oom.time_ns, 10);
     }
     result.summary.memory.rank_classes = std::move(rankClasses);
     listRanks(layout->groups, setup, iteration, {.capacityBytes = capacity}, result);

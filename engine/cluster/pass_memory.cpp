@@ -37,6 +37,20 @@ std::map<std::string, std::int64_t> named(const std::map<TensorRole, std::int64_
 
 }  // namespace
 
+std::int64_t roleBytes(const std::map<std::string, std::int64_t>& byRole, std::string_view role) {
+    const auto it = byRole.find(std::string(role));
+    return it == byRole.end() ? std::int64_t{0} : it->second;
+}
+
+StageFigures stageFigures(const PassMemory& pm) {
+    StageFigures f;
+    f.resident = roleBytes(pm.passPeakByRole, "weight") + roleBytes(pm.passPeakByRole, "master_weight") +
+                 roleBytes(pm.passPeakByRole, "optimizer_state");
+    f.gradients = roleBytes(pm.optimizerPeakByRole, "gradient");
+    f.gradientsToAdd = std::max<std::int64_t>(0, f.gradients - roleBytes(pm.passPeakByRole, "gradient"));
+    return f;
+}
+
 PassMemory probePassMemory(const DeviceResult& device) {
     // The forward pass: forward tasks before the first backward one (as the stage profile
     // splits them); the optimizer step: from its first task.

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 namespace npu::engine {
 
@@ -21,6 +22,16 @@ struct PassMemory {
     // only), at passPeak and at optimizerPeak.
     std::map<std::string, std::int64_t> heldByRole, passPeakByRole, optimizerPeakByRole;
 };
+
+// What a stage's replay reads of the passes besides the held activations.
+struct StageFigures {
+    std::int64_t resident = 0;        // weights, fp32 masters, optimizer states
+    std::int64_t gradients = 0;       // the weights' gradients (all that is left at the step)
+    std::int64_t gradientsToAdd = 0;  // those made after the run's pass peak
+};
+StageFigures stageFigures(const PassMemory& pm);
+// pm's bytes of one role at a moment (passPeakByRole, ...), 0 when absent.
+std::int64_t roleBytes(const std::map<std::string, std::int64_t>& byRole, std::string_view role);
 
 // x(layers) from the runs of one and two layers: what one more layer adds, times the layers.
 inline std::int64_t growByLayers(std::int64_t one, std::int64_t two, int layers) { return two + (two - one) * (layers - 2); }

@@ -1,5 +1,7 @@
 #include "engine/cluster/stage_memory.h"
 
+#include "engine/cluster/stage_allocations.h"
+
 #include "base/units.h"
 
 #include <algorithm>
@@ -20,27 +22,6 @@ std::string categoryOfRole(const std::string& role) {
     if (role == "gathered_weight") return "gathered_weights";
     if (role == "input") return "inputs";
     return role;  // optimizer_state, kv_cache
-}
-
-std::int64_t roleBytes(const std::map<std::string, std::int64_t>& m, const char* r) {
-    const auto it = m.find(r);
-    return it == m.end() ? std::int64_t{0} : it->second;
-}
-
-// What the replay and the live-bytes curve both read from a stage's one-micro-batch run.
-struct RunFigures {
-    std::int64_t resident = 0;        // weights, fp32 masters, optimizer states
-    std::int64_t gradients = 0;       // the weights' gradients (all that is left at the step)
-    std::int64_t gradientsToAdd = 0;  // those made after the run's pass peak
-};
-
-RunFigures runFigures(const PassMemory& pm) {
-    RunFigures f;
-    f.resident = roleBytes(pm.passPeakByRole, "weight") + roleBytes(pm.passPeakByRole, "master_weight") +
-                 roleBytes(pm.passPeakByRole, "optimizer_state");
-    f.gradients = roleBytes(pm.optimizerPeakByRole, "gradient");
-    f.gradientsToAdd = std::max<std::int64_t>(0, f.gradients - roleBytes(pm.passPeakByRole, "gradient"));
-    return f;
 }
 
 std::string count(double v) {
@@ -92,7 +73,7 @@ RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ra
     c.activation_bytes_per_micro_batch = pm.heldAfterForward;
     const auto extra = [&](double microBatches) { return std::llround(std::max(0.0, microBatches - 1) * static_cast<double>(pm.heldAfterForward)); };
     // At the first backward pass: the run's own gradients so far; at a later one: all of them.
-    const auto [resident, gradients, gradientsToAdd] = runFigures(pm);
+    const auto [resident, gradients, gradientsToAdd] = stageFigures(pm);
     const std::int64_t firstPeak = pm.passPeak + extra(inFlight.microBatches);
     // A later backward pass: at the run's pass peak plus what the gradients held already add,
     // or at its start, when all its micro-batches' activations and every weight gradient are
@@ -137,51 +118,7 @@ RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ra
 
 std::vector<MemoryEvent> stageMemoryTimeline(const StageProfile& profile, const std::vector<PipelinePass>& passes, int virtualStages,
                                              std::int64_t optimizerStartNs, std::int64_t optimizerEndNs) {
-    const PassMemory& pm = profile.passMemory;
-    const double v = std::max(1, virtualStages);
-    // A pass of one model chunk holds 1/v of the stage's activations (interleaved).
-    const std::int64_t held = std::llround(static_cast<double>(pm.heldAfterForward) / v);
-    const auto [resident, gradients, gradientsToAdd] = runFigures(pm);
-    // Above the held activations at the one-micro-batch run's peak; in later backward passes
-    // the weight gradients it counted are already held.
-    const std::int64_t firstTransient = std::max<std::int64_t>(0, pm.passPeak - resident - pm.heldAfterForward);
-    const std::int64_t laterTransient = std::max<std::int64_t>(0, firstTransient - (gradients - gradientsToAdd));
-    const std::int64_t stepTransient = std::max<std::int64_t>(0, pm.optimizerPeak - resident - gradients);
-
-    struct Delta {
-        std::int64_t t, bytes;
-        TensorRole role;
-    };
-    std::vector<Delta> deltas{{0, resident, TensorRole::weight}};
-    bool gradientsHeld = false;
-    for (const PipelinePass& p : passes) {
-        const std::int64_t start = std::llround(p.startNs), end = std::llround(p.endNs);
-        if (!p.backward) {
-            deltas.push_back({end, held, TensorRole::activation});
-            continue;
-        }
-        const std::int64_t transient = std::llround(static_cast<double>(gradientsHeld ? laterTransient : firstTransient) / v);
-        deltas.push_back({start, transient, TensorRole::temporary});
-        deltas.push_back({end, -transient, TensorRole::temporary});
-        deltas.push_back({end, -held, TensorRole::activation});
-        if (!gradientsHeld) deltas.push_back({end, gradients, TensorRole::gradient});
-        gradientsHeld = true;
-    }
-    if (optimizerEndNs > optimizerStartNs) {
-        deltas.push_back({optimizerStartNs, stepTransient, TensorRole::temporary});
-        deltas.push_back({optimizerEndNs, -stepTransient, TensorRole::temporary});
-    }
-    if (gradientsHeld) deltas.push_back({std::max(optimizerEndNs, optimizerStartNs), -gradients, TensorRole::gradient});
-    // Frees first at an instant, as the device simulator orders its events.
-    std::stable_sort(deltas.begin(), deltas.end(), [](const Delta& a, const Delta& b) { return a.t != b.t ? a.t < b.t : a.bytes < b.bytes; });
-    std::vector<MemoryEvent> out;
-    std::int64_t live = 0;
-    for (const Delta& d : deltas) {
-        if (d.bytes == 0) continue;
-        live += d.bytes;
-        out.push_back({d.t, d.bytes, live, -1, d.role});
-    }
-    return out;
+    return liveMemoryEvents(stageAllocations(profile, passes, virtualStages, optimizerStartNs, optimizerEndNs));
 }
 
 void applyStageMemory(SimSummary& s, const RankClassMemory& c, PipelineSchedule schedule) {

@@ -39,13 +39,8 @@ RankClassMemory replayStageMemory(const StageProfile& profile, int stage, int ra
                                   int virtualStages);
 
 // The stage's live bytes over the iteration as memory events (the rank's "Memory (live
-// bytes)" counter), from the same figures: the resident model states from the start; each
-// forward pass leaves its micro-batch's activations (PassMemory::heldAfterForward), each
-// backward pass rises by the run's backward transient above them and frees its
-// micro-batch's; the first backward pass leaves the weight gradients until the optimizer
-// step [optimizerStartNs, optimizerEndNs], which rises by its own transient. Its highest
-// point is the class's live peak (replayStageMemory). Events carry no tensor: the per-tensor
-// blocks, segments and the allocator's reserved curve are not replayed.
+// bytes)" counter): the requests of stageAllocations (engine/cluster/stage_allocations),
+// whose highest point is the class's live peak (replayStageMemory).
 std::vector<MemoryEvent> stageMemoryTimeline(const StageProfile& profile, const std::vector<PipelinePass>& passes, int virtualStages,
                                              std::int64_t optimizerStartNs, std::int64_t optimizerEndNs);
 

@@ -4,7 +4,7 @@
 #include "engine/driver/loss_scale_plan.h"
 #include "engine/driver/oom_advice.h"
 #include "engine/driver/project_host_options.h"
-#include "engine/driver/project_memory_options.h"
+#include "engine/project/project_memory_options.h"
 #include "engine/frontends/model_loader.h"
 #include "engine/memory/zero_sharding.h"
 #include "engine/npuom/graph_json.h"

@@ -32,6 +32,22 @@ bool readInBackward(const Graph& g, const Tensor& t) {
 
 }  // namespace
 
+MemoryCategory memoryCategoryOfRole(TensorRole role) {
+    switch (role) {
+    case TensorRole::weight: return MemoryCategory::weights;
+    case TensorRole::master_weight: return MemoryCategory::master_weights;
+    case TensorRole::gradient: return MemoryCategory::gradients;
+    case TensorRole::optimizer_state: return MemoryCategory::optimizer_state;
+    case TensorRole::comm_buffer: return MemoryCategory::comm_buffers;
+    case TensorRole::input: return MemoryCategory::inputs;
+    case TensorRole::kv_cache: return MemoryCategory::kv_cache;
+    case TensorRole::gathered_weight: return MemoryCategory::gathered_weights;
+    case TensorRole::temporary: return MemoryCategory::temporaries;
+    case TensorRole::activation: return MemoryCategory::activations;
+    }
+    return MemoryCategory::temporaries;
+}
+
 std::vector<MemoryCategory> memoryCategories(const Graph& g) {
     // A storage is saved for backward when any tensor sharing it is: the output of an
     // in-place ReLU or a view read by a backward op keeps its input's block alive, and
@@ -43,22 +59,9 @@ std::vector<MemoryCategory> memoryCategories(const Graph& g) {
     std::vector<MemoryCategory> out;
     out.reserve(g.tensors().size());
     for (const Tensor& t : g.tensors()) {
-        switch (t.role) {
-        case TensorRole::weight: out.push_back(MemoryCategory::weights); break;
-        case TensorRole::master_weight: out.push_back(MemoryCategory::master_weights); break;
-        case TensorRole::gradient: out.push_back(MemoryCategory::gradients); break;
-        case TensorRole::optimizer_state: out.push_back(MemoryCategory::optimizer_state); break;
-        case TensorRole::comm_buffer: out.push_back(MemoryCategory::comm_buffers); break;
-        case TensorRole::input: out.push_back(MemoryCategory::inputs); break;
-        case TensorRole::kv_cache: out.push_back(MemoryCategory::kv_cache); break;
-        case TensorRole::gathered_weight: out.push_back(MemoryCategory::gathered_weights); break;
-        case TensorRole::temporary: out.push_back(MemoryCategory::temporaries); break;
-        case TensorRole::activation:
-            out.push_back(readInBackward(g, t) || saved[static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)])]
-                              ? MemoryCategory::activations
-                              : MemoryCategory::temporaries);
-            break;
-        }
+        const bool temporary = t.role == TensorRole::activation && !readInBackward(g, t) &&
+                               !saved[static_cast<std::size_t>(root[static_cast<std::size_t>(t.id)])];
+        out.push_back(temporary ? MemoryCategory::temporaries : memoryCategoryOfRole(t.role));
     }
     return out;
 }

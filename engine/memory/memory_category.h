@@ -28,6 +28,10 @@ inline constexpr int kMemoryCategoryCount = 10;
 
 std::string_view memoryCategoryName(MemoryCategory c);
 
+// The category a tensor of `role` is accounted in; an activation is taken as saved for
+// backward (memoryCategories tells the graph's temporaries apart).
+MemoryCategory memoryCategoryOfRole(TensorRole role);
+
 // One category per tensor id of the graph.
 std::vector<MemoryCategory> memoryCategories(const Graph& graph);
 

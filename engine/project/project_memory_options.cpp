@@ -1,4 +1,4 @@
-#include "engine/driver/project_memory_options.h"
+#include "engine/project/project_memory_options.h"
 
 namespace npu::engine {
 

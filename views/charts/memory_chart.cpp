@@ -1,7 +1,6 @@
 #include "views/charts/qcustomplot_include.h"  // first: see there
 
 #include "views/charts/memory_chart.h"
-#include "views/charts/legend_wrap.h"
 
 #include "profiler/analysis/counter_reducer.h"
 #include "profiler/analysis/memory_counter.h"
@@ -20,6 +19,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -47,6 +47,9 @@ double capacityFromMeta(const profiler::ProfileDb& db) {
 
 MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot(this);
+    // Its own minimum (legend rows, axis margins) would hold the window above 720 px with
+    // the map and the details under it; the splitter gives it the most of what is there.
+    m_plot->setMinimumHeight(140);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
     m_plot->axisRect()->setRangeZoom(Qt::Horizontal);
@@ -89,17 +92,37 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     layout->addLayout(bar);
     layout->addWidget(m_whatIf = new MemoryWhatIfBar(this));
     m_whatIf->hide();  // shown by the app for a simulated run of the open project
-    layout->addWidget(m_modelStates = new ModelStateTable(this));  // shown for a simulated run
-    layout->addWidget(m_rankMemory = new RankMemoryTable(this));   // shown for a cluster run
     m_map = new MemoryMap(this);
     m_blocks = new MemoryBlocksPanel(this);
+    // Under the chart and the map, one pane of tabs: the blocks live at the selected
+    // instant, the model states, a cluster run's memory per rank class. Stacked, the three
+    // did not fit 1280x720 beside a chart of readable height once cluster ranks had blocks.
+    m_details = new QTabWidget(this);
+    m_details->setDocumentMode(true);
+    const auto page = [this](QWidget* content, const QString& title) {
+        auto* holder = new QWidget(m_details);
+        auto* l = new QVBoxLayout(holder);
+        l->setContentsMargins(0, 2, 0, 0);
+        if (content) l->addWidget(content);
+        l->addStretch(1);
+        m_details->addTab(holder, title);
+        return holder;
+    };
+    m_blocksPage = page(m_blocks, QStringLiteral("Live blocks"));
+    m_rankPage = page(m_rankMemory = new RankMemoryTable(this), QStringLiteral("Memory per rank class"));  // shown for a cluster run
+    m_statesPage = page(m_modelStates = new ModelStateTable(this), QStringLiteral("Model states"));      // shown for a simulated run
+    // The memory map's tab, used when the tab is too low for the map under the chart (placeMap).
+    m_mapPage = new QWidget(this);
+    (new QVBoxLayout(m_mapPage))->setContentsMargins(0, 2, 0, 0);
+    m_mapPage->hide();
+    m_details->setMinimumHeight(140);  // the tab bar, a headline and two rows of blocks
     auto* split = m_split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_plot);
     split->addWidget(m_map);
-    split->addWidget(m_blocks);
-    // The chart first; the block list is short until something is selected.
-    for (const auto& [widget, stretch] : {std::pair{0, 4}, {1, 3}, {2, 2}}) split->setStretchFactor(widget, stretch);
-    split->setSizes({400, 300, 160});
+    split->addWidget(m_details);
+    // The chart first; the details take what is left.
+    for (const auto& [widget, stretch] : {std::pair{0, 5}, {1, 2}, {2, 2}}) split->setStretchFactor(widget, stretch);
+    split->setSizes({500, 200, 200});
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
     // Without memory data: a message where the axes were (no empty axes, stray legend or
@@ -110,7 +133,10 @@ MemoryChart::MemoryChart(QWidget* parent) : QWidget(parent) {
     m_empty->hide();
     layout->addWidget(m_empty, 1);
     layout->addWidget(m_readout);
-    connect(m_device, &QComboBox::currentIndexChanged, this, [this] { showDevice(); });
+    connect(m_device, &QComboBox::currentIndexChanged, this, [this] {
+        showDevice();
+        updateDetailTabs();
+    });
     m_plot->setMouseTracking(true);  // hover, not only drags, reaches the readout
     connect(m_plot, &QCustomPlot::mouseMove, this, &MemoryChart::onMouseMove);
 
@@ -132,6 +158,45 @@ void MemoryChart::setDatabase(std::shared_ptr<const profiler::ProfileDb> db) {
     m_modelStates->setDatabase(m_db.get());
     m_rankMemory->setDatabase(m_db.get());
     rebuild();
+    // A new run opens on its summary: the rank classes of a cluster, else the model states.
+    for (QWidget* tab : {m_rankPage, m_statesPage, m_blocksPage})
+        if (m_details->isTabVisible(m_details->indexOf(tab))) {
+            m_details->setCurrentWidget(tab);
+            break;
+        }
+}
+
+void MemoryChart::placeMap() {
+    // Under the chart when the tab is tall enough for chart, map and details; else the map
+    // is a tab of the details (at 1280x720 the three stacked left the chart 100 px).
+    const bool inTabs = height() < kMapUnderChartHeight;
+    if (inTabs == (m_map->parentWidget() == m_mapPage)) return;
+    const bool shown = !m_map->isHidden();
+    if (inTabs) {
+        m_mapPage->layout()->addWidget(m_map);
+        m_details->insertTab(0, m_mapPage, QStringLiteral("Memory map"));
+    } else {
+        m_details->removeTab(m_details->indexOf(m_mapPage));
+        m_mapPage->hide();
+        m_split->insertWidget(1, m_map);
+        m_split->setStretchFactor(1, 2);
+    }
+    m_map->setVisible(shown);
+    updateDetailTabs();
+}
+
+void MemoryChart::updateDetailTabs() {
+    const std::pair<QWidget*, const QWidget*> pages[] = {
+        {m_mapPage, m_map}, {m_blocksPage, m_blocks}, {m_rankPage, m_rankMemory}, {m_statesPage, m_modelStates}};
+    bool any = false;
+    for (const auto& [page, content] : pages) {
+        const int tab = m_details->indexOf(page);
+        if (tab < 0) continue;
+        const bool shown = !content->isHidden();
+        m_details->setTabVisible(tab, shown);
+        any = any || shown;
+    }
+    m_details->setVisible(any);
 }
 
 int MemoryChart::pointCount() const {
@@ -178,6 +243,7 @@ void MemoryChart::rebuild() {
     m_device->setCurrentIndex(bestIndex);
     m_device->setVisible(m_device->count() > 1);
     showDevice();
+    updateDetailTabs();
 }
 
 void MemoryChart::showDevice() {
@@ -335,71 +401,6 @@ void MemoryChart::showDevice() {
     fitLegend();
     resetZoom();
     placePeakLabel();
-}
-
-int MemoryChart::legendColumns() const { return m_plot->legend->wrap(); }
-
-void MemoryChart::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    fitLegend();
-    placePeakLabel();
-}
-
-void MemoryChart::fitLegend() {
-    wrapLegendToWidth(m_plot->legend, m_plot->width() - 90, 44, 1);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-void MemoryChart::placePeakLabel() {
-    // Left of the marker when the peak is in the right half, so the label stays in the plot.
-    if (!m_peakLabel || !m_peakMarker) return;
-    const double x = m_peakMarker->position->coords().x();
-    const auto range = m_plot->xAxis->range();
-    const bool right = range.size() > 0 && x > range.lower + 0.55 * range.size();
-    m_peakLabel->position->setCoords(right ? -6 : 6, -6);
-    m_peakLabel->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignBottom);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
-}
-
-// From the memory map's blocks: allocated bytes stacked by category (filled, under the
-// counter lines) and the fragmentation, (reserved - allocated) / reserved, in percent on
-// the right axis. Drawn whole: a step has a few thousand block events, not millions.
-void MemoryChart::addMapSeries() {
-    const auto& s = m_mapSeries;
-    m_plot->yAxis2->setVisible(false);
-    bool categorised = false;
-    for (const auto& c : s.categories) categorised = categorised || !c.empty();
-    if (s.ts_ns.empty()) return;
-    if (!m_plot->layer(QStringLiteral("categories"))) m_plot->addLayer(QStringLiteral("categories"), m_plot->layer(QStringLiteral("main")), QCustomPlot::limBelow);
-    QVector<double> x(int(s.ts_ns.size()));
-    for (std::size_t k = 0; k < s.ts_ns.size(); ++k) x[int(k)] = double(s.ts_ns[k] - m_t0) / m_timeDiv;
-    if (categorised) {
-        QVector<double> stacked(int(s.ts_ns.size()), 0.0);
-        QCPGraph* below = nullptr;
-        for (std::size_t c = 0; c < s.categories.size(); ++c) {
-            for (std::size_t k = 0; k < s.ts_ns.size(); ++k) stacked[int(k)] += s.bytesByCategory[c][k] / m_byteDiv;
-            QCPGraph* g = m_plot->addGraph();
-            g->setLayer(QStringLiteral("categories"));
-            g->setName(QString::fromStdString(s.categories[c].empty() ? std::string("other") : s.categories[c]));
-            g->setLineStyle(QCPGraph::lsStepLeft);
-            const QColor color = MemoryMap::categoryColor(s.categories[c]);
-            g->setPen(Qt::NoPen);
-            g->setBrush(QColor(color.red(), color.green(), color.blue(), 110));
-            if (below) g->setChannelFillGraph(below);
-            g->setData(x, stacked, true);
-            below = g;
-        }
-    }
-    QCPGraph* frag = m_plot->addGraph(m_plot->xAxis, m_plot->yAxis2);
-    frag->setName(QStringLiteral("fragmentation % (right axis)"));
-    frag->setLineStyle(QCPGraph::lsStepLeft);
-    frag->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
-    QVector<double> y(int(s.ts_ns.size()));
-    for (std::size_t k = 0; k < s.ts_ns.size(); ++k) y[int(k)] = 100.0 * s.fragmentation[k];
-    frag->setData(x, y, true);
-    m_plot->yAxis2->setVisible(true);
-    m_plot->yAxis2->setLabel(QStringLiteral("fragmentation (%)"));
-    m_plot->yAxis2->setRange(0, 105);
 }
 
 QString MemoryChart::headline() const { return m_info->text(); }

@@ -31,6 +31,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSplitter;
+class QTabWidget;
 class QMouseEvent;
 
 namespace npu::views {
@@ -53,6 +54,7 @@ public:
     int pointCount() const;  // points currently handed to QCustomPlot, all series
     double capacityBytes() const { return m_capacity; }
     double peakBytes() const { return m_peakValue; }
+    std::int64_t peakTime() const { return m_peakTs; }  // database time, -1 without a peak
     QString headline() const;
     // The device whose series are drawn, and the devices that have memory counters.
     QComboBox* deviceCombo() const { return m_device; }
@@ -98,6 +100,8 @@ private:
     };
     void rebuild();
     void showDevice();
+    void updateDetailTabs();  // a tab per detail the run has
+    void placeMap();          // under the chart, or a tab when the chart would be squashed
     void reduceVisible();
     void addMapSeries();
     void onMouseMove(QMouseEvent* event);
@@ -118,6 +122,9 @@ private:
     QLabel* m_empty;
     QPushButton* m_toPeak;
     QSplitter* m_split;
+    QTabWidget* m_details;  // [memory map |] live blocks | memory per rank class | model states
+    QWidget *m_mapPage, *m_blocksPage, *m_rankPage, *m_statesPage;
+    static constexpr int kMapUnderChartHeight = 560;  // below it the map is a tab (placeMap)
     QComboBox* m_device;
     MemoryMap* m_map;
     MemoryBlocksPanel* m_blocks;

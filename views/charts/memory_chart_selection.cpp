@@ -45,6 +45,7 @@ void MemoryChart::selectTimes(std::int64_t from_ns, std::int64_t to_ns) {
     m_selTo = std::clamp(std::max(from_ns, to_ns), m_t0, m_t1);
     drawSelection();
     m_blocks->setSelection(m_selFrom, m_selTo);
+    if (!m_blocks->isHidden()) m_details->setCurrentWidget(m_blocksPage);  // what the click asked for
 }
 
 void MemoryChart::clearTimeSelection() {

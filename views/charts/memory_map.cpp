@@ -40,7 +40,7 @@ const QColor kBoundary(150, 150, 150);
 
 MemoryMap::MemoryMap(QWidget* parent) : QWidget(parent) {
     setMouseTracking(true);
-    setMinimumHeight(160);
+    setMinimumHeight(90);  // the chart above needs the room at 1280x720
 }
 
 // Tooltips: the block under the cursor, else how to use the map.
@@ -193,7 +193,8 @@ void MemoryMap::paintEvent(QPaintEvent*) {
         p.drawText(QRectF(left, r.bottom() + 3, w, fm.height()), Qt::AlignHCenter | Qt::AlignTop, label);
     }
     // Legend, top right inside the plot: the categories present, and the grey of
-    // reserved memory no block holds.
+    // reserved memory no block holds. A map too low for it (1280x720) goes without: it
+    // would cover the blocks, and the chart above names the same categories' colours.
     std::map<std::string, int> present;
     for (const auto& b : m_data.blocks) ++present[b.category];
     std::vector<std::pair<QColor, QString>> entries;
@@ -203,6 +204,7 @@ void MemoryMap::paintEvent(QPaintEvent*) {
     int width = 0;
     for (const auto& e : entries) width = std::max(width, fm.horizontalAdvance(e.second));
     const QRect box(r.right() - width - 34, r.top() + 4, width + 30, int(entries.size()) * (fm.height() + 2) + 6);
+    if (box.height() > r.height() * 2 / 3) return;
     p.fillRect(box, QColor(255, 255, 255, 220));
     p.drawRect(box);
     int y = box.top() + 3;

@@ -68,6 +68,10 @@ CommunicationTab::CommunicationTab(QWidget* parent) : QWidget(parent) {
     m_groupsTable->setToolTip(QStringLiteral("Communication groups of the cluster analysis (CommunicationGroup / "
                                              "communication_group.json)"));
 
+    // Their own minimums (legend rows, axis margins) held the window above 720 px; the
+    // splitter gives them what the tab has.
+    m_ranks->setMinimumHeight(140);
+    m_matrix->setMinimumHeight(140);
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(m_ranks);
     charts->addWidget(m_matrix);

@@ -73,8 +73,12 @@ SummaryCard peakMemory(const SummaryInputs& in) {
     const QString of = capacity > 0 ? QStringLiteral(" of %1").arg(formatBytes(capacity)) : QString();
     if (const double peak = number(in.summary, "peak_bytes"); peak > 0) {
         c.value = formatBytes(peak);
-        c.scope = (in.cluster ? QStringLiteral("busiest rank") : QStringLiteral("one device")) + of;
-        c.toolTip = QStringLiteral("Peak of live bytes over the step (the Memory tab has the curve)");
+        c.scope = QStringLiteral("allocated, ") + (in.cluster ? QStringLiteral("busiest rank") : QStringLiteral("one device")) + of;
+        // Two figures, named: the allocator's blocks are rounded up (512 B, 2 MiB), so this
+        // peak sits a little above the Memory tab's "Memory (live bytes)" curve.
+        c.toolTip = QStringLiteral("Peak allocated bytes over the step: the allocator's blocks, sizes rounded up as it hands them "
+                                   "out (torch.cuda.max_memory_allocated). The Memory tab's \"Memory (live bytes)\" curve counts "
+                                   "the tensors' own sizes, a little lower; its \"Total Reserved\" curve adds the cached segments.");
         return c;
     }
     // An import: the largest allocated peak of any device (the report's Devices rows).

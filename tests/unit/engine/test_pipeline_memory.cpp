@@ -7,7 +7,8 @@
 //   sbh(10 + 24/t + 5as/(ht)) per layer (16-bit, dropout on, eager attention, no sequence
 //   parallelism), and the stage's peak: its one-micro-batch pass peak plus the activations
 //   of the other micro-batches in flight, in the report's memory.rank_classes;
-// - out of memory when the fullest stage no longer fits, though one micro-batch does.
+// - out of memory when the fullest stage no longer fits, though one micro-batch does;
+// - every rank's memory map (engine/cluster/stage_allocations) consistent with its curve.
 #include "engine/cluster/stage_memory.h"
 #include "engine/driver/simulate_project.h"
 #include "engine/memory/activation_formula.h"
@@ -112,24 +113,60 @@ private slots:
             const auto& events = r.devices[i].memory;
             const int stage = r.summary.cluster.ranks[i].stage;
             QVERIFY2(!events.empty(), r.devices[i].name.c_str());
-            int held = 0, most = 0, forwards = 0;
+            // Activations come and go layer by layer: count them in micro-batches' worth.
+            const double perMicroBatch = static_cast<double>(r.summary.memory.rank_classes[static_cast<std::size_t>(stage)].activation_bytes_per_micro_batch);
+            QVERIFY(perMicroBatch > 0);
+            std::int64_t held = 0, most = 0, saved = 0;
             std::int64_t top = 0;
             for (const MemoryEvent& e : events) {
                 if (e.role == TensorRole::activation) {
-                    held += e.delta_bytes > 0 ? 1 : -1;
-                    forwards += e.delta_bytes > 0;
+                    held += e.delta_bytes;
+                    if (e.delta_bytes > 0) saved += e.delta_bytes;
                 }
                 most = std::max(most, held);
                 top = std::max(top, e.live_bytes);
                 QVERIFY(e.live_bytes >= 0);
             }
-            QCOMPARE(forwards, m);
-            QCOMPARE(held, 0);
-            QCOMPARE(most, std::min(pp - stage, m));
-            QCOMPARE(events.back().live_bytes, events.front().live_bytes);  // the resident states
+            QCOMPARE(std::llround(static_cast<double>(saved) / perMicroBatch), std::int64_t{m});
+            QCOMPARE(held, std::int64_t{0});
+            QCOMPARE(std::llround(static_cast<double>(most) / perMicroBatch), std::int64_t{std::min(pp - stage, m)});
+            // Back to the resident states: what the blocks allocated at the start hold.
+            std::int64_t resident = 0;
+            for (const MemoryEvent& e : events)
+                if (e.t_ns == events.front().t_ns) resident = e.live_bytes;
+            QCOMPARE(events.back().live_bytes, resident);
             highest = std::max(highest, top);
         }
         QCOMPARE(highest, r.summary.memory.lower_bound_bytes);
+    }
+
+    // Each rank's memory map: its blocks (each layer's activations per micro-batch, model
+    // states, gradients, working sets) through the project's allocator, with the segments
+    // it reserved and its reserved curve; at the live peak the blocks live then hold at
+    // least the live bytes (the allocator rounds sizes up), and never more than reserved.
+    void eachRankHasItsMemoryMap() {
+        const int pp = 4, m = 8;
+        const SimulationResult r = run(smallGpt(2, pp, m));
+        for (const DeviceResult& d : r.devices) {
+            QVERIFY2(!d.memory_blocks.empty() && !d.memory_segments.empty() && !d.allocator_samples.empty(), d.name.c_str());
+            const auto peak = std::max_element(d.memory.begin(), d.memory.end(),
+                                               [](const MemoryEvent& a, const MemoryEvent& b) { return a.live_bytes < b.live_bytes; });
+            std::int64_t live = 0;
+            bool named = false;
+            for (const PlacedBlock& b : d.memory_blocks) {
+                if (b.alloc_ns <= peak->t_ns && (b.free_ns < 0 || b.free_ns > peak->t_ns)) live += b.size;
+                named = named || b.name.find("activations · micro-batch ") == 0;
+                QVERIFY2(!b.category.empty(), b.name.c_str());
+            }
+            QVERIFY(named);
+            QVERIFY2(live >= peak->live_bytes, d.name.c_str());
+            std::int64_t reserved = 0;
+            for (const AllocatorSample& s : d.allocator_samples) {
+                QVERIFY(s.reserved >= s.allocated);
+                reserved = std::max(reserved, s.reserved);
+            }
+            QVERIFY(reserved >= peak->live_bytes);
+        }
     }
 
     void gpipeHoldsEveryMicroBatch() {
@@ -158,6 +195,11 @@ private slots:
         QVERIFY2(r.summary.message.find("pipeline stage 0") == 0 && r.summary.message.find("8 micro-batches in flight") != std::string::npos,
                  r.summary.message.c_str());
         QVERIFY(r.summary.memory.oom.present);
+        // The out-of-memory panel's largest blocks: stage 0's rank at that instant, largest first.
+        const auto& top = r.summary.memory.oom.top_tensors;
+        QCOMPARE(top.size(), size_t(10));
+        for (std::size_t i = 1; i < top.size(); ++i) QVERIFY(top[i - 1].bytes >= top[i].bytes);
+        QVERIFY2(!top.front().name.empty() && !top.front().category.empty(), top.front().name.c_str());
         QVERIFY(!r.summary.memory.rank_classes.back().oom);  // the last stage holds one
     }
 };

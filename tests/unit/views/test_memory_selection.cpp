@@ -107,7 +107,7 @@ private slots:
         // At 450 ns: the weight, t2 (200..500), t3 (300..600), t4 (400..700).
         chart.selectTimes(450, 450);
         QCOMPARE(panel->model()->rowCount(), 4);
-        QVERIFY2(panel->headline().startsWith(QStringLiteral("4 block(s), 76.0 MiB live at")), qPrintable(panel->headline()));
+        QVERIFY2(panel->headline().startsWith(QStringLiteral("4 block(s), 76.0 MiB allocated live at")), qPrintable(panel->headline()));
         QCOMPARE(panel->model()->cell(0, 0).display.toString(), QStringLiteral("w"));  // largest first
         const auto live = profiler::liveBlocks(*db, {0, 450, 450, false, 0});
         QCOMPARE(live.count, std::int64_t(4));

@@ -109,7 +109,7 @@ private slots:
         QCOMPARE(view.cards()->scopeOf(QStringLiteral("Throughput")), QStringLiteral("all ranks"));
         QVERIFY(view.cards()->valueOf(QStringLiteral("Throughput")).contains(QStringLiteral("samples/s")));
         QVERIFY(view.cards()->valueOf(QStringLiteral("Throughput")).contains(QStringLiteral("tokens/s")));
-        QVERIFY2(view.cards()->scopeOf(QStringLiteral("Peak memory")).startsWith(QStringLiteral("busiest rank")), qPrintable(view.cards()->scopeOf(QStringLiteral("Peak memory"))));
+        QVERIFY2(view.cards()->scopeOf(QStringLiteral("Peak memory")).startsWith(QStringLiteral("allocated, busiest rank")), qPrintable(view.cards()->scopeOf(QStringLiteral("Peak memory"))));
         QVERIFY(view.cards()->scopeOf(QStringLiteral("Communication / computation")).startsWith(QStringLiteral("busiest rank")));
         // The shape in words, in the header (no longer rows only).
         QVERIFY2(view.headlineText().contains(QStringLiteral("cluster: <b>8 devices</b>")), qPrintable(view.headlineText()));
