@@ -40,12 +40,15 @@ public:
     int ppStream() const { return m_pp; }
     int dpStream() const { return m_dp; }
 
-    void task(const SimTask& t, std::int64_t start) {
+    // microBatch: the pass's micro-batch (the timeline's "forward · micro-batch k"), -1
+    // for what runs once per iteration (the optimizer step).
+    void task(const SimTask& t, std::int64_t start, int microBatch = -1) {
         const std::int64_t end = start + t.dur_ns;
         (m_commStream[t.stream] ? m_out.comm : m_out.compute).push_back({start, end});
         if (!m_materialise) return;
         SimTask copy = t;
         copy.start_ns = start;
+        copy.micro_batch = microBatch;
         m_out.device.tasks.push_back(std::move(copy));
     }
 
@@ -246,7 +249,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         auto point = std::lower_bound(seg.collectiveAfter.begin(), seg.collectiveAfter.end(), from);
         for (std::size_t i = from; i < to; ++i) {
             const SimTask& t = seg.tasks[i];
-            b.task(t, t.start_ns + shift);
+            b.task(t, t.start_ns + shift, pass.microBatch);
             ownEnd = std::max(ownEnd, t.start_ns + t.dur_ns + shift);
             if (point != seg.collectiveAfter.end() && *point == i) {
                 // This rank reaches the collective when its kernel ends, the group's

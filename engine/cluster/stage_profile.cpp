@@ -1,5 +1,6 @@
 #include "engine/cluster/stage_profile.h"
 
+#include "engine/result/task_layer.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -31,13 +32,7 @@ Project stageProject(const Project& project, const ClusterSetup& setup, int stag
 
 namespace {
 
-int layerOf(const std::string& name) {
-    const auto at = name.find("layers.");
-    if (at == std::string::npos) return -1;
-    const char* digits = name.c_str() + at + 7;
-    if (*digits < '0' || *digits > '9') return -1;
-    return std::atoi(digits);
-}
+int layerOf(const std::string& name) { return layerOfTaskName(name); }
 
 // Block of a layer a task belongs to: attention (with its input norm) or MLP (with its
 // norm) of a layer, in forward, recomputation or backward; -1 outside the layers.

@@ -5,6 +5,7 @@
 #include "profiler/store/loss_scale_store.h"
 #include "profiler/store/memory_block_store.h"
 #include "profiler/store/memory_summary_json.h"
+#include "profiler/store/simulated_structure.h"
 
 #include "profiler/store/profile_db.h"
 
@@ -147,6 +148,7 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
             sliceOfKernel[{task.stream, task.start_ns}] = slice;
         }
         emitHostActivity(dev, device, sliceOfKernel, sink);
+        emitSimulatedStructure(dev, result.steps, device, sink);
         const auto memory = sink.addTrack(device, -1, TrackKind::counter, "Memory (live bytes)",
                                           static_cast<int>(dev.streams.size()) + 100);
         for (const auto& ev : dev.memory) sink.addCounter(memory, ev.t_ns, static_cast<double>(ev.live_bytes));

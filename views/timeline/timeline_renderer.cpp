@@ -3,6 +3,7 @@
 #include "views/timeline/slice_label.h"
 
 #include "views/timeline/counter_format.h"
+#include "views/timeline/flow_geometry.h"
 #include "views/timeline/time_ruler.h"
 #include "views/timeline/timeline_palette.h"
 #include "views/timeline/track_summary_paint.h"
@@ -368,14 +369,16 @@ void TimelineRenderer::paintFlows(QPainter& p, const TimelineFrame& f)
         const QPointF pa(f.gutterWidth + (sourceEnd - f.t0) * pxPerNs, ya + f.metrics.rowHeight / 2.0);
         const QPointF pb(f.gutterWidth + (std::clamp(sourceEnd, targetStart, std::max(targetStart, targetEnd)) - f.t0) * pxPerNs,
                          yb + f.metrics.rowHeight / 2.0);
-        QPainterPath path(pa);
-        const double dx = std::max(30.0, std::abs(pb.x() - pa.x()) / 2);
-        path.cubicTo(pa + QPointF(dx, 0), pb - QPointF(dx, 0), pb);
-        p.setPen(QPen(color, 1.6));
+        const FlowGeometry g = flowGeometry(pa, pb, f.gutterWidth, f.gutterWidth + f.plotWidth);
+        QPainterPath path(g.from);
+        path.cubicTo(g.control1, g.control2, g.to);
+        p.setPen(QPen(color, 1.6, g.toClipped || g.fromClipped ? Qt::DashLine : Qt::SolidLine));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
+        p.setPen(QPen(color, 1.6));
         QPolygonF head;
-        head << pb << pb + QPointF(-8, -4) << pb + QPointF(-8, 4);
+        const double back = -8 * g.headDirection;
+        head << g.to << g.to + QPointF(back, -4) << g.to + QPointF(back, 4);
         p.setBrush(color);
         p.drawPolygon(head);
     }

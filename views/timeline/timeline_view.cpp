@@ -1,6 +1,7 @@
 #include "views/timeline/timeline_view.h"
 
 #include "views/timeline/flag_list_panel.h"
+#include "views/timeline/overview_lane.h"
 #include "views/timeline/range_stats_model.h"
 #include "views/timeline/timeline_settings.h"
 #include "views/timeline/track_list_panel.h"
@@ -16,6 +17,7 @@
 #include <QLineEdit>
 #include <QShortcut>
 #include <QSplitter>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -51,12 +53,31 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent)
 
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_details, tr("Details"));
-    m_tabs->addTab(rangeTable, tr("Selected range"));
+    m_tabs->addTab(rangeTable, tr("Range"));
     m_tabs->addTab(m_flags, tr("Flags"));
     m_tabs->addTab(m_tracks, tr("Tracks"));
+    // At 1280x720 beside the Project dock the panel gets ~230 px: the four titles must
+    // all show (issue 24: they were cut off behind scroll arrows), so the panel is never
+    // narrower than its tab bar and the range tab has a short title with a tooltip.
+    m_tabs->setTabToolTip(1, tr("Statistics of the selected time range (drag on the timeline)"));
+    m_tabs->tabBar()->setUsesScrollButtons(false);
+    m_tabs->setMinimumWidth(m_tabs->tabBar()->sizeHint().width() + 4);
+
+    // The overview lane over the timeline (not the side panel): the whole run's density
+    // with the visible window on it.
+    m_overview = new OverviewLane(this);
+    m_overview->hide();
+    auto* withOverview = new QWidget(this);
+    auto* column = new QVBoxLayout(withOverview);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_overview);
+    column->addWidget(m_timeline, 1);
+    connect(m_timeline, &TimelineWidget::viewRangeChanged, m_overview, &OverviewLane::setViewport);
+    connect(m_overview, &OverviewLane::viewportRequested, m_timeline, &TimelineWidget::setViewRange);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_timeline);
+    split->addWidget(withOverview);
     split->addWidget(m_tabs);
     split->setStretchFactor(0, 4);
     split->setStretchFactor(1, 1);
@@ -113,6 +134,9 @@ void TimelineView::setDatabase(std::shared_ptr<const profiler::ProfileDb> db)
     m_matches.clear();
     m_current = -1;
     m_timeline->setDatabase(db);
+    m_overview->setDatabase(db.get());
+    const auto view = m_timeline->viewRange();
+    m_overview->setViewport(view.first, view.second);
     {
         // This database's arrangement and flags from the last session.
         m_restoring = true;

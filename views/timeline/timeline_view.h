@@ -21,6 +21,7 @@ class ProfileDb;
 namespace npu::views {
 
 class FlagListPanel;
+class OverviewLane;
 class RangeStatsModel;
 class TrackListPanel;
 class TimelineDetailsPanel;
@@ -38,6 +39,7 @@ public:
     TimelineWidget* timeline() const { return m_timeline; }
     TimelineDetailsPanel* details() const { return m_details; }
     TimelineSearchBar* searchBar() const { return m_search; }
+    OverviewLane* overview() const { return m_overview; }
     RangeStatsModel* rangeStats() const { return m_rangeStats; }
     QTableView* rangeTable() const { return m_rangeTable; }
     FlagListPanel* flagsPanel() const { return m_flags; }
@@ -83,6 +85,7 @@ private:
     TimelineWidget* m_timeline = nullptr;
     TimelineDetailsPanel* m_details = nullptr;
     TimelineSearchBar* m_search = nullptr;
+    OverviewLane* m_overview = nullptr;
     QTabWidget* m_tabs = nullptr;
     RangeStatsModel* m_rangeStats = nullptr;
     QTableView* m_rangeTable = nullptr;

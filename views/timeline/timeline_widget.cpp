@@ -18,6 +18,7 @@ TimelineWidget::TimelineWidget(QWidget* parent) : QWidget(parent), m_state(std::
     setMinimumSize(320, 120);
     m_state->vbar = new QScrollBar(Qt::Vertical, this);
     m_state->vbar->hide();
+    m_state->shortcuts = new ShortcutOverlay(this);
     connect(m_state->vbar, &QScrollBar::valueChanged, this, [this](int v) {
         m_state->scrollY = v;
         update();
@@ -291,6 +292,7 @@ void TimelineWidget::resizeEvent(QResizeEvent* event)
     QWidget::resizeEvent(event);
     relayout();
     rebuildLists();
+    if (m_state->shortcuts->isVisible()) m_state->shortcuts->place();
 }
 
 }  // namespace npu::views

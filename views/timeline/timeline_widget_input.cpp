@@ -53,6 +53,22 @@ TimelineWidget::PointInfo TimelineWidget::pointInfo(const QPoint& pos) const
 void TimelineWidget::keyPressEvent(QKeyEvent* event)
 {
     State& s = *m_state;
+    // Ctrl/Alt/Meta chords are the window's (Ctrl+S saves, Ctrl+W is not a zoom); Shift
+    // stays ours ("?" is Shift+/ on most layouts).
+    if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) {
+        QWidget::keyPressEvent(event);
+        return;
+    }
+    if (event->key() == Qt::Key_Question) {
+        s.shortcuts->toggle();
+        event->accept();
+        return;
+    }
+    if (event->key() == Qt::Key_Escape && s.shortcuts->isVisible()) {
+        s.shortcuts->hide();
+        event->accept();
+        return;
+    }
     const double anchor = (s.cursorX >= 0) ? s.cursorX / static_cast<double>(plotWidth()) : 0.5;
     switch (event->key()) {
     case Qt::Key_W:

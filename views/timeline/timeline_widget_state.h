@@ -7,6 +7,7 @@
 #include "views/timeline/timeline_settings.h"
 #include "views/timeline/timeline_widget.h"
 #include "views/timeline/track_layout.h"
+#include "views/timeline/shortcut_overlay.h"
 
 #include <QFuture>
 #include <QPoint>
@@ -68,6 +69,7 @@ struct TimelineWidget::State {
     TrackLayout layout;
     TimelineRenderer renderer;
     QScrollBar* vbar = nullptr;
+    ShortcutOverlay* shortcuts = nullptr;  // "?" help (shortcut_overlay.h)
     int scrollY = 0;
     int gutterWidth = 200;
     bool gutterDragged = false;  // the user set the width: no refit on the next database

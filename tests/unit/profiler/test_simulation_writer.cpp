@@ -2,6 +2,7 @@
 #include "profiler/analysis/memory_peaks.h"
 #include "profiler/store/memory_block_store.h"
 #include "profiler/analysis/op_statistics.h"
+#include "profiler/store/simulated_structure.h"
 #include "profiler/store/simulation_writer.h"
 #include "profiler/store/profile_db.h"
 
@@ -80,8 +81,11 @@ private slots:
         const auto devices = r.devices();
         QCOMPARE(devices.size(), size_t(1));
         QCOMPARE(devices[0].kind, std::string("npu"));
-        const auto tracks = r.tracks();
-        QCOMPARE(tracks.size(), size_t(3));
+        const auto all = r.tracks();
+        QCOMPARE(all.size(), size_t(4));
+        QCOMPARE(all[0].name, std::string("Model structure"));  // first on its device (simulated_structure)
+        QCOMPARE(all[0].kind, TrackKind::other);
+        const std::vector<TrackRow> tracks(all.begin() + 1, all.end());
         QCOMPARE(tracks[0].kind, TrackKind::compute);
         QCOMPARE(tracks[1].kind, TrackKind::comm);
         QCOMPARE(tracks[2].kind, TrackKind::counter);
@@ -127,6 +131,51 @@ private slots:
         QCOMPARE(map.segments[0].pool, std::string("large"));
         QCOMPARE(memoryMapDevices(r), std::vector<std::int64_t>{0});
     }
+    // The step, its phases and the layers they run, nested above the Compute lane: step 1 >
+    // forward (micro-batch 0, 1) / backward > layers.N, from the tasks' labels; the
+    // communication stream's tasks and the optimizer's layers are not a layer's.
+    void nestsStepPhasesAndLayers() {
+        engine::SimulationResult r = makeResult();
+        auto& tasks = r.devices[0].tasks;
+        for (auto& t : tasks) t.micro_batch = 0;
+        engine::SimTask second = tasks[0];  // micro-batch 1's forward of layer 0, after the backward
+        second.start_ns = 360;
+        second.micro_batch = 1;
+        tasks.push_back(second);
+        engine::SimTask step = tasks[1];
+        step.start_ns = 470;
+        step.dur_ns = 30;
+        step.name = "adamw.update";
+        step.phase = engine::Phase::optimizer;
+        step.micro_batch = -1;
+        tasks.push_back(step);
+        r.steps = {{0, 0, 500}};
+        const auto slices = simulatedStructure(r.devices[0], r.steps);
+        QStringList got;
+        for (const auto& s : slices) got << QStringLiteral("%1 %2 %3+%4").arg(s.depth).arg(QString::fromStdString(s.name)).arg(s.start_ns).arg(s.dur_ns);
+        const QStringList expected{QStringLiteral("0 step 1 0+500"),
+                                   QStringLiteral("1 forward · micro-batch 0 0+150"),
+                                   QStringLiteral("1 backward · micro-batch 0 150+200"),
+                                   QStringLiteral("1 forward · micro-batch 1 360+100"),
+                                   QStringLiteral("1 optimizer step 470+30"),
+                                   QStringLiteral("2 layers.0 0+150"),
+                                   QStringLiteral("2 layers.0 150+200"),
+                                   QStringLiteral("2 layers.0 360+100")};
+        QCOMPARE(got, expected);
+
+        const auto path = std::filesystem::path(m_dir.path().toStdString()) / "nested.npudb";
+        QVERIFY(writeSimulation(r, {"demo", "/p/project.json", "sim-2"}, path).ok());
+        auto db = ProfileDb::open(path);
+        QVERIFY(db.ok());
+        const auto structure = (*db)->trackSlices((*db)->tracks()[0].id);
+        QCOMPARE(structure.size(), size_t(expected.size()));
+        QCOMPARE((*db)->string(structure.categoryId[0]), std::string("gpu_user_annotation"));
+        // Operator statistics leave the ranges out: only the kernels count.
+        OpStatOptions o;
+        o.grouping = OpGrouping::byType;
+        QCOMPARE(computeOpStatistics(**db, o).reference_ns, 300 + 50 + 120 + 100 + 30);
+    }
+
     void storesHostTracksAndLaunchFlows() {
         // Two launches on the host, each issuing one kernel; one view; two batches.
         auto result = makeResult();
