@@ -20,6 +20,10 @@ class QProgressBar;
 class QPushButton;
 class QTabWidget;
 
+namespace npu::engine {
+class Graph;
+}
+
 namespace npu::profiler {
 class ProfileDb;
 }
@@ -98,6 +102,7 @@ public:
     views::HostAnalysisView* hostView() const { return m_host; }
     views::QueryPanel* queryPanel() const { return m_query; }
     // Shows a converted model (.npuom) in the Graph tab (main_window_graph.cpp).
+    void showConvertedGraph(const engine::Graph& converted);  // before/after the fusion passes
     bool showGraphFile(const QString& npuomPath);
     QStringList recentFiles() const;
     QString statusText() const;  // the status bar's message (tests)

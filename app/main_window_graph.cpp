@@ -8,6 +8,7 @@
 
 #include "engine/frontends/model_loader.h"
 #include "engine/npuom/offline_model.h"
+#include "engine/passes/fusion/fusion_passes.h"
 #include "engine/passes/mixed_precision_pass.h"
 #include "views/dialogs/convert_wizard.h"
 #include "views/graph/graph_view.h"
@@ -53,6 +54,7 @@ void MainWindow::showRunGraphs() {
             m_graphSource.clear();
             m_graphView->setGraph(nullptr);
         }
+        if (m_tabs->currentWidget() == m_graphView) showProjectGraph();  // an import: no model of its own
         return;
     }
     const std::filesystem::path path = m_db->path();
@@ -83,7 +85,22 @@ void MainWindow::showRunGraphs() {
 
 void MainWindow::showProjectGraph() {
     // A converted model stays in the Graph tab until another project is opened.
-    if (!m_project || m_graphFromFile || m_graphFromRun) return;
+    if (m_graphFromFile || m_graphFromRun) return;
+    // An imported trace is not of the open project's model: showing that model's graph
+    // beside it would pass one for the other (issue 24).
+    if (m_db && m_db->meta("source") != "simulated") {
+        const QString key = QStringLiteral("imported|") + QString::fromStdString(m_db->path().string());
+        if (key == m_graphSource) return;
+        m_graphSource = key;
+        m_graphView->setEmptyMessage(QStringLiteral("No model graph for this run.\n\n%1 is an imported trace: it records the kernels "
+                                                    "that ran, not the model that issued them.\n\nA simulated run shows its model "
+                                                    "here; File > Convert Model… opens an ONNX model.")
+                                         .arg(QString::fromStdString(m_db->path().filename().string())));
+        m_graphView->setGraph(nullptr);
+        return;
+    }
+    m_graphView->setEmptyMessage({});
+    if (!m_project) return;
     const engine::Project project = *m_project;
     const QString key = QString::fromStdString(project.file.string() + "|" + engine::projectToJson(project)["model"].dump());
     if (key == m_graphSource) return;
@@ -120,9 +137,24 @@ bool MainWindow::showGraphFile(const QString& npuomPath) {
     m_graphSource = npuomPath;
     m_graphFromFile = true;
     m_graphFromRun = false;
-    m_graphView->setGraph(std::make_shared<const engine::Graph>(std::move(loaded->graph)));
+    showConvertedGraph(loaded->graph);
     m_tabs->setCurrentWidget(m_graphView);
     return true;
+}
+
+void MainWindow::showConvertedGraph(const engine::Graph& converted) {
+    // Before/after the NPU toolchain's fusion passes (graph_level 3), as a run's graph
+    // has them: the converted graph is forward only, so are its fused kernels.
+    auto before = std::make_shared<const engine::Graph>(converted);
+    auto fused = engine::fusedGraph(converted, 3);
+    if (!fused) {
+        warn(QStringLiteral("Graph: the fusion passes failed on the converted model: %1").arg(QString::fromStdString(fused.message())));
+        m_graphView->setGraph(before);
+        return;
+    }
+    m_graphView->setRunGraphs(before, std::make_shared<const engine::Graph>(std::move(fused).value()));
+    m_graphView->showBeforePasses(true);  // the model as converted first; the switch shows it fused
+    m_graphView->setScope(QStringLiteral("converted model, forward only: as converted (before) and after the fusion passes at graph_level 3"));
 }
 
 void MainWindow::convertModelDialog() {
@@ -143,7 +175,7 @@ void MainWindow::convertModelDialog() {
         m_graphSource = path;
         m_graphFromFile = true;
         m_graphFromRun = false;
-        m_graphView->setGraph(std::make_shared<const engine::Graph>(result->graph));
+        showConvertedGraph(result->graph);
         m_tabs->setCurrentWidget(m_graphView);
     });
     connect(wizard, &views::ConvertWizard::conversionFinished, this, [this, wizard](bool ok) {

@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QKeySequence>
 #include <QMenuBar>
+#include <QUndoStack>
 #include <QMessageBox>
 #include <QSettings>
 
@@ -58,6 +59,17 @@ void MainWindow::buildMenus() {
     m_exportCsvAction = exportMenu->addAction(QStringLiteral("Operator Statistics &CSV…"), this, &MainWindow::exportCsv);
     file->addSeparator();
     file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    // Undo / Redo of the Project tree's edits (views::ProjectTreeModel's stack); each step
+    // is saved as an edit is. A focused text field keeps Ctrl+Z for itself.
+    QMenu* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
+    QUndoStack* undo = m_explorer->model()->undoStack();
+    QAction* undoAction = undo->createUndoAction(this, QStringLiteral("&Undo"));
+    undoAction->setShortcut(QKeySequence::Undo);
+    QAction* redoAction = undo->createRedoAction(this, QStringLiteral("&Redo"));
+    redoAction->setShortcut(QKeySequence::Redo);
+    edit->addAction(undoAction);
+    edit->addAction(redoAction);
 
     QMenu* run = menuBar()->addMenu(QStringLiteral("&Run"));
     m_simulateAction = run->addAction(QStringLiteral("&Simulate"), QKeySequence(Qt::Key_F5), this, [this] { simulate(); });

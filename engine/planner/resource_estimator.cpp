@@ -22,6 +22,7 @@ nlohmann::json ResourceEstimate::toJson() const {
     for (const DeviceCountTrial& d : trials) {
         nlohmann::json row = {{"devices", d.devices}, {"fits", d.fits}, {"peak_bytes", d.peak_bytes}, {"step_time_ms", d.step_time_ms}};
         if (!d.strategy.empty()) row["strategy"] = d.strategy;
+        if (d.fits) row["seconds_for_tokens"] = d.seconds_for_tokens, row["device_hours"] = d.device_hours;
         t.push_back(std::move(row));
     }
     j["trials"] = t;
@@ -99,21 +100,27 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
             }
             e.capacity_bytes = found->capacity_bytes;
         }
+        if (trial.fits) {
+            // training.batch sequences per optimizer step whatever the device count (a DPO
+            // pair is 2 sequences).
+            const double sequences = static_cast<double>(t.batch * t.gradient_accumulation) * (t.mode.name == "dpo" ? 2 : 1);
+            e.tokens_per_step = sequences * static_cast<double>(sequenceTokens);
+            const double steps = std::ceil(request.tokens / e.tokens_per_step);
+            trial.seconds_for_tokens = steps * trial.step_time_ms / 1e3;
+            trial.device_hours = trial.seconds_for_tokens * n / 3600;
+        }
         e.trials.push_back(trial);
         if (!trial.fits) continue;
-        e.fits = true;
-        e.devices = n;
-        e.strategy = trial.strategy;
-        e.bytes_per_device = trial.peak_bytes;
-        e.step_time_ms = trial.step_time_ms;
-        // training.batch sequences per optimizer step whatever the device count (a DPO pair
-        // is 2 sequences).
-        const double sequences = static_cast<double>(t.batch * t.gradient_accumulation) * (t.mode.name == "dpo" ? 2 : 1);
-        e.tokens_per_step = sequences * static_cast<double>(sequenceTokens);
-        const double steps = std::ceil(request.tokens / e.tokens_per_step);
-        e.seconds_for_tokens = steps * e.step_time_ms / 1e3;
-        e.device_hours = e.seconds_for_tokens * n / 3600;
-        break;
+        if (!e.fits) {  // the fewest devices that fit are the answer
+            e.fits = true;
+            e.devices = n;
+            e.strategy = trial.strategy;
+            e.bytes_per_device = trial.peak_bytes;
+            e.step_time_ms = trial.step_time_ms;
+            e.seconds_for_tokens = trial.seconds_for_tokens;
+            e.device_hours = trial.device_hours;
+        }
+        if (!request.everyCount) break;
     }
     e.assumptions = {
         "training.mode \"" + t.mode.name + "\", precision " + t.precision + ", global batch " + std::to_string(t.batch) + " x " +

@@ -3,7 +3,8 @@
 // devices (powers of two) on which one optimizer step of training.batch sequences fits,
 // the fastest strategy the strategy search (engine/planner/strategy_search) finds on that
 // count — every candidate a cluster simulation with its collectives — and the time of one
-// step and of N training tokens (PPO too: the search runs its cluster simulation).
+// step and of N training tokens (PPO too: the search runs its cluster simulation); with
+// EstimateRequest::everyCount, the same for every larger count up to the maximum.
 
 #include "base/expected.h"
 #include "engine/driver/simulate_project.h"
@@ -22,6 +23,9 @@ struct EstimateRequest {
     double tokens = 0;       // training tokens to process (the --tokens N)
     int devicesMax = 1024;   // largest device count tried (powers of two up to it)
     int maxSimulationsPerCount = 40;  // the strategy search's cap on each device count
+    // Go on past the fewest devices that fit, to devicesMax: each count's fastest strategy,
+    // time and device-hours for the tokens (the GUI's table and chart against device count).
+    bool everyCount = false;
     SimulationOptions simulation;  // device lookup; graphs are not kept
 };
 
@@ -31,6 +35,8 @@ struct DeviceCountTrial {
     std::int64_t peak_bytes = 0;  // per device
     double step_time_ms = 0;
     std::string strategy;  // the strategy behind the figures (the fastest that fits, or the closest)
+    double seconds_for_tokens = 0;  // when it fits: the request's tokens at this count's step time
+    double device_hours = 0;        // seconds_for_tokens x devices / 3600
 };
 
 struct ResourceEstimate {

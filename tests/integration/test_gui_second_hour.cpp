@@ -7,7 +7,9 @@
 // Memory tab of the cluster run there (memory-cluster-1280x720.png) for a look.
 #include "app/job_runner.h"
 #include "app/main_window.h"
+#include "views/graph/graph_view.h"
 #include "engine/driver/simulate_project.h"
+#include "engine/frontends/model_loader.h"
 #include "profiler/store/simulation_writer.h"
 #include "views/charts/memory_chart.h"
 #include "views/charts/rank_memory_table.h"
@@ -34,6 +36,8 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QGraphicsTextItem>
+#include <QGraphicsView>
 #include <QTest>
 
 using npu::app::MainWindow;
@@ -232,6 +236,28 @@ private slots:
                  qPrintable(w.statusText()));
     }
 
+    // Minor: the Graph tab on an imported trace does not show the open project's unrelated
+    // model; it says why it has none, in readable type. The project's graph comes back
+    // with the project's own run.
+    void graphTabOnAnImportedTrace() {
+        MainWindow w;
+        QVERIFY(showActive(w));
+        const QString file = copyTinyProject(m_tmp.filePath(QStringLiteral("graph")));
+        QVERIFY(w.openProject(file, false));
+        w.tabs()->setCurrentWidget(w.graphView());
+        QTRY_VERIFY_WITH_TIMEOUT(w.graphView()->graph() != nullptr, 30000);  // the project's model
+        QVERIFY(w.openDatabase(m_a));  // an imported (synthetic) run
+        w.tabs()->setCurrentWidget(w.graphView());
+        QTRY_VERIFY(w.graphView()->graph() == nullptr);
+        QVERIFY2(w.graphView()->emptyMessage().contains(QStringLiteral("imported trace")), qPrintable(w.graphView()->emptyMessage()));
+        QGraphicsTextItem* hint = nullptr;
+        for (QGraphicsItem* item : w.graphView()->findChild<QGraphicsView*>()->scene()->items())
+            if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) hint = text;
+        QVERIFY(hint);
+        QVERIFY(hint->font().pointSizeF() >= w.font().pointSizeF());
+        QCOMPARE(w.graphView()->findChild<QGraphicsView*>()->transform().m11(), 1.0);  // not zoomed out to a speck
+    }
+
     // Minor: File > Convert Model writes by default into the open project's folder.
     void convertWizardWritesIntoTheProject() {
         MainWindow w;
@@ -248,6 +274,23 @@ private slots:
         wizard->setModelPath(model);
         QCOMPARE(QFileInfo(wizard->outputPath()).absolutePath(), QDir(m_tmp.filePath(QStringLiteral("convert"))).absolutePath());
         wizard->close();
+    }
+
+    // Minor: a converted model's Graph has the before/after switch a run's has: the graph
+    // as converted and after the fusion passes (conv + batch norm + ReLU fused on ResNet-18).
+    void convertedModelGraphHasBeforeAndAfter() {
+        MainWindow w;
+        QVERIFY(showActive(w));
+        npu::engine::ModelSource source;
+        source.onnx = QFINDTESTDATA("../data/models/resnet18_noweights.onnx").toStdString();
+        auto graph = npu::engine::loadModelGraph(source, {}, npu::engine::ZooShape{1, 1});
+        QVERIFY2(graph.ok(), graph.ok() ? "" : graph.message().c_str());
+        w.showConvertedGraph(*graph);
+        const npu::views::GraphView* view = w.graphView();
+        QVERIFY(view->hasRunGraphs());
+        QVERIFY(view->graphBefore() && view->graphAfter());
+        QVERIFY2(view->graphAfter()->nodes().size() < view->graphBefore()->nodes().size(),
+                 qPrintable(QStringLiteral("%1 -> %2 nodes").arg(view->graphBefore()->nodes().size()).arg(view->graphAfter()->nodes().size())));
     }
 };
 

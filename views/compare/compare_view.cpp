@@ -1,5 +1,6 @@
 #include "views/compare/compare_view.h"
 
+#include "profiler/analysis/kernel_matching.h"
 #include "profiler/analysis/run_comparison.h"
 #include "profiler/store/profile_db.h"
 #include "views/common/units.h"
@@ -55,6 +56,26 @@ void fillSteps(RecordTableModel& m, const std::vector<profiler::StepBreakdownRow
     m.setRows(std::move(out));
 }
 
+// "Step: A 36.3 ms · B 47.2 ms · +10.9 ms (+30.0 %)", the devices and steps compared and
+// how many kernels matched.
+QString headlineText(const profiler::KernelMatching& k) {
+    if (k.step_a_ns <= 0 || k.step_b_ns <= 0) return QStringLiteral("Step time: one of the runs has no device kernels to compare.");
+    const double delta = double(k.step_b_ns - k.step_a_ns);
+    const QString sign = delta > 0 ? QStringLiteral("+") : QString();
+    const auto where = [](const std::string& device, const std::string& step) {
+        return QString::fromStdString(device) + (step.empty() ? QStringLiteral(", whole run") : QStringLiteral(", step ") + QString::fromStdString(step));
+    };
+    return QStringLiteral("<b>Step time</b> A %1 · B %2 · <b>%3%4 (%3%5)</b> &nbsp; <span style='color:#555'>(A: %6; B: %7) · "
+                          "kernels matched by name and order: %8, only in A: %9, only in B: %10</span>")
+        .arg(formatDuration(double(k.step_a_ns)), formatDuration(double(k.step_b_ns)), sign, formatDuration(delta),
+             formatPercent(delta / double(k.step_a_ns)), where(k.device_a, k.step_a).toHtmlEscaped(), where(k.device_b, k.step_b).toHtmlEscaped())
+        .arg(k.matched)
+        .arg(k.only_a)
+        .arg(k.only_b);
+}
+
+RecordCell optionalNs(std::int64_t v) { return v < 0 ? RecordCell(QStringLiteral("—"), qlonglong(-1)) : ns(v); }
+
 }  // namespace
 
 CompareView::CompareView(QWidget* parent) : QWidget(parent) {
@@ -65,8 +86,12 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     m_grouping->addItem(QStringLiteral("By name"));
     m_grouping->addItem(QStringLiteral("By category"));
     m_grouping->addItem(QStringLiteral("By kernel class (compute / communication / memory)"));
+    m_grouping->addItem(QStringLiteral("Kernel by kernel (same name and order in the step)"));
     m_title = new QLabel(this);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_headline = new QLabel(this);
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_headline->setWordWrap(true);
     m_titleA = new QLabel(this);
     m_titleB = new QLabel(this);
     m_timelineA = new TimelineWidget(this);
@@ -122,6 +147,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
+    layout->addWidget(m_headline);
     layout->addWidget(split, 1);
 
     connect(m_grouping, &QComboBox::currentIndexChanged, this, [this] { fillDeltas(); });
@@ -150,12 +176,16 @@ void CompareView::setRuns(std::shared_ptr<const profiler::ProfileDb> a, std::sha
     m_b = std::move(b);
     if (!m_a || !m_b) {
         m_comparison.reset();
+        m_kernels.reset();
+        m_headline->clear();
         m_deltas->clear();
         m_timelineA->setDatabase(nullptr);
         m_timelineB->setDatabase(nullptr);
         return;
     }
     m_comparison = std::make_unique<profiler::RunComparison>(profiler::compareRuns(*m_a, *m_b));
+    m_kernels = std::make_unique<profiler::KernelMatching>(profiler::matchKernels(*m_a, *m_b));
+    m_headline->setText(headlineText(*m_kernels));
     auto name = [](const profiler::ProfileDb& db) {
         return QStringLiteral("%1 [%2]").arg(QString::fromStdString(db.path().filename().string()),
                                             QString::fromStdString(db.meta("source", "?")));
@@ -195,6 +225,10 @@ void CompareView::applySharedAxis() {
 }
 
 void CompareView::fillDeltas() {
+    if (m_grouping->currentIndex() == 3) {
+        fillKernelMatches();
+        return;
+    }
     m_deltas->setHeaders({QStringLiteral("Key"), QStringLiteral("Category"), QStringLiteral("Δ total"),
                           QStringLiteral("Total A"), QStringLiteral("Total B"), QStringLiteral("Count A"),
                           QStringLiteral("Count B"), QStringLiteral("Δ count")},
@@ -213,6 +247,24 @@ void CompareView::fillDeltas() {
                         ns(d.total_a_ns), ns(d.total_b_ns), RecordCell(QString::number(d.count_a), qlonglong(d.count_a)),
                         RecordCell(QString::number(d.count_b), qlonglong(d.count_b)),
                         RecordCell(QString::number(d.delta_count()), qlonglong(d.delta_count()))});
+    }
+    m_deltas->setRows(std::move(rows));
+}
+
+void CompareView::fillKernelMatches() {
+    m_deltas->setHeaders({QStringLiteral("Kernel"), QStringLiteral("#"), QStringLiteral("Δ duration"), QStringLiteral("Duration A"),
+                          QStringLiteral("Duration B"), QStringLiteral("Start A"), QStringLiteral("Start B")},
+                         {QString(), QStringLiteral("Its order among the step's kernels of this name, from 0"),
+                          QStringLiteral("Duration in B minus duration in A ('—': no such kernel in that run)"), QString(), QString(),
+                          QStringLiteral("From the step's start"), QStringLiteral("From the step's start")});
+    if (!m_kernels) return;
+    std::vector<std::vector<RecordCell>> rows;
+    rows.reserve(m_kernels->rows.size());
+    for (const auto& m : m_kernels->rows) {
+        const QString name = QString::fromStdString(m.name);
+        rows.push_back({RecordCell(name, name, name), RecordCell(QString::number(m.occurrence), qlonglong(m.occurrence)),
+                        RecordCell(signedNs(m.delta_ns()).display, qlonglong(std::llabs(m.delta_ns()))), optionalNs(m.dur_a_ns),
+                        optionalNs(m.dur_b_ns), optionalNs(m.start_a_ns), optionalNs(m.start_b_ns)});
     }
     m_deltas->setRows(std::move(rows));
 }

@@ -77,6 +77,8 @@ NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
     m_family->addItem(QStringLiteral("GPT (GPT-2 style)"), QStringLiteral("gpt"));
     m_family->addItem(QStringLiteral("BERT (encoder)"), QStringLiteral("bert"));
     m_family->addItem(QStringLiteral("ResNet"), QStringLiteral("resnet"));
+    // A model File > Convert Model… wrote (or any ONNX file): its graph, not a zoo family.
+    m_family->addItem(QStringLiteral("From converted model (.npuom / .onnx)"), QStringLiteral("file"));
 
     auto* lm = new QWidget(this);
     auto* lmForm = new QFormLayout(lm);
@@ -104,9 +106,23 @@ NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
     visionForm->addRow(QStringLiteral("Depth"), m_depth);
     visionForm->addRow(QStringLiteral("Classes"), m_classes);
     visionForm->addRow(QStringLiteral("Image size"), m_image);
+    auto* fromFile = new QWidget(this);
+    auto* fileRow = new QHBoxLayout(fromFile);
+    fileRow->setContentsMargins(0, 0, 0, 0);
+    m_modelFile = new QLineEdit(this);
+    m_modelFile->setPlaceholderText(QStringLiteral("a .npuom from File > Convert Model…, or an .onnx model"));
+    auto* browseModel = new QPushButton(QStringLiteral("Browse…"), this);
+    connect(browseModel, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(this, QStringLiteral("Converted model"), m_modelFile->text(),
+                                                          QStringLiteral("Models (*.npuom *.onnx);;All files (*)"));
+        if (!file.isEmpty()) m_modelFile->setText(file);
+    });
+    fileRow->addWidget(m_modelFile, 1);
+    fileRow->addWidget(browseModel);
     m_sizes = new QStackedWidget(this);
     m_sizes->addWidget(lm);
     m_sizes->addWidget(vision);
+    m_sizes->addWidget(fromFile);
 
     // The device profiles present (resources/devices); a typed name or path is checked
     // against them by validate() (views/project/project_validation).
@@ -171,7 +187,7 @@ NewProjectDialog::NewProjectDialog(QWidget* parent) : QDialog(parent) {
     connect(m_family, &QComboBox::currentIndexChanged, this, &NewProjectDialog::sizesEdited);
     for (QComboBox* c : {m_family, m_device, m_precision})
         connect(c, &QComboBox::currentTextChanged, m_check, qOverload<>(&QTimer::start));
-    for (QLineEdit* e : {m_name, m_location}) connect(e, &QLineEdit::textChanged, m_check, qOverload<>(&QTimer::start));
+    for (QLineEdit* e : {m_name, m_location, m_modelFile}) connect(e, &QLineEdit::textChanged, m_check, qOverload<>(&QTimer::start));
     updateValidation();
 }
 
@@ -184,7 +200,7 @@ void NewProjectDialog::updateValidation() {
 
 void NewProjectDialog::familyChanged() {
     const QString f = m_family->currentData().toString();
-    m_sizes->setCurrentIndex(f == QStringLiteral("resnet") ? 1 : 0);
+    m_sizes->setCurrentIndex(f == QStringLiteral("resnet") ? 1 : f == QStringLiteral("file") ? 2 : 0);
     const bool llama = f == QStringLiteral("llama");
     m_kvHeads->setEnabled(llama);
     m_ffn->setEnabled(llama);
@@ -196,6 +212,10 @@ void NewProjectDialog::setName(const QString& name) { m_name->setText(name); }
 void NewProjectDialog::setDevice(const QString& device) { m_device->setCurrentText(device); }
 void NewProjectDialog::setBatch(int batch) { m_batch->setValue(batch); }
 void NewProjectDialog::setPrecision(const QString& precision) { m_precision->setCurrentText(precision); }
+void NewProjectDialog::setModelFile(const QString& file) {
+    m_family->setCurrentIndex(m_family->findData(QStringLiteral("file")));
+    m_modelFile->setText(file);
+}
 
 void NewProjectDialog::sizesEdited() {
     if (m_applyingPreset) return;
@@ -231,8 +251,18 @@ engine::Project NewProjectDialog::project() const {
     engine::Project p;
     p.name = m_name->text().trimmed().toStdString();
     const QString family = m_family->currentData().toString();
-    p.model.zoo = family.toStdString();
-    if (family == QStringLiteral("resnet")) {
+    if (family == QStringLiteral("file")) {
+        // The file as given, made absolute: the project may live elsewhere.
+        const QString file = m_modelFile->text().trimmed();
+        const std::string path = file.isEmpty() ? std::string() : QFileInfo(file).absoluteFilePath().toStdString();
+        if (file.endsWith(QStringLiteral(".onnx"), Qt::CaseInsensitive)) p.model.onnx = path;
+        else p.model.npuom = path;
+    } else {
+        p.model.zoo = family.toStdString();
+    }
+    if (family == QStringLiteral("file")) {
+        // The graph comes from the file; no zoo sizes.
+    } else if (family == QStringLiteral("resnet")) {
         p.model.config = {{"depth", m_depth->value()}, {"classes", m_classes->value()}, {"image", m_image->value()}};
     } else {
         p.model.config = {{"hidden", m_hidden->value()}, {"layers", m_layers->value()}, {"heads", m_heads->value()},
@@ -262,6 +292,11 @@ Status NewProjectDialog::validate() const {
     if (name.contains(QLatin1Char('/')) || name.contains(QLatin1Char('\\')))
         return makeError("name: the project's folder name cannot contain slashes", ErrorCode::bad_input);
     if (m_location->text().trimmed().isEmpty()) return makeError("location: expected a folder");
+    if (m_family->currentData().toString() == QStringLiteral("file")) {
+        const QString file = m_modelFile->text().trimmed();
+        if (file.isEmpty()) return makeError("model: choose a converted model (.npuom) or an ONNX file", ErrorCode::bad_input);
+        if (!QFileInfo(file).isFile()) return makeError(file.toStdString() + ": no such file (expected a .npuom or .onnx model)", ErrorCode::bad_input);
+    }
     const engine::Project p = project();
     if (QFileInfo::exists(projectFile()))
         return makeError(projectFile().toStdString() + ": a project already exists there");

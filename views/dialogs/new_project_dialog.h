@@ -1,7 +1,8 @@
 #pragma once
-// File > New Project: name, location, model (a zoo family with its key sizes, or a
-// preset), device, batch, sequence length and precision. On OK it writes
-// <location>/<name>/project.json through engine::saveProject.
+// File > New Project: name, location, model (a zoo family with its key sizes, a preset,
+// or a converted model: a .npuom from File > Convert Model… or an .onnx file), device,
+// batch, sequence length and precision. On OK it writes <location>/<name>/project.json
+// through engine::saveProject.
 
 #include "base/expected.h"
 #include "engine/project/project.h"
@@ -31,6 +32,8 @@ public:
     void setDevice(const QString& device);
     void setBatch(int batch);
     void setPrecision(const QString& precision);
+    // "From converted model" with this .npuom or .onnx file.
+    void setModelFile(const QString& file);
 
     engine::Project project() const;  // from the current fields
     QString projectFile() const;      // <location>/<name>/project.json
@@ -56,6 +59,7 @@ private:
     QComboBox* m_preset;
     QComboBox* m_family;
     QStackedWidget* m_sizes;
+    QLineEdit* m_modelFile;
     QSpinBox *m_hidden, *m_ffn, *m_layers, *m_heads, *m_kvHeads, *m_vocab, *m_maxSeq;
     QSpinBox *m_depth, *m_classes, *m_image;
     QComboBox* m_device;

@@ -1,8 +1,11 @@
+#include "views/charts/qcustomplot_include.h"  // first: see there
+
 #include "views/dialogs/resource_estimate_dialog.h"
 
 #include "views/common/units.h"
 
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QHeaderView>
@@ -10,6 +13,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QSplitter>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -51,6 +55,12 @@ ResourceEstimateDialog::ResourceEstimateDialog(engine::Project project, QWidget*
     m_devicesMax->setValue(1024);
     m_devicesMax->setToolTip(QStringLiteral("Device counts tried: powers of two up to this"));
     form->addRow(QStringLiteral("Devices at most"), m_devicesMax);
+    m_price = new QDoubleSpinBox(this);
+    m_price->setRange(0, 1000);
+    m_price->setDecimals(2);
+    m_price->setSpecialValueText(QStringLiteral("not set (cost in device-hours)"));
+    m_price->setToolTip(QStringLiteral("Price of one device for one hour; the Cost column and the chart multiply the device-hours by it"));
+    form->addRow(QStringLiteral("Price per device-hour"), m_price);
     form->addRow(QStringLiteral("Model · mode"),
                  new QLabel(QString::fromStdString(modelName() +
                                                    " · " + m_project.training.mode.name + " · " + m_project.training.precision +
@@ -63,13 +73,29 @@ ResourceEstimateDialog::ResourceEstimateDialog(engine::Project project, QWidget*
     m_status = new QLabel(this);
     m_result = new QLabel(this);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_trials = new QTableWidget(0, 5, this);
+    m_trials = new QTableWidget(0, 8, this);
     m_trials->setHorizontalHeaderLabels({QStringLiteral("Devices"), QStringLiteral("Fits"), QStringLiteral("Peak per device"),
-                                         QStringLiteral("Step time"), QStringLiteral("Strategy")});
+                                         QStringLiteral("Step time"), QStringLiteral("Time for the tokens"), QStringLiteral("Device-hours"),
+                                         QStringLiteral("Cost"), QStringLiteral("Strategy")});
     m_trials->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_trials->horizontalHeader()->setStretchLastSection(true);
     m_trials->verticalHeader()->hide();
     m_trials->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // Step time and days against the device count (log2 axis), the cost on the right axis.
+    m_chart = new QCustomPlot(this);
+    m_chart->setMinimumHeight(160);
+    m_chart->xAxis->setLabel(QStringLiteral("devices"));
+    m_chart->xAxis->setScaleType(QCPAxis::stLogarithmic);
+    m_chart->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    m_chart->xAxis->ticker().dynamicCast<QCPAxisTickerLog>()->setLogBase(2);
+    m_chart->yAxis->setLabel(QStringLiteral("days for the tokens"));
+    m_chart->yAxis2->setVisible(true);
+    m_chart->legend->setVisible(true);
+    m_chart->legend->setFont(font());
+    connect(m_price, &QDoubleSpinBox::valueChanged, this, [this] {
+        fillTrials();
+        plotTrials();
+    });
     m_assumptions = new QListWidget(this);
     m_assumptions->setWordWrap(true);
 
@@ -81,12 +107,15 @@ ResourceEstimateDialog::ResourceEstimateDialog(engine::Project project, QWidget*
     layout->addLayout(form);
     layout->addWidget(m_status);
     layout->addWidget(m_result);
-    layout->addWidget(new QLabel(QStringLiteral("Device counts tried"), this));
-    layout->addWidget(m_trials, 1);
+    layout->addWidget(new QLabel(QStringLiteral("Device counts tried (powers of two up to the maximum)"), this));
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_trials);
+    split->addWidget(m_chart);
+    layout->addWidget(split, 2);
     layout->addWidget(new QLabel(QStringLiteral("Assumptions"), this));
     layout->addWidget(m_assumptions, 1);
     layout->addWidget(buttons);
-    resize(640, 560);
+    resize(820, 680);
 
     m_watcher = new QFutureWatcher<Expected<engine::ResourceEstimate>>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
@@ -119,9 +148,69 @@ void ResourceEstimateDialog::start() {
     engine::EstimateRequest request;
     request.tokens = *tokens;
     request.devicesMax = m_devicesMax->value();
+    request.everyCount = true;
     m_run->setEnabled(false);
-    m_status->setText(QStringLiteral("Simulating one rank per device count…"));
+    m_status->setText(QStringLiteral("Searching strategies on each device count…"));
     m_watcher->setFuture(QtConcurrent::run([project = m_project, request] { return engine::estimateResources(project, request); }));
+}
+
+void ResourceEstimateDialog::setPricePerDeviceHour(double price) { m_price->setValue(price); }
+
+void ResourceEstimateDialog::fillTrials() {
+    m_trials->setRowCount(0);
+    if (!m_estimate) return;
+    const double price = m_price->value();
+    for (const engine::DeviceCountTrial& t : m_estimate->trials) {
+        const int row = m_trials->rowCount();
+        m_trials->insertRow(row);
+        const QString none = QStringLiteral("—");
+        const QStringList cells{QString::number(t.devices),
+                                t.fits ? QStringLiteral("yes") : QStringLiteral("no"),
+                                formatBytes(static_cast<double>(t.peak_bytes)),
+                                formatDuration(t.step_time_ms * 1e6),
+                                t.fits ? hours(t.seconds_for_tokens) : none,
+                                t.fits ? QString::number(t.device_hours, 'f', 1) : none,
+                                t.fits && price > 0 ? QString::number(t.device_hours * price, 'f', 2) : none,
+                                QString::fromStdString(t.strategy)};
+        for (int c = 0; c < cells.size(); ++c) m_trials->setItem(row, c, new QTableWidgetItem(cells[c]));
+        if (t.fits && m_estimate->devices == t.devices)  // the answer: the fewest that fit
+            for (int c = 0; c < cells.size(); ++c) {
+                QFont bold = font();
+                bold.setBold(true);
+                m_trials->item(row, c)->setFont(bold);
+            }
+    }
+}
+
+void ResourceEstimateDialog::plotTrials() {
+    m_chart->clearGraphs();
+    const double price = m_price->value();
+    m_chart->yAxis2->setLabel(price > 0 ? QStringLiteral("cost") : QStringLiteral("device-hours"));
+    QVector<double> x, days, cost;
+    if (m_estimate)
+        for (const engine::DeviceCountTrial& t : m_estimate->trials)
+            if (t.fits) {
+                x << t.devices;
+                days << t.seconds_for_tokens / 86400;
+                cost << t.device_hours * (price > 0 ? price : 1);
+            }
+    QCPGraph* d = m_chart->addGraph(m_chart->xAxis, m_chart->yAxis);
+    d->setName(QStringLiteral("days for the tokens"));
+    d->setPen(QPen(QColor(41, 128, 185), 2));
+    d->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
+    d->setData(x, days);
+    QCPGraph* c = m_chart->addGraph(m_chart->xAxis, m_chart->yAxis2);
+    c->setName(price > 0 ? QStringLiteral("cost") : QStringLiteral("device-hours"));
+    c->setPen(QPen(QColor(211, 84, 0), 2, Qt::DashLine));
+    c->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 6));
+    c->setData(x, cost);
+    if (!x.isEmpty()) {
+        m_chart->xAxis->setRange(std::max(0.5, x.front() / 1.5), x.back() * 1.5);
+        bool found = false;
+        m_chart->yAxis->setRange(0, std::max(1e-9, d->data()->valueRange(found).upper * 1.15));
+        m_chart->yAxis2->setRange(0, std::max(1e-9, c->data()->valueRange(found).upper * 1.15));
+    }
+    m_chart->replot();
 }
 
 void ResourceEstimateDialog::showResult(const Expected<engine::ResourceEstimate>& result) {
@@ -131,6 +220,7 @@ void ResourceEstimateDialog::showResult(const Expected<engine::ResourceEstimate>
         m_estimate.reset();
         m_result->clear();
         m_status->setText(QString::fromStdString(result.message()));
+        plotTrials();
         return;
     }
     m_estimate = *result;
@@ -145,15 +235,8 @@ void ResourceEstimateDialog::showResult(const Expected<engine::ResourceEstimate>
                                    QString::number(e.device_hours, 'f', 1)));
     else
         m_result->clear();
-    for (const engine::DeviceCountTrial& t : e.trials) {
-        const int row = m_trials->rowCount();
-        m_trials->insertRow(row);
-        m_trials->setItem(row, 0, new QTableWidgetItem(QString::number(t.devices)));
-        m_trials->setItem(row, 1, new QTableWidgetItem(t.fits ? QStringLiteral("yes") : QStringLiteral("no")));
-        m_trials->setItem(row, 2, new QTableWidgetItem(formatBytes(static_cast<double>(t.peak_bytes))));
-        m_trials->setItem(row, 3, new QTableWidgetItem(formatDuration(t.step_time_ms * 1e6)));
-        m_trials->setItem(row, 4, new QTableWidgetItem(QString::fromStdString(t.strategy)));
-    }
+    fillTrials();
+    plotTrials();
     for (const std::string& a : e.assumptions) m_assumptions->addItem(QString::fromStdString(a));
 }
 

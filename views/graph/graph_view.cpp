@@ -146,13 +146,24 @@ void GraphView::showGraph(std::shared_ptr<const engine::Graph> graph, bool keepB
     relayout();
 }
 
+void GraphView::setEmptyMessage(const QString& message) { m_emptyMessage = message; }
+
 void GraphView::showEmptyHint() {
-    // An empty canvas reads as "still loading" or "broken"; say what would fill it.
-    auto* hint = m_scene->addText(tr("No model graph to show.\n\n"
-                                     "A simulated run or an open project shows its model here.\n"
-                                     "An imported trace records kernels, not the model that issued them.\n"
-                                     "File > Convert Model… opens an ONNX model."));
+    // An empty canvas reads as "still loading" or "broken"; say what would fill it, in
+    // type as large as the panel's (the canvas may still be zoomed out from a model).
+    const QString text = !m_emptyMessage.isEmpty() ? m_emptyMessage
+                                                   : tr("No model graph to show.\n\n"
+                                                        "A simulated run or an open project shows its model here.\n"
+                                                        "An imported trace records kernels, not the model that issued them.\n"
+                                                        "File > Convert Model… opens an ONNX model.");
+    auto* hint = m_scene->addText(text);
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 1.25);
+    hint->setFont(f);
+    hint->setTextWidth(520);
     hint->setDefaultTextColor(palette().color(QPalette::Disabled, QPalette::Text));
+    m_canvas->resetTransform();
+    m_canvas->centerOn(hint);
 }
 
 void GraphView::collapseAllBlocks() {

@@ -46,6 +46,9 @@ public:
     // What the run's graph is of when it is not the whole model (a cluster run's part of
     // one rank, SimulationResult::graph_scope), shown above it; empty hides the line.
     void setScope(const QString& scope);
+    // What the empty canvas says (the next setGraph(nullptr)); empty: the general hint.
+    void setEmptyMessage(const QString& message);
+    QString emptyMessage() const { return m_emptyMessage; }
     QString scope() const;
     void showBeforePasses(bool before);
     bool showingBefore() const { return hasRunGraphs() && m_graph == m_before; }
@@ -124,6 +127,7 @@ private:
     quint64 m_generation = 0;
     int m_current = -1;
     double m_lastLayoutSeconds = 0;
+    QString m_emptyMessage;
 };
 
 }  // namespace npu::views

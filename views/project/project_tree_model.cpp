@@ -4,6 +4,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QUndoStack>
 
 #include <functional>
 
@@ -115,9 +116,32 @@ QString modelSummary(const engine::ModelSource& m) {
 
 }  // namespace
 
-ProjectTreeModel::ProjectTreeModel(QObject* parent) : QStandardItemModel(parent) { rebuild(); }
+// One accepted edit of the Project tree: the keys' values before and after. Pushed once
+// the edit is applied, so its first redo() does nothing.
+class ProjectEditCommand : public QUndoCommand {
+public:
+    ProjectEditCommand(ProjectTreeModel* model, ProjectTreeModel::KeyValues before, ProjectTreeModel::KeyValues after)
+        : m_model(model), m_before(std::move(before)), m_after(std::move(after)) {
+        QStringList keys;
+        for (const auto& [path, value] : m_after) keys << QString::fromStdString(path).mid(1).replace(QLatin1Char('/'), QLatin1Char('.'));
+        setText(QStringLiteral("edit %1").arg(keys.join(QStringLiteral(", "))));
+    }
+    void undo() override { m_model->applyKeyValues(m_before); }
+    void redo() override {
+        if (m_applied) m_model->applyKeyValues(m_after);
+        m_applied = true;
+    }
+
+private:
+    ProjectTreeModel* m_model;
+    ProjectTreeModel::KeyValues m_before, m_after;
+    bool m_applied = false;
+};
+
+ProjectTreeModel::ProjectTreeModel(QObject* parent) : QStandardItemModel(parent), m_undo(new QUndoStack(this)) { rebuild(); }
 
 void ProjectTreeModel::setProject(const engine::Project& project) {
+    if (!m_hasProject || m_project.file != project.file) m_undo->clear();  // another project's edits do not apply
     m_project = project;
     m_notes.clear();
     m_hasProject = true;
@@ -125,6 +149,7 @@ void ProjectTreeModel::setProject(const engine::Project& project) {
 }
 
 void ProjectTreeModel::clearProject() {
+    m_undo->clear();
     m_hasProject = false;
     m_project = {};
     rebuild();
@@ -202,8 +227,26 @@ bool ProjectTreeModel::setData(const QModelIndex& index, const QVariant& value, 
 
 bool ProjectTreeModel::applyEdits(const std::vector<std::pair<std::string, nlohmann::json>>& edits) {
     if (!m_hasProject) return false;
+    const json doc = engine::projectToJson(m_project);
+    KeyValues before, after;
+    for (const auto& [path, value] : edits) {
+        const json::json_pointer pointer(path);
+        before.emplace_back(path, doc.contains(pointer) ? std::optional<json>(doc.at(pointer)) : std::nullopt);
+        after.emplace_back(path, value);
+    }
+    if (!applyKeyValues(after)) return false;
+    m_undo->push(new ProjectEditCommand(this, std::move(before), std::move(after)));
+    return true;
+}
+
+bool ProjectTreeModel::applyKeyValues(const KeyValues& values) {
+    if (!m_hasProject) return false;
     json doc = engine::projectToJson(m_project);
-    for (const auto& [path, value] : edits) doc[json::json_pointer(path)] = value;
+    for (const auto& [path, value] : values) {
+        const json::json_pointer pointer(path);
+        if (value) doc[pointer] = *value;
+        else if (doc.contains(pointer)) doc[pointer.parent_pointer()].erase(pointer.back());
+    }
     auto parsed = engine::parseProject(doc, m_project.file.string());
     Expected<engine::Project> checked = parsed ? [&] {
         parsed->file = m_project.file;

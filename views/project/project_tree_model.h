@@ -5,15 +5,21 @@
 // project (device, model config, training, ...) are editable in place: an edit is checked
 // with validateProject (the loader's and the model builder's checks) and either becomes
 // the project (projectEdited, for the window to save and offer a re-simulation) or is
-// refused (editRejected with the reason) and the old value stays.
+// refused (editRejected with the reason) and the old value stays. Every accepted edit is a
+// command on undoStack() (Edit > Undo / Redo): undoing puts the keys' old values back
+// (removing a key the edit added) through the same checks, and emits projectEdited so
+// the window saves it as it saves an edit. Another project starts an empty stack.
 
 #include "engine/project/project.h"
 
 #include <QStandardItemModel>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+class QUndoStack;
 
 namespace npu::views {
 
@@ -41,6 +47,12 @@ public:
     // Several keys at once (JSON pointer, value), checked as one edit like setData's:
     // projectEdited, or editRejected and no change. Used by the strategy search's Apply.
     bool applyEdits(const std::vector<std::pair<std::string, nlohmann::json>>& edits);
+    QUndoStack* undoStack() const { return m_undo; }
+
+    // Key path -> value; nullopt removes the key. What an undo or redo applies.
+    using KeyValues = std::vector<std::pair<std::string, std::optional<nlohmann::json>>>;
+    // Checked as applyEdits is; no command is pushed.
+    bool applyKeyValues(const KeyValues& values);
 
     // Rows shown under a key's row ("/optimizations/graph_level": the what-if prediction
     // for the edited value), one per line of `text`, each "label<TAB>value"; empty text
@@ -59,6 +71,7 @@ private:
     void rebuild();
 
     bool m_hasProject = false;
+    QUndoStack* m_undo = nullptr;
     engine::Project m_project;
     QList<QPair<QString, QString>> m_opened;  // path, label
     QMap<QString, QString> m_notes;           // key path -> note

@@ -1,6 +1,7 @@
 #include "views/tables/op_stats_model.h"
 
 #include "views/common/units.h"
+#include "views/tables/distinguishing_elide.h"
 
 namespace npu::views {
 
@@ -10,6 +11,10 @@ void OpStatsModel::setStatistics(profiler::OpStatistics stats, profiler::OpGroup
     beginResetModel();
     m_stats = std::move(stats);
     m_grouping = grouping;
+    std::vector<QString> keys;
+    keys.reserve(m_stats.rows.size());
+    for (const auto& r : m_stats.rows) keys.push_back(QString::fromStdString(r.key));
+    m_sharedPrefix = sharedPrefixLengths(keys);
     endResetModel();
 }
 
@@ -45,6 +50,8 @@ QVariant OpStatsModel::data(const QModelIndex& index, int role) const {
         case Max: return QVariant::fromValue<qlonglong>(r.max_ns);
         case Share: return r.share;
         }
+    } else if (role == DistinctFromRole && col == Key) {
+        return m_sharedPrefix[std::size_t(index.row())];
     } else if (role == FractionRole && col == Share) {
         return r.share;
     } else if (role == Qt::ToolTipRole) {

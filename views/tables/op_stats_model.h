@@ -15,6 +15,8 @@ public:
     enum Column { Key, Category, DType, Count, Total, Mean, Min, Max, Share, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
     static constexpr int FractionRole = Qt::UserRole + 1;
+    // On Key: the longest prefix the key shares with another row's (distinguishing_elide.h).
+    static constexpr int DistinctFromRole = Qt::UserRole + 2;
 
     explicit OpStatsModel(QObject* parent = nullptr);
 
@@ -30,6 +32,7 @@ public:
 private:
     profiler::OpStatistics m_stats;
     profiler::OpGrouping m_grouping = profiler::OpGrouping::byName;
+    std::vector<int> m_sharedPrefix;  // per row
 };
 
 }  // namespace npu::views

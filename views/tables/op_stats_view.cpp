@@ -3,6 +3,7 @@
 #include "profiler/store/profile_db.h"
 #include "views/common/units.h"
 #include "views/tables/descending_first_sort.h"
+#include "views/tables/distinguishing_elide.h"
 #include "views/tables/op_stats_model.h"
 #include "views/tables/share_bar_delegate.h"
 
@@ -59,11 +60,14 @@ OpStatsView::OpStatsView(QWidget* parent) : QWidget(parent) {
     m_table->setItemDelegateForColumn(OpStatsModel::Share, new ShareBarDelegate(OpStatsModel::FractionRole, this));
     m_table->setWordWrap(false);
     m_table->setTextElideMode(Qt::ElideMiddle);
+    // Names of one kernel family keep the part that tells them apart when cut.
+    m_table->setItemDelegateForColumn(OpStatsModel::Key, new DistinguishingElideDelegate(OpStatsModel::DistinctFromRole, this));
     auto* header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setStretchLastSection(true);
     const int widths[] = {360, 110, 80, 70, 95, 95, 95, 95, 160};
     for (int c = 0; c < OpStatsModel::ColumnCount; ++c) header->resizeSection(c, widths[c]);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &OpStatsView::fitNameColumn);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -87,6 +91,24 @@ OpStatsView::OpStatsView(QWidget* parent) : QWidget(parent) {
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(m_table->viewport()->mapToGlobal(pos));
     });
+}
+
+void OpStatsView::fitNameColumn() {
+    // As wide as the names need, up to what the other columns leave (a share bar of 120 px
+    // at least): at 1920 px long kernel names show whole, at 1280 they are cut.
+    auto* header = m_table->horizontalHeader();
+    int others = 0;
+    for (int c = 0; c < OpStatsModel::ColumnCount; ++c)
+        if (c != OpStatsModel::Key && c != OpStatsModel::Share) others += header->sectionSize(c);
+    const int room = m_table->viewport()->width() - others - 120;
+    m_table->resizeColumnToContents(OpStatsModel::Key);  // the names' own width (the rows shown)
+    const int want = header->sectionSize(OpStatsModel::Key) + 12;
+    header->resizeSection(OpStatsModel::Key, std::max(240, std::min(want, room)));
+}
+
+void OpStatsView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitNameColumn();
 }
 
 QString OpStatsView::keyAt(const QModelIndex& proxyIndex) const {

@@ -57,8 +57,12 @@ signals:
     // The key of a double-clicked row (a name, op type or category), e.g. to search the timeline.
     void rowActivated(const QString& key, profiler::OpGrouping grouping);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void recompute();
+    void fitNameColumn();
     void updateInfo();
     QString keyAt(const QModelIndex& proxyIndex) const;
 

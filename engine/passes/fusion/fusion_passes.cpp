@@ -34,4 +34,12 @@ void addFusionPasses(PassManager& passes) {
     passes.add(std::make_unique<OptimizerFusion>());
 }
 
+Expected<Graph> fusedGraph(Graph graph, int graphLevel) {
+    PassManager passes;
+    addFusionPasses(passes);
+    passes.setLevel(graphLevel);
+    if (auto stats = passes.run(graph); !stats) return stats.error();
+    return graph;
+}
+
 }  // namespace npu::engine

@@ -9,4 +9,8 @@ namespace npu::engine {
 
 void addFusionPasses(PassManager& passes);
 
+// `graph` after the fusion passes at `graphLevel` (3: all of them): what the Graph tab
+// shows as "after passes" for a converted model, whose graph is forward only.
+Expected<Graph> fusedGraph(Graph graph, int graphLevel = 3);
+
 }  // namespace npu::engine

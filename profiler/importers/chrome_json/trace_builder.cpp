@@ -251,17 +251,20 @@ std::string TraceBuilder::source() const {
     return m_kinetoEvents > 0 ? "kineto" : "chrome";
 }
 
-int TraceBuilder::rankFromMetadata() const {
+std::int64_t TraceBuilder::distributedField(const char* field) const {
     for (const auto& [key, value] : m_topLevel) {
         if (key != "distributedInfo") continue;
         simdjson::ondemand::parser parser;
         simdjson::padded_string padded(value);
         simdjson::ondemand::document doc;
-        std::int64_t rank = -1;
-        if (parser.iterate(padded).get(doc) || doc.find_field("rank").get_int64().get(rank)) return -1;
-        return static_cast<int>(rank);
+        std::int64_t v = -1;
+        if (parser.iterate(padded).get(doc) || doc.find_field(field).get_int64().get(v)) return -1;
+        return v;
     }
     return -1;
 }
+
+int TraceBuilder::rankFromMetadata() const { return static_cast<int>(distributedField("rank")); }
+int TraceBuilder::worldSizeFromMetadata() const { return static_cast<int>(distributedField("world_size")); }
 
 }  // namespace npu::profiler

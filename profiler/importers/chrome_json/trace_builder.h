@@ -126,6 +126,7 @@ public:
     const std::vector<std::pair<std::string, std::string>>& topLevel() const { return m_topLevel; }
     std::string source() const;     // kineto | ascend | chrome
     int rankFromMetadata() const;   // distributedInfo.rank, -1 when absent
+    int worldSizeFromMetadata() const;  // distributedInfo.world_size, -1 when absent
 
     // Aligning ranks (trace_builder_shift.cpp): the start of the earliest "ProfilerStep#"
     // slice, -1 without one; every timestamp moved by ns (slices, counters, memory, flows).
@@ -141,6 +142,7 @@ public:
     std::int64_t events() const { return m_events; }
 
 private:
+    std::int64_t distributedField(const char* field) const;  // distributedInfo.<field>, -1 when absent
     friend class FlowBinder;
     friend class NcclLaunchArgs;
     std::uint32_t processOf(const TraceEventId& pid);

@@ -156,6 +156,7 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
     std::vector<TraceRankFile> rankFiles;
     std::vector<std::unique_ptr<TraceBuilder>> builders;
     std::set<int> ranksSeen;
+    std::pair<int, std::string> worldSize{-1, {}};  // the first file's world size, and that file
     RankAlignment alignment;
     std::vector<RankNodeEvidence> evidence;
     std::vector<RankLink> links;
@@ -176,6 +177,18 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
             return r.error();
         }
         auto builder = std::move(r.value());
+        // One job per import: traces of different world sizes are different jobs, whose
+        // clocks and ranks have nothing in common (merged, they span years of "time").
+        if (const int world = builder->worldSizeFromMetadata(); world > 0) {
+            if (worldSize.first < 0) {
+                worldSize = {world, files[k].filename().string()};
+            } else if (world != worldSize.first) {
+                stop = true;
+                return makeError(folder.string() + ": the traces come from different jobs: " + worldSize.second +
+                                 " has distributedInfo.world_size " + std::to_string(worldSize.first) + ", " + files[k].filename().string() +
+                                 " has " + std::to_string(world) + "; expected one job's traces (one folder per job, or import a file alone)");
+            }
+        }
         int rank = builder->rankFromMetadata();
         if (rank < 0) rank = rankFromFileName(files[k]);
         if (rank < 0 || ranksSeen.count(rank)) {

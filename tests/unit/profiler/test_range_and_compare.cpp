@@ -1,4 +1,5 @@
 // Selection-range aggregation, run comparison and the report JSON on the fixture run.
+#include "profiler/analysis/kernel_matching.h"
 #include "profiler/analysis/range_aggregation.h"
 #include "profiler/analysis/run_comparison.h"
 #include "profiler/analysis/run_report.h"
@@ -58,6 +59,45 @@ private slots:
         QCOMPARE(c.stepStartA_ns, 0);
         QCOMPARE(c.stepStartB_ns, us(5));
         QCOMPARE(c.alignOffsetB_ns(), -us(5));
+    }
+
+    // Kernel by kernel: the k-th kernel of a name in A against the k-th in B within the
+    // first step, the largest |delta| first; a kernel only B runs is listed as such.
+    void kernelMatching() {
+        const std::filesystem::path dir = m_dir.path().toStdString();
+        using Kernel = std::tuple<std::int64_t, std::int64_t, const char*>;
+        auto write = [&](const char* file, std::int64_t stepEnd, std::vector<Kernel> kernels) {
+            auto w = ProfileDbWriter::create(dir / file);
+            if (!w) qFatal("%s", w.message().c_str());
+            const auto gpu = (*w)->addDevice("gpu0", "gpu");
+            const auto stream = (*w)->addTrack(gpu, -1, TrackKind::compute, "stream 7", 0);
+            for (const auto& [a, b, name] : kernels) (*w)->addSlice(stream, us(a), us(b - a), 0, name, "kernel");
+            (*w)->addSlice(stream, us(stepEnd) + us(10), us(5), 0, "sm90_gemm", "kernel");  // the next step's
+            (*w)->addStep(0, us(stepEnd));
+            (*w)->addStep(us(stepEnd), us(stepEnd) + us(100));
+            if (!(*w)->commit()) qFatal("commit");
+            auto db = ProfileDb::open(dir / file);
+            if (!db) qFatal("open");
+            return std::move(*db);
+        };
+        const auto a = write("ka.npudb", 1000, {{0, 100, "sm90_gemm"}, {150, 250, "sm90_gemm"}, {300, 350, "elementwise"}});
+        const auto b = write("kb.npudb", 1200, {{0, 100, "sm90_gemm"}, {150, 400, "sm90_gemm"}, {450, 500, "elementwise"}, {600, 700, "softmax"}});
+        const KernelMatching m = matchKernels(*a, *b);
+        QCOMPARE(m.step_a_ns, us(1000));
+        QCOMPARE(m.step_b_ns, us(1200));
+        QCOMPARE(m.matched, 3);
+        QCOMPARE(m.only_a, 0);
+        QCOMPARE(m.only_b, 1);
+        QCOMPARE(m.rows.size(), size_t(4));
+        QCOMPARE(m.rows[0].name, std::string("sm90_gemm"));
+        QCOMPARE(m.rows[0].occurrence, 1);
+        QCOMPARE(m.rows[0].delta_ns(), us(150));
+        QCOMPARE(m.rows[0].start_b_ns, us(150));
+        QCOMPARE(m.rows[1].name, std::string("softmax"));
+        QCOMPARE(m.rows[1].dur_a_ns, std::int64_t(-1));
+        QCOMPARE(m.rows[1].delta_ns(), us(100));
+        QCOMPARE(m.rows[2].delta_ns(), 0);
+        QCOMPARE(m.rows[3].delta_ns(), 0);
     }
 
     void reports() {

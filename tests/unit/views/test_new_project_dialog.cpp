@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -57,6 +58,29 @@ private slots:
             if (preset == QStringLiteral("resnet50")) QCOMPARE(loaded->model.config.at("depth").get<int>(), 50);
             else QVERIFY(loaded->model.config.contains("max_seq"));
         }
+    }
+
+    // Issue 24 Minor: a converted (or any ONNX) model can be simulated from the GUI: New
+    // Project offers "From converted model", and the project it writes loads and checks.
+    void fromAConvertedModel() {
+        QTemporaryDir tmp;
+        NewProjectDialog d;
+        d.setLocation(tmp.path());
+        d.setName(QStringLiteral("from-onnx"));
+        d.setModelFile(QString());
+        QVERIFY2(d.validate().message().find("choose a converted model") != std::string::npos, d.validate().message().c_str());
+        d.setModelFile(tmp.filePath(QStringLiteral("missing.npuom")));
+        QVERIFY2(d.validate().message().find("missing.npuom: no such file") != std::string::npos, d.validate().message().c_str());
+        const QString onnx = QFINDTESTDATA("../../data/models/resnet18_noweights.onnx");
+        QVERIFY(!onnx.isEmpty());
+        d.setModelFile(onnx);
+        d.setBatch(2);
+        const auto st = d.writeProject();
+        QVERIFY2(st.ok(), st.ok() ? "" : st.message().c_str());
+        auto loaded = npu::engine::loadProject(d.projectFile().toStdString());
+        QVERIFY2(loaded.ok(), loaded.ok() ? "" : loaded.message().c_str());
+        QVERIFY(loaded->model.zoo.empty());
+        QCOMPARE(QString::fromStdString(loaded->model.onnx), QFileInfo(onnx).absoluteFilePath());
     }
 
     void rejectsABadName() {

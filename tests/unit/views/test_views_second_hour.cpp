@@ -4,23 +4,38 @@
 // schema; the Passes Time column is not cut; FLOPs read in units. Each slot fails
 // without its fix.
 #include "engine/models/model_zoo.h"
+#include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/synthetic_db.h"
+#include "views/common/run_banner.h"
+#include "views/compare/compare_view.h"
 #include "views/common/units.h"
 #include "views/graph/graph_display_model.h"
 #include "views/graph/graph_node_details.h"
 #include "views/graph/graph_view.h"
 #include "views/passes/passes_model.h"
 #include "views/passes/passes_view.h"
+#include "views/project/project_tree_model.h"
 #include "views/query/query_panel.h"
 #include "views/query/schema_browser.h"
 #include "views/summary/summary_view.h"
+#include "views/tables/distinguishing_elide.h"
+#include "views/tables/op_stats_view.h"
 #include "views/tables/record_table_model.h"
+#include "views/tables/share_bar_delegate.h"
 #include "views/timeline/timeline_search_bar.h"
+#include "views/timeline/flow_geometry.h"
+#include "views/timeline/overview_lane.h"
+#include "views/timeline/shortcut_overlay.h"
 #include "views/timeline/timeline_view.h"
 #include "views/timeline/timeline_widget.h"
 
+#include <QApplication>
+#include <QComboBox>
+#include <QLabel>
 #include <QHeaderView>
+#include <QPainter>
+#include <QStandardItemModel>
 #include <QPushButton>
 #include <QRegularExpression>
 #include <QScrollArea>
@@ -28,6 +43,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QTest>
 
 using namespace npu;
@@ -220,6 +236,248 @@ private slots:
         QVERIFY2(QRegularExpression(QStringLiteral("\\d (KiB|MiB|GiB|B)\\b")).match(html).hasMatch(), qPrintable(html));
         // No bare integer of seven or more digits (with or without separators).
         QVERIFY2(!QRegularExpression(QStringLiteral("\\d{1,3}(,\\d{3}){2,}|\\d{7,}")).match(html).hasMatch(), qPrintable(html));
+    }
+
+    // Summary nit: the share bar keeps left of the figure, never under its digits.
+    void shareBarLeavesTheFigureReadable() {
+        QStandardItemModel model(1, 1);
+        model.setData(model.index(0, 0), QStringLiteral("100.0 %"));
+        model.setData(model.index(0, 0), 1.0, Qt::UserRole + 7);
+        model.setData(model.index(0, 0), int(Qt::AlignRight | Qt::AlignVCenter), Qt::TextAlignmentRole);
+        ShareBarDelegate delegate(Qt::UserRole + 7);
+        QStyleOptionViewItem option;
+        option.font = QApplication::font();
+        option.fontMetrics = QFontMetrics(option.font);
+        const int textWidth = option.fontMetrics.horizontalAdvance(QStringLiteral("100.0 %"));
+        QVERIFY(delegate.sizeHint(option, model.index(0, 0)).width() >= textWidth + ShareBarDelegate::kBarRoom);
+        option.rect = QRect(0, 0, textWidth + ShareBarDelegate::kBarRoom + 12, 24);
+        QImage image(option.rect.size(), QImage::Format_RGB32);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            delegate.paint(&painter, option, model.index(0, 0));
+        }
+        auto bluish = [&](int x0, int x1) {
+            int n = 0;
+            for (int x = x0; x < x1; ++x)
+                for (int y = 0; y < image.height(); ++y) {
+                    const QColor c = image.pixelColor(x, y);
+                    n += c.blue() > c.red() + 60;
+                }
+            return n;
+        };
+        QVERIFY(bluish(0, 20) > 0);                                         // a full share draws a bar
+        QCOMPARE(bluish(image.width() - textWidth - 4, image.width()), 0);  // but not under the figure
+    }
+
+    // Partial load of a cut trace: the run opens with a banner saying what is missing; a
+    // complete run has none.
+    // "What a Perfetto user expected": the Compare tab heads with the step-time delta, and
+    // lists the kernels matched by name and order within the step, largest delta first.
+    void compareHeadsWithTheStepDeltaAndMatchesKernels() {
+        CompareView view;
+        view.resize(1280, 720);
+        view.setRuns(openDb(m_a), openDb(m_b));
+        const QString headline = view.headline()->text();
+        QVERIFY2(headline.contains(QStringLiteral("Step time")) && headline.contains(QStringLiteral(" · B ")) &&
+                     headline.contains(QStringLiteral("kernels matched by name and order")),
+                 qPrintable(headline));
+        view.grouping()->setCurrentIndex(3);
+        RecordTableModel* rows = view.deltaModel();
+        QCOMPARE(rows->headerData(0, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Kernel"));
+        QVERIFY(rows->rowCount() > 0);
+        // Largest |delta| first: the sort key of the delta column never rises down the rows.
+        qlonglong previous = std::numeric_limits<qlonglong>::max();
+        for (int r = 0; r < rows->rowCount(); ++r) {
+            const qlonglong key = rows->data(rows->index(r, 2), RecordTableModel::SortRole).toLongLong();
+            QVERIFY(key <= previous);
+            previous = key;
+        }
+        view.setRuns(nullptr, nullptr);
+        QVERIFY(view.headline()->text().isEmpty());
+    }
+
+    // "What a Perfetto / Insight user expected": undo/redo for Project-tree edits. An edit
+    // is one command; undo puts the old value back (and removes a key the edit added),
+    // redo applies it again, each through the checks and announced as an edit (the window
+    // saves on projectEdited).
+    void projectTreeEditsUndoAndRedo() {
+        auto project = engine::loadProject(QFINDTESTDATA("../../data/projects/tiny-llama/project.json").toStdString());
+        QVERIFY2(static_cast<bool>(project), project ? "" : project.message().c_str());
+        ProjectTreeModel model;
+        model.setProject(*project);
+        QSignalSpy edited(&model, &ProjectTreeModel::projectEdited);
+        QVERIFY(model.applyEdits({{"/training/batch", 4}, {"/optimizations/graph_level", 2}}));
+        QCOMPARE(model.undoStack()->count(), 1);
+        QVERIFY(model.undoStack()->undoText().contains(QStringLiteral("training.batch")));
+        QCOMPARE(edited.count(), 1);
+        QCOMPARE(edited.last().at(0).value<engine::Project>().training.batch, std::int64_t{4});
+
+        model.undoStack()->undo();
+        QCOMPARE(edited.count(), 2);
+        const engine::Project undone = edited.last().at(0).value<engine::Project>();
+        QCOMPARE(undone.training.batch, std::int64_t{2});
+        QVERIFY2(!undone.optimizations.contains("graph_level"), "the key the edit added is gone again");
+
+        model.undoStack()->redo();
+        QCOMPARE(edited.count(), 3);
+        QCOMPARE(edited.last().at(0).value<engine::Project>().training.batch, std::int64_t{4});
+        // A refused edit is no command.
+        QSignalSpy rejected(&model, &ProjectTreeModel::editRejected);
+        QVERIFY(!model.applyEdits({{"/training/batch", -3}}));
+        QCOMPARE(rejected.count(), 1);
+        QCOMPARE(model.undoStack()->count(), 1);
+        // Another project: a new history.
+        engine::Project other = *project;
+        other.file = "/elsewhere/project.json";
+        model.setProject(other);
+        QCOMPARE(model.undoStack()->count(), 0);
+    }
+
+    // "What a Perfetto user expected": "?" shows the shortcut help over the timeline, "?"
+    // or Esc hides it; Ctrl/Alt chords are not the timeline's keys (Ctrl+W zoomed in).
+    void questionMarkShowsTheShortcutsAndChordsPassThrough() {
+        TimelineWidget timeline;
+        timeline.resize(1280, 600);
+        timeline.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&timeline));
+        timeline.setDatabase(openDb(m_a));
+        QTRY_VERIFY(timeline.data() != nullptr);
+        auto* help = timeline.findChild<ShortcutOverlay*>();
+        QVERIFY(help && help->isHidden());
+        QTest::keyClick(&timeline, Qt::Key_Question, Qt::ShiftModifier);
+        QVERIFY(help->isVisible());
+        QVERIFY(help->text().contains(QStringLiteral("Ctrl+F")));
+        QVERIFY(help->geometry().width() <= timeline.width() && help->geometry().height() <= timeline.height());
+        QTest::keyClick(&timeline, Qt::Key_Escape);
+        QVERIFY(help->isHidden());
+        QTest::keyClick(&timeline, Qt::Key_Question, Qt::ShiftModifier);
+        QTest::keyClick(&timeline, Qt::Key_Question, Qt::ShiftModifier);
+        QVERIFY(help->isHidden());
+        QCOMPARE(timelineShortcuts().size(), 15);
+
+        const auto before = timeline.viewRange();
+        QTest::keyClick(&timeline, Qt::Key_W, Qt::ControlModifier);
+        QTest::keyClick(&timeline, Qt::Key_D, Qt::AltModifier);
+        QCOMPARE(timeline.viewRange(), before);
+        QTest::keyClick(&timeline, Qt::Key_W);
+        QVERIFY(timeline.viewRange() != before);
+    }
+
+    // "What a Perfetto user expected": an overview lane over the timeline, the whole run's
+    // density with the visible window; a click there centres the view, a drag shows the span.
+    void overviewLaneShowsTheRunAndMovesTheView() {
+        TimelineView view;
+        view.resize(1280, 720);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setDatabase(openDb(m_a));
+        QTRY_VERIFY(view.timeline()->data() != nullptr);
+        OverviewLane* lane = view.overview();
+        QVERIFY(lane->isVisible());
+        QCOMPARE(lane->density().size(), size_t(1024));
+        QCOMPARE(*std::max_element(lane->density().begin(), lane->density().end()), 1.0);
+        QVERIFY(lane->extentEnd() > lane->extentStart());
+        // Zoom in, then click the lane's middle: the same span, centred on the run's middle.
+        view.timeline()->setViewRange(lane->extentStart(), lane->extentStart() + (lane->extentEnd() - lane->extentStart()) / 10);
+        const qint64 span = view.timeline()->viewRange().second - view.timeline()->viewRange().first;
+        QTest::mouseClick(lane, Qt::LeftButton, {}, QPoint(lane->width() / 2, lane->height() / 2));
+        const auto after = view.timeline()->viewRange();
+        const qint64 middle = lane->extentStart() + (lane->extentEnd() - lane->extentStart()) / 2;
+        QVERIFY2(std::llabs((after.first + after.second) / 2 - middle) < span / 10, "centred on the click");
+        QVERIFY(std::llabs((after.second - after.first) - span) <= span / 100 + 2);
+        // A drag from a quarter to the half: that span.
+        QTest::mousePress(lane, Qt::LeftButton, {}, QPoint(lane->width() / 4, 5));
+        QTest::mouseMove(lane, QPoint(lane->width() / 2, 5));
+        QTest::mouseRelease(lane, Qt::LeftButton, {}, QPoint(lane->width() / 2, 5));
+        const auto dragged = view.timeline()->viewRange();
+        QVERIFY(dragged.second - dragged.first < after.second - after.first + (lane->extentEnd() - lane->extentStart()) / 3);
+        QVERIFY(dragged.first >= lane->extentStart() + (lane->extentEnd() - lane->extentStart()) / 5);
+    }
+
+    // Minor: the Operators Name column is sized to its names (it stayed 360 px at 1920), and
+    // names of one family, cut, keep the part that tells them apart (middle elision made
+    // them look identical).
+    void operatorNamesKeepWhatTellsThemApart() {
+        const QString a = QStringLiteral("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_kernel");
+        const QString b = QStringLiteral("sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize256x128x64_warpgroupsize1x1x1_execute_kernel");
+        const auto shared = sharedPrefixLengths({a, b, QStringLiteral("elementwise")});
+        QCOMPARE(shared[0], int(a.indexOf(QStringLiteral("128x128"))));
+        QCOMPARE(shared[2], 0);
+        const QFontMetrics fm(QApplication::font());
+        const int width = fm.horizontalAdvance(a) / 3;
+        const QString ea = distinguishingElide(a, shared[0], fm, width), eb = distinguishingElide(b, shared[1], fm, width);
+        QVERIFY2(ea != eb, qPrintable(ea));
+        QVERIFY(ea.contains(QStringLiteral("128x128")) && eb.contains(QStringLiteral("256x128")));
+        QVERIFY(fm.horizontalAdvance(ea) <= width);
+        QCOMPARE(fm.elidedText(a, Qt::ElideMiddle, width), fm.elidedText(b, Qt::ElideMiddle, width));  // the old look
+        QCOMPARE(distinguishingElide(QStringLiteral("short"), 0, fm, width), QStringLiteral("short"));
+
+        OpStatsView view;
+        view.resize(1920, 600);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setDatabase(openDb(m_a));
+        QTRY_VERIFY(view.table()->model()->rowCount() > 0);
+        QHeaderView* header = view.table()->horizontalHeader();
+        int others = 0;
+        for (int c = 1; c < header->count() - 1; ++c) others += header->sectionSize(c);
+        QVERIFY(header->sectionSize(0) >= 240);
+        QVERIFY(header->sectionSize(0) <= view.table()->viewport()->width() - others - 120);
+        // Narrower: the name gives way, the other columns keep their width.
+        view.resize(1000, 600);
+        QApplication::processEvents();
+        QVERIFY(header->sectionSize(0) <= std::max(240, view.table()->viewport()->width() - others - 120));
+    }
+
+    // Minor: a flow arrow whose other end lies outside the view ends at the plot's edge on
+    // the other end's track, not flat along the slice's own row towards a bend off-screen.
+    void flowArrowsToAnOffScreenEndPointAtItsTrack() {
+        const double left = 200, right = 1200;
+        const FlowGeometry later = flowGeometry({600, 100}, {90000, 400}, left, right);
+        QVERIFY(later.toClipped && !later.fromClipped);
+        QCOMPARE(later.to, QPointF(right - 2, 400));
+        QCOMPARE(later.headDirection, 1.0);
+        QVERIFY(later.control1.x() <= right && later.control2.x() <= right);  // the bend is on screen
+        const FlowGeometry earlier = flowGeometry({600, 100}, {-90000, 400}, left, right);
+        QCOMPARE(earlier.to, QPointF(left + 2, 400));
+        QCOMPARE(earlier.headDirection, -1.0);  // entered from the right, pointing left
+        const FlowGeometry seen = flowGeometry({600, 100}, {800, 400}, left, right);
+        QVERIFY(!seen.toClipped && !seen.fromClipped);
+        QCOMPARE(seen.to, QPointF(800, 400));
+        QCOMPARE(seen.control1, QPointF(600 + 100, 100));  // as before: half the horizontal distance
+    }
+
+    void cutTraceShowsABanner() {
+        const QString fixture = QFINDTESTDATA("../../data/traces/nesting.json");
+        QFile in(fixture);
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray text = in.readAll();
+        const QString cut = m_dir.filePath(QStringLiteral("cut.json"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.left(1500));
+        out.close();
+        const auto cutDb = std::filesystem::path(m_dir.filePath(QStringLiteral("cut.npudb")).toStdString());
+        auto imported = profiler::importTrace(cut.toStdString(), cutDb);
+        QVERIFY2(imported.ok(), imported ? "" : imported.message().c_str());
+        RunBanner banner;
+        banner.setDatabase(openDb(cutDb).get());
+        QVERIFY(!banner.isHidden());
+        QVERIFY2(banner.text().contains(QStringLiteral("Incomplete trace")) && banner.text().contains(QStringLiteral("byte 1500")),
+                 qPrintable(banner.text()));
+        const auto fullDb = std::filesystem::path(m_dir.filePath(QStringLiteral("full.npudb")).toStdString());
+        QVERIFY(profiler::importTrace(fixture.toStdString(), fullDb).ok());
+        banner.setDatabase(openDb(fullDb).get());
+        QVERIFY(banner.isHidden());
+        banner.setDatabase(nullptr);
+        QVERIFY(banner.isHidden());
+        // --strict refuses the cut file and names the byte.
+        profiler::ImportOptions strict;
+        strict.refuseTruncated = true;
+        auto refused = profiler::importTrace(cut.toStdString(), m_dir.filePath(QStringLiteral("strict.npudb")).toStdString(), strict);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.message().find("byte 1500") != std::string::npos, refused.message().c_str());
     }
 };
 

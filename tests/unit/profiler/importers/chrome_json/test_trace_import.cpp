@@ -255,6 +255,27 @@ private slots:
         QCOMPARE(sink.slicesWithCategory("kernel"), std::int64_t(4));
     }
 
+    // Issue 24 Minor: a folder holding traces of two jobs (world sizes 2 and 128) is refused,
+    // naming both files and their world sizes, instead of merging into one timeline that
+    // spans years.
+    void foldersOfDifferentJobsAreRefused() {
+        const auto folder = std::filesystem::path(m_dir.path().toStdString()) / "two-jobs";
+        std::filesystem::create_directories(folder);
+        std::filesystem::copy_file(fixture("cluster") / "rank-0.json", folder / "rank-0.json");
+        std::ifstream in(fixture("cluster") / "rank-1.json");
+        std::string other((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string head = "{\"traceEvents\": [";
+        QVERIFY(other.starts_with(head));  // rank 5 of a 128-rank job
+        other.replace(0, head.size(), "{\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 5, \"world_size\": 128}, \"traceEvents\": [");
+        std::ofstream(folder / "rank-1.json") << other;
+        MemorySink sink;
+        auto r = importTraceInto(folder, sink, ImportOptions{2});
+        QVERIFY(!r.ok());
+        QVERIFY2(r.message().find("different jobs") != std::string::npos && r.message().find("rank-0.json has distributedInfo.world_size 2") != std::string::npos &&
+                     r.message().find("rank-1.json has 128") != std::string::npos,
+                 r.message().c_str());
+    }
+
     void malformedInputNamesTheOffset_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<QString>("expected");
