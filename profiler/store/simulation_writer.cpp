@@ -153,7 +153,13 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
                                           static_cast<int>(dev.streams.size()) + 100);
         for (const auto& ev : dev.memory) sink.addCounter(memory, ev.t_ns, static_cast<double>(ev.live_bytes));
         if (!dev.allocator_samples.empty()) {  // the simulated allocator's reserved memory (engine/memory)
-            const auto reserved = sink.addTrack(device, -1, TrackKind::counter, "Total Reserved (" + result.summary.memory.allocator + " allocator)",
+            // A cluster rank's replay is of one block per layer and role (engine/cluster/
+            // stage_allocations), not of each tensor: its name says so, beside the report's
+            // reserved figure, which is the stage run's estimate (docs/memory-model.md).
+            const bool layerBlocks = !result.summary.memory.rank_classes.empty();
+            const auto reserved = sink.addTrack(device, -1, TrackKind::counter,
+                                                "Total Reserved (" + result.summary.memory.allocator + " allocator" +
+                                                    (layerBlocks ? std::string(", layer blocks") : std::string()) + ")",
                                                 static_cast<int>(dev.streams.size()) + 101);
             std::int64_t last = -1, lastTs = 0;
             for (const auto& s : dev.allocator_samples)
