@@ -114,6 +114,8 @@ private:
     void paintRuler(QPainter& p, const TimelineFrame& f);
     void paintRange(QPainter& p, const TimelineFrame& f);
     const QColor& colorOf(std::int32_t categoryId);
+    bool isRangeCategory(std::int32_t categoryId);       // gpu_user_annotation
+    const QColor& rangeColorOf(std::int32_t nameId);  // by name without its numbers
     QColor sliceColor(SliceColouring colouring, const TimelineTrack& track, std::uint32_t slice);
     const QString& nameOf(std::int32_t nameId);
     int sliceTop(const TimelineFrame& f, int track, int depth) const;
@@ -124,6 +126,9 @@ private:
     std::vector<CounterColumns> m_counters;
     std::vector<QColor> m_colors;     // by category string id, filled on first use
     std::vector<char> m_colorReady;
+    std::vector<QColor> m_rangeColors;  // by name string id (rangeColorOf)
+    std::vector<char> m_rangeColorReady;
+    std::int32_t m_rangeCategory = -2;  // string id of gpu_user_annotation; -2: not looked up
     std::vector<QString> m_names;     // by name string id, filled on first use
     std::vector<char> m_nameReady;
     QPolygonF m_polygon;
