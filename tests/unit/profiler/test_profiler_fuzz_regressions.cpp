@@ -67,13 +67,23 @@ private slots:
         QVERIFY(replayAll(files, fuzzing::fuzzTraceBytes) >= 5 * 7);
     }
 
-    void aTruncatedTraceIsAnErrorNamingTheFile() {
+    // A cut trace is imported up to the cut with a `truncated` diagnostic naming the file
+    // (Perfetto's partial load); refused (--strict), the error names it.
+    void aTruncatedTraceNamesTheFile() {
         const std::string bytes = readAll(testData() / "traces" / "nesting.json");
         fuzzing::TempInput input(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size() / 2, ".json");
         testing::MemorySink sink;
         auto summary = importChromeTraceInto(input.path(), sink);
-        QVERIFY(!summary);
-        QVERIFY2(summary.message().find(input.path().filename().string()) != std::string::npos, summary.message().c_str());
+        QVERIFY2(summary.ok(), summary.ok() ? "" : summary.message().c_str());
+        QCOMPARE(sink.count("truncated"), std::int64_t(1));
+        QVERIFY2(sink.diagnostics["truncated"].example.find(input.path().filename().string()) != std::string::npos,
+                 sink.diagnostics["truncated"].example.c_str());
+        ImportOptions strict;
+        strict.refuseTruncated = true;
+        testing::MemorySink refused;
+        auto error = importChromeTraceInto(input.path(), refused, strict);
+        QVERIFY(!error);
+        QVERIFY2(error.message().find(input.path().filename().string()) != std::string::npos, error.message().c_str());
     }
 
     void snapshotsAndTheirDamageLoadOrFail() {
