@@ -56,7 +56,7 @@ void fillSteps(RecordTableModel& m, const std::vector<profiler::StepBreakdownRow
     m.setRows(std::move(out));
 }
 
-// "Step: A 36.3 ms · B 47.2 ms · +10.9 ms (+30.0 %)", the devices and steps compared and
+// "Step time A 36.3 ms · B 47.2 ms · +10.9 ms (+30.0 %)", the devices and steps compared and
 // how many kernels matched.
 QString headlineText(const profiler::KernelMatching& k) {
     if (k.step_a_ns <= 0 || k.step_b_ns <= 0) return QStringLiteral("Step time: one of the runs has no device kernels to compare.");
