@@ -80,18 +80,26 @@ ResourceEstimateDialog::ResourceEstimateDialog(engine::Project project, QWidget*
     m_trials->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_trials->horizontalHeader()->setStretchLastSection(true);
     m_trials->verticalHeader()->hide();
+    m_trials->setWordWrap(false);  // one line per count: eleven of them up to 1024 devices
+    m_trials->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_trials->setEditTriggers(QAbstractItemView::NoEditTriggers);
     // Step time and days against the device count (log2 axis), the cost on the right axis.
     m_chart = new QCustomPlot(this);
-    m_chart->setMinimumHeight(160);
+    m_chart->setMinimumHeight(200);
     m_chart->xAxis->setLabel(QStringLiteral("devices"));
     m_chart->xAxis->setScaleType(QCPAxis::stLogarithmic);
     m_chart->xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     m_chart->xAxis->ticker().dynamicCast<QCPAxisTickerLog>()->setLogBase(2);
-    m_chart->yAxis->setLabel(QStringLiteral("days for the tokens"));
+    m_chart->yAxis->setLabel(QStringLiteral("days"));
     m_chart->yAxis2->setVisible(true);
     m_chart->legend->setVisible(true);
     m_chart->legend->setFont(font());
+    // The legend in a row above the plot, side by side: inside it covered the points.
+    m_chart->plotLayout()->insertRow(0);
+    m_chart->plotLayout()->addElement(0, 0, m_chart->legend);
+    m_chart->plotLayout()->setRowStretchFactor(0, 0.001);
+    m_chart->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_chart->legend->setBorderPen(Qt::NoPen);
     connect(m_price, &QDoubleSpinBox::valueChanged, this, [this] {
         fillTrials();
         plotTrials();
@@ -111,9 +119,11 @@ ResourceEstimateDialog::ResourceEstimateDialog(engine::Project project, QWidget*
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_trials);
     split->addWidget(m_chart);
+    split->setSizes({150, 260});
     layout->addWidget(split, 2);
     layout->addWidget(new QLabel(QStringLiteral("Assumptions"), this));
-    layout->addWidget(m_assumptions, 1);
+    m_assumptions->setMaximumHeight(110);  // four lines; the table and the chart take the rest
+    layout->addWidget(m_assumptions);
     layout->addWidget(buttons);
     resize(820, 680);
 
@@ -173,6 +183,7 @@ void ResourceEstimateDialog::fillTrials() {
                                 t.fits && price > 0 ? QString::number(t.device_hours * price, 'f', 2) : none,
                                 QString::fromStdString(t.strategy)};
         for (int c = 0; c < cells.size(); ++c) m_trials->setItem(row, c, new QTableWidgetItem(cells[c]));
+        m_trials->item(row, 7)->setToolTip(cells[7]);  // one line, elided: the whole strategy on hover
         if (t.fits && m_estimate->devices == t.devices)  // the answer: the fewest that fit
             for (int c = 0; c < cells.size(); ++c) {
                 QFont bold = font();

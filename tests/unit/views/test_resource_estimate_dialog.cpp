@@ -53,6 +53,11 @@ private slots:
         QCOMPARE(dialog.trialsTable()->item(0, 6)->text(), QStringLiteral("—"));  // no price: no cost
         dialog.setPricePerDeviceHour(2.5);
         QCOMPARE(dialog.trialsTable()->item(0, 6)->text(), QString::number(e.trials.front().device_hours * 2.5, 'f', 2));
+        if (qEnvironmentVariableIsSet("NPU_SCREENSHOTS")) {  // NPU_SCREENSHOTS=DIR: the dialog as a user sees it
+            dialog.show();
+            QTest::qWait(100);
+            dialog.grab().save(qEnvironmentVariable("NPU_SCREENSHOTS") + QStringLiteral("/estimate.png"));
+        }
     }
 
     void badTokensAreNamed() {
