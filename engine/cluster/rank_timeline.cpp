@@ -1,6 +1,7 @@
 #include "engine/cluster/rank_timeline.h"
 
 #include "engine/cluster/zero_pass_comm.h"
+#include "engine/result/task_layer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +24,15 @@ std::vector<std::pair<CollectiveKind, CollectiveCost>> tensorParallelPointCollec
 
 namespace {
 
+// A stage's layer l as the model numbers it: chunk l / Lc of the stage is the model's
+// virtual stage chunk * P + stage, of Lc layers (Megatron-LM's interleaving; one chunk
+// without it).
+struct LayerNumbering {
+    int stages = 1, stage = 0, perChunk = 1;
+    int model(int local) const { return (local / perChunk * stages + stage) * perChunk + local % perChunk; }
+};
+
+
 class RankBuilder {
 public:
     RankBuilder(const StageProfile& stage, bool materialise, bool pipeline) : m_materialise(materialise) {
@@ -42,13 +52,19 @@ public:
 
     // microBatch: the pass's micro-batch (the timeline's "forward · micro-batch k"), -1
     // for what runs once per iteration (the optimizer step).
-    void task(const SimTask& t, std::int64_t start, int microBatch = -1) {
+    // numbering: turns the stage's own layer numbers into the model's (the timeline's
+    // layers.N); none for what belongs to no layer.
+    void task(const SimTask& t, std::int64_t start, int microBatch = -1, const LayerNumbering* numbering = nullptr) {
         const std::int64_t end = start + t.dur_ns;
         (m_commStream[t.stream] ? m_out.comm : m_out.compute).push_back({start, end});
         if (!m_materialise) return;
         SimTask copy = t;
         copy.start_ns = start;
         copy.micro_batch = microBatch;
+        if (numbering) {
+            const int local = layerOfTaskName(copy.name);
+            if (local >= 0) copy.name = shiftedLayerName(copy.name, numbering->model(local) - local);
+        }
         m_out.device.tasks.push_back(std::move(copy));
     }
 
@@ -210,7 +226,7 @@ void addRankTaskTimes(SimSummary& sum, const std::vector<DeviceResult>& devices)
 }
 
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
-                        const CommPlan& plan, bool materialise, const DpSync& sync) {
+                        const CommPlan& plan, bool materialise, const DpSync& sync, int stageIndex) {
     RankBuilder b(stage, materialise, setup.parallel.pipelineStages > 1);
     const ParallelConfig& par = setup.parallel;
     const int v = par.schedule == PipelineSchedule::interleaved ? par.virtualStages : 1;
@@ -227,6 +243,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     // ZeRO-2/3's traffic inside the passes; the DP stream runs its collectives in turn.
     const ZeroPassComm zero = zeroPassComm(stage, setup, plan, v);
     const PipelinePass* finalBackward = lastBackwardPass(passes);
+    const LayerNumbering numbering{par.pipelineStages, stageIndex >= 0 ? stageIndex : stage.stage, std::max(1, stage.layers / v)};
     std::int64_t dpFree = 0;
     for (const PipelinePass& pass : passes) {
         std::int64_t ownEnd = roundNs(pass.startNs);
@@ -249,7 +266,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         auto point = std::lower_bound(seg.collectiveAfter.begin(), seg.collectiveAfter.end(), from);
         for (std::size_t i = from; i < to; ++i) {
             const SimTask& t = seg.tasks[i];
-            b.task(t, t.start_ns + shift, pass.microBatch);
+            b.task(t, t.start_ns + shift, pass.microBatch, &numbering);
             ownEnd = std::max(ownEnd, t.start_ns + t.dur_ns + shift);
             if (point != seg.collectiveAfter.end() && *point == i) {
                 // This rank reaches the collective when its kernel ends, the group's

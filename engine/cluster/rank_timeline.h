@@ -86,7 +86,10 @@ SimTask collectiveTask(std::int64_t start, std::int64_t dur, int stream, const s
 // bandwidth (nccl-tests' definition), bus_GBps holding the summed bus bytes until then.
 void setCollectiveRates(CollectiveSummary& c, double seconds);
 
+// stageIndex: the pipeline stage laid out, whose layers the tasks are named by (the
+// profile may be another stage's, a middle stage standing for all: representativeStage);
+// -1: the profile's own.
 RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePass>& passes, const ClusterSetup& setup,
-                        const CommPlan& plan, bool materialise, const DpSync& sync = {});
+                        const CommPlan& plan, bool materialise, const DpSync& sync = {}, int stageIndex = -1);
 
 }  // namespace npu::engine

@@ -12,11 +12,13 @@
 #include "engine/cluster/stage_memory.h"
 #include "engine/driver/simulate_project.h"
 #include "engine/memory/activation_formula.h"
+#include "engine/result/task_layer.h"
 #include "tests/benchmarks/engine/korthikanti_setups.h"
 
 #include <QtTest>
 
 #include <cmath>
+#include <set>
 
 using namespace npu::engine;
 namespace korthikanti = npu::korthikanti;
@@ -166,6 +168,30 @@ private slots:
                 reserved = std::max(reserved, s.reserved);
             }
             QVERIFY(reserved >= peak->live_bytes);
+        }
+    }
+
+    // Each stage's kernels carry the model's layer numbers (the timeline's layers.N): stage s
+    // of the 8-layer model on 4 stages runs layers 2s, 2s+1 under 1F1B; interleaved with 2
+    // chunks, layers s and 4+s (Megatron's virtual stages c * p + s).
+    void stagesNameTheModelsLayers() {
+        for (const auto& [schedule, v] : {std::pair{std::string("1f1b"), 1}, std::pair{std::string("interleaved"), 2}}) {
+            const SimulationResult r = run(smallGpt(2, 4, 8, schedule, v));
+            for (std::size_t i = 0; i < r.devices.size(); ++i) {
+                const int stage = r.summary.cluster.ranks[i].stage;
+                std::set<int> layers;
+                for (const SimTask& t : r.devices[i].tasks)
+                    if (layerOfTaskName(t.name) >= 0) layers.insert(layerOfTaskName(t.name));
+                std::set<int> expected;
+                for (int c = 0; c < v; ++c)
+                    for (int l = 0; l < 2 / v; ++l) expected.insert((c * 4 + stage) * (2 / v) + l);
+                if (layers != expected) {
+                    QStringList got;
+                    for (int l : layers) got << QString::number(l);
+                    qWarning("%s stage %d: layers %s", schedule.c_str(), stage, qPrintable(got.join(QLatin1Char(','))));
+                }
+                QCOMPARE(layers, expected);
+            }
         }
     }
 
