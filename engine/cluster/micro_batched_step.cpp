@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace npu::engine {
 
@@ -96,6 +97,7 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     cs.schedule = std::string(pipelineScheduleName(par.schedule));
     cs.bubble_fraction = P > 1 ? layout->bubbleFraction : 0;
 
+    std::map<std::tuple<int, std::int64_t, std::int64_t>, DeviceResult> placedMemory;  // by (stage, optimizer window)
     for (LaidOutRanks& g : layout->groups) {
         g.peakBytes = rankClasses[static_cast<std::size_t>(g.stage)].peak_bytes;
         // The rank's live-bytes counter, through the symmetric schedule (what-if replicas'
@@ -107,11 +109,22 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
                 optEnd = std::max(optEnd, t.start_ns + t.dur_ns);
             }
         if (g.timeline.device.tasks.empty()) continue;
-        // Its blocks through the project's allocator: the memory map, live blocks and reserved curve.
-        const StageAllocations allocations = stageAllocations(profiles.at(representativeStage(g.stage, P)),
-                                                              schedule->stages[static_cast<std::size_t>(g.stage)], chunks, optStart, optEnd);
-        g.timeline.device.memory = liveMemoryEvents(allocations);
-        placeStageBlocks(allocations, memory, capacity, g.timeline.device);
+        // Its blocks through the project's allocator: the memory map, live blocks and reserved
+        // curve; replayed once per stage and optimizer window, which a stage's ranks share.
+        const auto key = std::make_tuple(g.stage, optStart, optEnd);
+        auto placed = placedMemory.find(key);
+        if (placed == placedMemory.end()) {
+            const StageAllocations allocations = stageAllocations(profiles.at(representativeStage(g.stage, P)),
+                                                                  schedule->stages[static_cast<std::size_t>(g.stage)], chunks, optStart, optEnd);
+            DeviceResult device;
+            device.memory = liveMemoryEvents(allocations);
+            placeStageBlocks(allocations, memory, capacity, device);
+            placed = placedMemory.emplace(key, std::move(device)).first;
+        }
+        g.timeline.device.memory = placed->second.memory;
+        g.timeline.device.memory_blocks = placed->second.memory_blocks;
+        g.timeline.device.memory_segments = placed->second.memory_segments;
+        g.timeline.device.allocator_samples = placed->second.allocator_samples;
         // A stage that does not fit: the out-of-memory panel lists what its rank holds then.
         OomReport& oom = result.summary.memory.oom;
         if (oom.present && oom.top_tensors.empty() && rankClasses[static_cast<std::size_t>(g.stage)].oom &&

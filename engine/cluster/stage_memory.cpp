@@ -1,6 +1,7 @@
 #include "engine/cluster/stage_memory.h"
 
 #include "engine/cluster/stage_allocations.h"
+#include "engine/memory/memory_category.h"
 
 #include "base/units.h"
 
@@ -11,17 +12,12 @@ namespace npu::engine {
 
 namespace {
 
-// The report's memory categories (engine/memory/memory_category) a tensor role falls in.
+// The report's memory category of a tensor role named by tensorRoleName (the breakdown's
+// keys): memoryCategoryOfRole's, one definition.
 std::string categoryOfRole(const std::string& role) {
-    if (role == "weight") return "weights";
-    if (role == "master_weight") return "master_weights";
-    if (role == "gradient") return "gradients";
-    if (role == "activation") return "activations";
-    if (role == "temporary") return "temporaries";
-    if (role == "comm_buffer") return "comm_buffers";
-    if (role == "gathered_weight") return "gathered_weights";
-    if (role == "input") return "inputs";
-    return role;  // optimizer_state, kv_cache
+    for (int r = 0; r <= static_cast<int>(TensorRole::gathered_weight); ++r)
+        if (tensorRoleName(static_cast<TensorRole>(r)) == role) return std::string(memoryCategoryName(memoryCategoryOfRole(static_cast<TensorRole>(r))));
+    return role;
 }
 
 std::string count(double v) {

@@ -67,7 +67,7 @@ OpStatsView::OpStatsView(QWidget* parent) : QWidget(parent) {
     header->setStretchLastSection(true);
     const int widths[] = {360, 110, 80, 70, 95, 95, 95, 95, 160};
     for (int c = 0; c < OpStatsModel::ColumnCount; ++c) header->resizeSection(c, widths[c]);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &OpStatsView::fitNameColumn);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &OpStatsView::measureNames);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -93,6 +93,12 @@ OpStatsView::OpStatsView(QWidget* parent) : QWidget(parent) {
     });
 }
 
+void OpStatsView::measureNames() {
+    m_table->resizeColumnToContents(OpStatsModel::Key);  // the names' own width (the rows shown), once per model
+    m_nameWidth = m_table->horizontalHeader()->sectionSize(OpStatsModel::Key) + 12;
+    fitNameColumn();
+}
+
 void OpStatsView::fitNameColumn() {
     // As wide as the names need, up to what the other columns leave (a share bar of 120 px
     // at least): at 1920 px long kernel names show whole, at 1280 they are cut.
@@ -101,9 +107,7 @@ void OpStatsView::fitNameColumn() {
     for (int c = 0; c < OpStatsModel::ColumnCount; ++c)
         if (c != OpStatsModel::Key && c != OpStatsModel::Share) others += header->sectionSize(c);
     const int room = m_table->viewport()->width() - others - 120;
-    m_table->resizeColumnToContents(OpStatsModel::Key);  // the names' own width (the rows shown)
-    const int want = header->sectionSize(OpStatsModel::Key) + 12;
-    header->resizeSection(OpStatsModel::Key, std::max(240, std::min(want, room)));
+    header->resizeSection(OpStatsModel::Key, std::max(240, std::min(m_nameWidth, room)));
 }
 
 void OpStatsView::resizeEvent(QResizeEvent* event) {

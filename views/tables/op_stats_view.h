@@ -62,10 +62,12 @@ protected:
 
 private:
     void recompute();
-    void fitNameColumn();
+    void measureNames();   // after the model changes: the names' width (m_nameWidth)
+    void fitNameColumn();  // the Name column within what the view leaves it
     void updateInfo();
     QString keyAt(const QModelIndex& proxyIndex) const;
 
+    int m_nameWidth = 360;  // what the names need (measureNames)
     std::shared_ptr<const profiler::ProfileDb> m_db;
     std::optional<std::pair<qint64, qint64>> m_range;
     OpStatsModel* m_model;

@@ -1,14 +1,11 @@
 #include "views/timeline/overview_lane.h"
 
-#include "profiler/analysis/kernel_classification.h"
-#include "profiler/store/profile_db.h"
-#include "profiler/store/track_summary.h"
+#include "profiler/analysis/run_density.h"
 
 #include <QMouseEvent>
 #include <QPainter>
 
 #include <algorithm>
-#include <set>
 
 namespace npu::views {
 
@@ -21,41 +18,11 @@ OverviewLane::OverviewLane(QWidget* parent) : QWidget(parent) {
 }
 
 void OverviewLane::setDatabase(const profiler::ProfileDb* db) {
-    m_density.clear();
-    m_t0 = m_t1 = m_view0 = m_view1 = 0;
-    if (db) {
-        const profiler::TrackSummaries summaries = profiler::readTrackSummaries(*db);
-        // The device streams; a trace without any (a CPU-only profile) shows its threads.
-        std::set<std::int64_t> device, host;
-        for (const auto& t : db->tracks()) {
-            if (profiler::isDeviceTrack(t.kind)) device.insert(t.id);
-            else if (t.kind == profiler::TrackKind::host_thread) host.insert(t.id);
-        }
-        const std::set<std::int64_t>& shown = device.empty() ? host : device;
-        if (summaries.present && !summaries.tracks.empty()) {
-            std::vector<double> busy(profiler::kDensityBuckets, 0.0);
-            // A cell holds the slices starting in its bucket; a long one reaches past it (to
-            // endNs): its busy time is spread over the buckets it covers, or one long kernel
-            // would flatten the rest of the run to a line.
-            const std::int64_t last = profiler::kDensityBuckets - 1;
-            for (const auto& t : summaries.tracks) {
-                if (!shown.count(t.track)) continue;
-                for (const auto& c : t.cells) {
-                    if (c.depth != 0) continue;
-                    const std::int64_t to = std::clamp<std::int64_t>((c.endNs - summaries.t0) / std::max<std::int64_t>(1, summaries.bucketNs), c.bucket, last);
-                    const double share = static_cast<double>(c.busyNs) / static_cast<double>(to - c.bucket + 1);
-                    for (std::int64_t b = c.bucket; b <= to; ++b) busy[static_cast<std::size_t>(b)] += share;
-                }
-            }
-            const double top = *std::max_element(busy.begin(), busy.end());
-            if (top > 0) {
-                for (double& b : busy) b /= top;
-                m_density = std::move(busy);
-                m_t0 = summaries.t0;
-                m_t1 = summaries.t0 + summaries.bucketNs * profiler::kDensityBuckets;
-            }
-        }
-    }
+    m_view0 = m_view1 = 0;
+    profiler::RunDensity density = db ? profiler::deviceDensity(*db) : profiler::RunDensity{};
+    m_density = std::move(density.buckets);
+    m_t0 = density.t0;
+    m_t1 = density.t1;
     setVisible(!m_density.empty());
     update();
 }

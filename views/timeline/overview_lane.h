@@ -1,8 +1,7 @@
 #pragma once
-// The timeline's overview lane, as Perfetto's: the whole run's device activity as a
-// density strip (each column's busy time summed over the device streams, from the
-// stored track summaries, so it costs no slice read) with the visible window drawn on
-// it. Click to centre the view there, drag to show the dragged span.
+// The timeline's overview lane, as Perfetto's: the whole run's device activity
+// (profiler::deviceDensity) as a strip with the visible window drawn on it. Click to
+// centre the view there, drag to show the dragged span.
 
 #include <QWidget>
 
