@@ -69,6 +69,11 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
 
     ResourceEstimate e;
     std::int64_t sequenceTokens = ppo ? t.mode.ppo.prompt_tokens + t.mode.ppo.generate_tokens : t.seq;
+    // training.batch sequences per optimizer step whatever the device count (a DPO pair is
+    // 2 sequences), so the steps the tokens take are the same on every count.
+    const double sequences = static_cast<double>(t.batch * t.gradient_accumulation) * (t.mode.name == "dpo" ? 2 : 1);
+    const double tokensPerStep = sequences * static_cast<double>(sequenceTokens);
+    const double stepsForTokens = std::ceil(request.tokens / tokensPerStep);
     // Powers of two: the sizes clusters are built in. One optimizer step of training.batch
     // sequences (the global batch) on each count; the first count where some strategy
     // fits is the answer, with the fastest strategy found there.
@@ -101,12 +106,7 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
             e.capacity_bytes = found->capacity_bytes;
         }
         if (trial.fits) {
-            // training.batch sequences per optimizer step whatever the device count (a DPO
-            // pair is 2 sequences).
-            const double sequences = static_cast<double>(t.batch * t.gradient_accumulation) * (t.mode.name == "dpo" ? 2 : 1);
-            e.tokens_per_step = sequences * static_cast<double>(sequenceTokens);
-            const double steps = std::ceil(request.tokens / e.tokens_per_step);
-            trial.seconds_for_tokens = steps * trial.step_time_ms / 1e3;
+            trial.seconds_for_tokens = stepsForTokens * trial.step_time_ms / 1e3;
             trial.device_hours = trial.seconds_for_tokens * n / 3600;
         }
         e.trials.push_back(trial);
@@ -117,6 +117,7 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
             e.strategy = trial.strategy;
             e.bytes_per_device = trial.peak_bytes;
             e.step_time_ms = trial.step_time_ms;
+            e.tokens_per_step = tokensPerStep;
             e.seconds_for_tokens = trial.seconds_for_tokens;
             e.device_hours = trial.device_hours;
         }
