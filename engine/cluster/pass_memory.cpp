@@ -1,5 +1,7 @@
 #include "engine/cluster/pass_memory.h"
 
+#include "engine/result/task_layer.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -53,35 +55,54 @@ StageFigures stageFigures(const PassMemory& pm) {
 
 PassMemory probePassMemory(const DeviceResult& device) {
     // The forward pass: forward tasks before the first backward one (as the stage profile
-    // splits them); the optimizer step: from its first task.
+    // splits them); the optimizer step: from its first task; the lowest layer's backward:
+    // from the first backward task of the lowest layer the backward runs.
     std::int64_t forwardEnd = 0, optimizerStart = std::numeric_limits<std::int64_t>::max(), firstBackward = optimizerStart;
+    int lowestLayer = std::numeric_limits<int>::max();
     for (const SimTask& t : device.tasks) {
         if (t.phase == Phase::optimizer) optimizerStart = std::min(optimizerStart, t.start_ns);
         else if (t.phase != Phase::forward) firstBackward = std::min(firstBackward, t.start_ns);
+        if (t.phase == Phase::backward && layerOfTaskName(t.name) >= 0) lowestLayer = std::min(lowestLayer, layerOfTaskName(t.name));
     }
+    std::int64_t lowestLayerStart = optimizerStart;
+    for (const SimTask& t : device.tasks)
+        if (t.phase == Phase::backward && layerOfTaskName(t.name) == lowestLayer) lowestLayerStart = std::min(lowestLayerStart, t.start_ns);
     for (const SimTask& t : device.tasks)
         if (t.phase == Phase::forward && t.start_ns < firstBackward) forwardEnd = std::max(forwardEnd, t.start_ns + t.dur_ns);
     PassMemory out;
     std::map<TensorRole, std::int64_t> byRole;
     std::int64_t live = 0;
     bool heldTaken = false;
+    bool stepTaken = false;
     auto takeHeld = [&] {
         heldTaken = true;
         out.heldByRole = named(byRole, false);
         for (const auto& [role, bytes] : out.heldByRole) out.heldAfterForward += bytes;
+        out.gradientsAfterForward = byRole[TensorRole::gradient];
+    };
+    auto takeStep = [&] {
+        stepTaken = true;
+        out.gradientsAfterBackward = byRole[TensorRole::gradient];
     };
     for (const MemoryEvent& e : device.memory) {
         // Frees at the forward pass's last instant come before what the backward allocates then.
         if (!heldTaken && (e.t_ns > forwardEnd || (e.t_ns == forwardEnd && e.delta_bytes > 0))) takeHeld();
+        if (!stepTaken && e.t_ns >= optimizerStart) takeStep();
         live += e.delta_bytes;
         byRole[e.role] += e.delta_bytes;
-        if (e.t_ns < optimizerStart) {
-            if (live > out.passPeak) out.passPeak = live, out.passPeakByRole = named(byRole, true);
+        if (e.t_ns < lowestLayerStart) {
+            if (live > out.upperPeak) out.upperPeak = live, out.upperPeakByRole = named(byRole, true);
+        } else if (e.t_ns < optimizerStart) {
+            if (live > out.lowestLayerPeak) out.lowestLayerPeak = live, out.lowestLayerPeakByRole = named(byRole, true);
         } else if (live > out.optimizerPeak) {
             out.optimizerPeak = live, out.optimizerPeakByRole = named(byRole, true);
         }
     }
     if (!heldTaken) takeHeld();
+    if (!stepTaken) takeStep();
+    const bool upper = out.upperPeak >= out.lowestLayerPeak;
+    out.passPeak = upper ? out.upperPeak : out.lowestLayerPeak;
+    out.passPeakByRole = upper ? out.upperPeakByRole : out.lowestLayerPeakByRole;
     return out;
 }
 
@@ -89,11 +110,46 @@ PassMemory grownPassMemory(const PassMemory& one, const PassMemory& two, int lay
     if (layers <= 2) return two;
     PassMemory out = two;
     out.heldAfterForward = std::max<std::int64_t>(0, growByLayers(one.heldAfterForward, two.heldAfterForward, layers));
-    out.passPeak = growByLayers(one.passPeak, two.passPeak, layers);
     out.optimizerPeak = growByLayers(one.optimizerPeak, two.optimizerPeak, layers);
     out.heldByRole = grow(one.heldByRole, two.heldByRole, layers);
-    out.passPeakByRole = grow(one.passPeakByRole, two.passPeakByRole, layers);
     out.optimizerPeakByRole = grow(one.optimizerPeakByRole, two.optimizerPeakByRole, layers);
+    out.gradientsAfterForward = std::max<std::int64_t>(0, growByLayers(one.gradientsAfterForward, two.gradientsAfterForward, layers));
+    out.gradientsAfterBackward = std::max<std::int64_t>(0, growByLayers(one.gradientsAfterBackward, two.gradientsAfterBackward, layers));
+    // What one more layer adds to a role at a part's peak (see the header): the model
+    // states always; the saved activations where every layer below is still held (the loss,
+    // or the backward of a layer above the lowest: the two-layer run's lowest layer is also
+    // the second from the top, where a real stage's layers below it hold their checkpoints);
+    // the weight gradients its backward leaves where all the layers above are done (the
+    // lowest layer's backward). The working set of the layer at work, the inputs and the
+    // gathered modules in flight do not grow.
+    enum class Held { activations, gradients };
+    const auto perLayer = [&](const std::string& role, Held held) -> std::int64_t {
+        const std::string_view r = role;
+        if (r == "weight" || r == "master_weight" || r == "optimizer_state")
+            return roleBytes(two.optimizerPeakByRole, role) - roleBytes(one.optimizerPeakByRole, role);
+        if (r == "gradient")
+            return held == Held::gradients ? two.gradientsAfterBackward - one.gradientsAfterBackward
+                                           : two.gradientsAfterForward - one.gradientsAfterForward;
+        if (held == Held::activations && two.heldByRole.count(role)) return roleBytes(two.heldByRole, role) - roleBytes(one.heldByRole, role);
+        return 0;
+    };
+    const auto grownAt = [&](const std::map<std::string, std::int64_t>& at, Held held, std::int64_t& total) {
+        std::map<std::string, std::int64_t> grown = at;
+        for (const char* r : {"weight", "master_weight", "optimizer_state", "gradient"}) grown[r];
+        for (const auto& [role, bytes] : two.heldByRole) grown[role];
+        total = 0;
+        for (auto& [role, bytes] : grown) total += bytes = std::max<std::int64_t>(0, bytes + perLayer(role, held) * (layers - 2));
+        std::erase_if(grown, [](const auto& kv) { return kv.second <= 0; });
+        return grown;
+    };
+    out.upperPeakByRole = grownAt(two.upperPeakByRole, Held::activations, out.upperPeak);
+    std::int64_t withGradients = 0;
+    out.lowestLayerPeakByRole = grownAt(two.lowestLayerPeakByRole, Held::activations, out.lowestLayerPeak);
+    auto atLowest = grownAt(two.lowestLayerPeakByRole, Held::gradients, withGradients);
+    if (withGradients > out.lowestLayerPeak) out.lowestLayerPeak = withGradients, out.lowestLayerPeakByRole = std::move(atLowest);
+    const bool upper = out.upperPeak >= out.lowestLayerPeak;
+    out.passPeak = upper ? out.upperPeak : out.lowestLayerPeak;
+    out.passPeakByRole = upper ? out.upperPeakByRole : out.lowestLayerPeakByRole;
     return out;
 }
 

@@ -21,6 +21,15 @@ struct PassMemory {
     // By tensor role (tensorRoleName): at the forward pass's end (non-resident roles
     // only), at passPeak and at optimizerPeak.
     std::map<std::string, std::int64_t> heldByRole, passPeakByRole, optimizerPeakByRole;
+    // The passes' peak split where the lowest layer's backward begins: before it (the forward
+    // pass, the loss and the higher layers' backward, when every saved activation is still
+    // held) and from it (when the weight gradients of the layers above are held). A stage
+    // grown from its runs of one and two layers grows each part by what one more layer adds
+    // there (grownPassMemory), so the peak stays where it is in a real stage of many layers.
+    std::int64_t upperPeak = 0, lowestLayerPeak = 0;
+    std::map<std::string, std::int64_t> upperPeakByRole, lowestLayerPeakByRole;
+    std::int64_t gradientsAfterForward = 0;   // weight-gradient buffers alive when the forward pass ends (Megatron's main_grad)
+    std::int64_t gradientsAfterBackward = 0;  // gradient bytes alive when the optimizer step begins
 };
 
 // What a stage's replay reads of the passes besides the held activations.
@@ -41,6 +50,12 @@ PassMemory probePassMemory(const DeviceResult& device);
 
 // The figures of a stage of `layers` layers from its runs of one and two layers: what one
 // more layer adds, times the layers (the layer symmetry engine/cluster/stage_profile uses).
+// The passes' peak is not grown by the difference of the two runs' peaks, which may sit at
+// different moments (the one-layer run's at the loss, the two-layer run's in its lowest
+// layer's recomputation). Each part's peak grows by what one more layer adds at that moment
+// in a stage of many layers (the .cpp says what); ZeRO-3's gathered weights are the modules
+// in flight, and one more layer adds none. test_grown_stage_memory checks the grown figures
+// against runs of every layer.
 PassMemory grownPassMemory(const PassMemory& one, const PassMemory& two, int layers);
 
 }  // namespace npu::engine

@@ -120,21 +120,24 @@ void growLayers(StageSegment& seg, int layers, bool backward) {
 
 std::int64_t grow(std::int64_t one, std::int64_t two, int layers) { return growByLayers(one, two, layers); }
 
-void growSummary(SimSummary& s, const SimSummary& one, int layers, std::int64_t capacity) {
+// liveGrowth: what the stage's layers beyond two add to the highest live bytes (the grown
+// pass memory's peak against the two-layer run's): the peaks move by it, not by the
+// difference of the two runs' peaks, which may sit at different moments (grownPassMemory).
+void growSummary(SimSummary& s, const SimSummary& one, int layers, std::int64_t capacity, std::int64_t liveGrowth) {
     const SimSummary two = s;
     s.params = grow(one.params, two.params, layers);
     s.trainable_params = grow(one.trainable_params, two.trainable_params, layers);
     s.frozen_params = grow(one.frozen_params, two.frozen_params, layers);
     s.flops_per_step = two.flops_per_step + (two.flops_per_step - one.flops_per_step) * (layers - 2);
-    s.peak_bytes = grow(one.peak_bytes, two.peak_bytes, layers);
+    s.peak_bytes = two.peak_bytes + liveGrowth;
     MemorySummary& m = s.memory;
     // Reserved memory is not linear in the layers (segments are rounded and cached): grown
     // linearly it could fall below what is allocated. It keeps the two-layer run's ratio of
     // reserved to allocated instead, never below the allocated peak.
     const double reservedRatio = two.peak_bytes > 0 ? static_cast<double>(two.memory.reserved_peak_bytes) / static_cast<double>(two.peak_bytes) : 1.0;
     m.reserved_peak_bytes = static_cast<std::int64_t>(static_cast<double>(s.peak_bytes) * std::max(1.0, reservedRatio));
-    m.lower_bound_bytes = grow(one.memory.lower_bound_bytes, two.memory.lower_bound_bytes, layers);
-    m.planned_peak_bytes = std::max(m.lower_bound_bytes, grow(one.memory.planned_peak_bytes, two.memory.planned_peak_bytes, layers));
+    m.lower_bound_bytes = two.memory.lower_bound_bytes + liveGrowth;
+    m.planned_peak_bytes = std::max(m.lower_bound_bytes, two.memory.planned_peak_bytes + liveGrowth);
     for (auto& [model, b] : s.bytes_by_model) {  // a stage's model states grow with its layers too
         const auto it = one.bytes_by_model.find(model);
         const ModelBytes o = it == one.bytes_by_model.end() ? ModelBytes{} : it->second;
@@ -206,8 +209,10 @@ Expected<StageProfile> simulateStage(const Project& project, const ClusterSetup&
         probe.model.config["layers"] = 1;
         auto single = simulateRank(probe, {}, {});
         if (!single) return single.error();
-        passMemory = grownPassMemory(passMemoryOf(*single), passMemory, layers);
-        growSummary(run->summary, single->summary, layers, run->summary.capacity_bytes);
+        const PassMemory twoLayers = passMemory;
+        passMemory = grownPassMemory(passMemoryOf(*single), twoLayers, layers);
+        const std::int64_t liveGrowth = std::max(passMemory.passPeak, passMemory.optimizerPeak) - std::max(twoLayers.passPeak, twoLayers.optimizerPeak);
+        growSummary(run->summary, single->summary, layers, run->summary.capacity_bytes, liveGrowth);
         const double two = optimizerNs(*run), oneLayer = optimizerNs(*single);
         if (two > 0) optimizerScale = (two + (two - oneLayer) * (layers - 2)) / two;
     }
