@@ -26,7 +26,13 @@ void MatmulEpilogueFusion::match(FusionContext& ctx) {
         std::vector<int> nodes{id}, epilogue;
         int cur = id;
         // Forward: bias, activation, cast (at most one of each, in that order).
-        // Backward: the fp32 cast of a gradient, or the Add accumulating it (beta = 1).
+        // Backward: the fp32 cast of a gradient, or the Add accumulating it (beta = 1) into
+        // the buffer an earlier gradient began (the Add's first input, training_graph_pass).
+        // Not the other way round: when the GEMM's gradient is the first (a tied embedding's
+        // lm_head), the Add waits for the later one (the embedding's, at the end of the
+        // backward), and fused with it the GEMM would wait too, holding the logits' gradient
+        // through the whole backward. Megatron's fused accumulation adds into main_grad when
+        // the GEMM runs.
         for (int step = 0; step < 3; ++step) {
             const int c = ctx.soleConsumer(cur);
             if (c < 0 || !ctx.available(c) || g.node(c).phase != mm.phase) break;
@@ -35,7 +41,7 @@ void MatmulEpilogueFusion::match(FusionContext& ctx) {
             const bool ok = mm.phase == Phase::forward
                                 ? (step == 0 && isBiasAdd(g, n, from)) || isOp(n, {OpKind::Relu, OpKind::Gelu, OpKind::SiLU, OpKind::Sigmoid, OpKind::Tanh, OpKind::Cast}) ||
                                       (n.kind == OpKind::FusedElementwise && n.attrString("pattern") == "gelu")
-                                : isOp(n, {OpKind::Cast}) || (n.kind == OpKind::Add && step == 0);
+                                : isOp(n, {OpKind::Cast}) || (n.kind == OpKind::Add && step == 0 && n.inputs.size() == 2 && n.inputs[1] == from);
             if (!ok) break;
             nodes.push_back(c);
             epilogue.push_back(c);

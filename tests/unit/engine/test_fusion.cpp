@@ -200,6 +200,35 @@ private slots:
         QCOMPARE(sdpa, 2);
     }
 
+    // A tied embedding's two gradients meet in an accumulate at the end of the backward (the
+    // embedding's comes last). The lm_head's weight-gradient GEMM must not fuse with that
+    // Add: fused, it would wait for the embedding's backward and hold the logits' gradient
+    // through the whole backward (Megatron adds into main_grad when the GEMM runs).
+    void tiedLmHeadGradientRunsWithTheLmHead() {
+        Project p;
+        p.name = "gpt-tied";
+        p.device = "a100-80gb";
+        p.model.zoo = "gpt";
+        p.model.config = {{"hidden", 256}, {"layers", 2}, {"heads", 4}, {"vocab", 1000}, {"max_seq", 64}};
+        p.training.batch = 2;
+        p.training.seq = 64;
+        p.training.precision = "bf16-o2";
+        p.optimizations = {{"graph_level", 2}};
+        SimulationOptions o;
+        o.keepGraphs = false;
+        auto r = simulateProject(p, o);
+        if (!r) QFAIL(r.message().c_str());
+        std::int64_t lmHeadWeightGrad = -1, embeddingBackward = -1;
+        for (const auto& d : r->devices)
+            for (const SimTask& t : d.tasks) {
+                if (t.phase != Phase::backward) continue;
+                if (t.name.rfind("lm_head.grad_weight", 0) == 0) lmHeadWeightGrad = t.start_ns;
+                if (t.name.rfind("wte.grad", 0) == 0) embeddingBackward = std::max(embeddingBackward, t.start_ns);  // the embedding table's
+            }
+        QVERIFY(lmHeadWeightGrad >= 0 && embeddingBackward >= 0);
+        QVERIFY2(lmHeadWeightGrad < embeddingBackward, "the lm_head's weight gradient waited for the embedding's backward");
+    }
+
     void elementwiseChainRespectsRegisterCap() {
         GraphBuilder b("chain");
         int x = b.input("x", {64, 64}, DType::f32);
