@@ -75,11 +75,13 @@ std::string_view trialStatusName(TrialStatus s) {
 nlohmann::json StrategySearchResult::toJson() const {
     nlohmann::json list = nlohmann::json::array();
     int rank = 0;
+    const std::vector<std::size_t> front = paretoFront(*this);
     for (const StrategyTrial& t : strategies) {
         nlohmann::json j = {{"config", t.config.toJson()}, {"label", t.config.label()}, {"status", trialStatusName(t.status)},
                             {"feasible", t.feasible()}, {"simulated", t.simulated()}};
         if (t.feasible()) j["rank"] = ++rank;
         if (t.current) j["current"] = true;
+        if (std::find(front.begin(), front.end(), static_cast<std::size_t>(&t - strategies.data())) != front.end()) j["pareto"] = true;
         if (t.simulated()) {
             j["step_time_ms"] = t.step_time_ms;
             j["tokens_per_s"] = t.tokens_per_s;
@@ -98,6 +100,26 @@ const StrategyTrial* StrategySearchResult::current() const {
     for (const StrategyTrial& t : strategies)
         if (t.current) return &t;
     return nullptr;
+}
+
+std::vector<std::size_t> paretoFront(const StrategySearchResult& result) {
+    std::vector<std::size_t> fits;
+    for (std::size_t i = 0; i < result.strategies.size(); ++i)
+        if (result.strategies[i].feasible()) fits.push_back(i);
+    const auto& s = result.strategies;
+    // Least memory first, and of equal memory the fastest first: each one then is on the
+    // front when it is faster than every one before it.
+    std::stable_sort(fits.begin(), fits.end(), [&](std::size_t a, std::size_t b) {
+        return s[a].peak_bytes != s[b].peak_bytes ? s[a].peak_bytes < s[b].peak_bytes : s[a].tokens_per_s > s[b].tokens_per_s;
+    });
+    std::vector<std::size_t> front;
+    double best = -1;
+    for (std::size_t i : fits)
+        if (s[i].tokens_per_s > best) {
+            front.push_back(i);
+            best = s[i].tokens_per_s;
+        }
+    return front;
 }
 
 std::vector<std::pair<std::string, nlohmann::json>> strategyEdits(const StrategyConfig& c) {

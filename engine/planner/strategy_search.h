@@ -105,6 +105,11 @@ struct StrategySearchResult {
 Expected<StrategySearchResult> searchStrategies(const Project& project, const StrategySearchOptions& options,
                                                 const Progress& progress = {});
 
+// The Pareto front of a search: the strategies that fit and that no other fitting one beats
+// on both tokens/s (higher) and peak memory per device (lower); indices into
+// result.strategies, by ascending peak memory (so by ascending tokens/s too).
+std::vector<std::size_t> paretoFront(const StrategySearchResult& result);
+
 // The project.json edits that apply a strategy (JSON pointer, value): the parallel degrees,
 // micro-batches, ZeRO stage, sequence parallelism and training.activation_checkpointing.
 std::vector<std::pair<std::string, nlohmann::json>> strategyEdits(const StrategyConfig& config);

@@ -1,7 +1,10 @@
 #include "views/dialogs/strategy_search_dialog.h"
 
+#include "views/charts/strategy_scatter.h"
 #include "views/common/units.h"
 
+#include <QFileDialog>
+#include <QSplitter>
 #include <QDialogButtonBox>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
@@ -68,6 +71,27 @@ StrategySearchDialog::StrategySearchDialog(engine::Project project, QWidget* par
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &StrategySearchDialog::updateApply);
+    m_chart = new StrategyScatter(this);
+    connect(m_chart, &StrategyScatter::strategyClicked, this, &StrategySearchDialog::selectStrategy);
+    m_saveChart = new QPushButton(QStringLiteral("Save Chart as PNG…"), this);
+    m_saveChart->setEnabled(false);
+    connect(m_saveChart, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getSaveFileName(this, QStringLiteral("Save Chart as PNG"),
+                                                          QString::fromStdString(m_project.name) + QStringLiteral("-strategies.png"),
+                                                          QStringLiteral("PNG images (*.png)"));
+        if (!file.isEmpty() && !saveChart(file)) m_status->setText(QStringLiteral("Could not write %1").arg(file));
+    });
+    auto* chartPanel = new QWidget(this);
+    auto* chartLayout = new QVBoxLayout(chartPanel);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    chartLayout->addWidget(m_chart, 1);
+    chartLayout->addWidget(m_saveChart, 0, Qt::AlignRight);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(chartPanel);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
     m_bounds = new QLabel(this);
     m_bounds->setWordWrap(true);
     m_bounds->setStyleSheet(QStringLiteral("color: palette(mid)"));
@@ -83,10 +107,10 @@ StrategySearchDialog::StrategySearchDialog(engine::Project project, QWidget* par
     layout->addWidget(intro);
     layout->addLayout(bar);
     layout->addWidget(m_status);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(split, 1);
     layout->addWidget(m_bounds);
     layout->addWidget(buttons);
-    resize(900, 560);
+    resize(960, 720);
 
     m_watcher = new QFutureWatcher<Expected<engine::StrategySearchResult>>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
@@ -141,6 +165,8 @@ void StrategySearchDialog::start() {
 void StrategySearchDialog::showResult(const Expected<engine::StrategySearchResult>& result) {
     m_table->setRowCount(0);
     m_bounds->clear();
+    m_chart->clear();
+    m_saveChart->setEnabled(false);
     if (!result) {
         m_result.reset();
         m_progress->setValue(0);
@@ -203,12 +229,30 @@ void StrategySearchDialog::showResult(const Expected<engine::StrategySearchResul
             if (!t.feasible()) item->setFlags(item->flags() & ~(Qt::ItemIsSelectable | Qt::ItemIsEnabled));
         }
     }
+    m_chart->setResult(r);
+    m_saveChart->setEnabled(r.simulations > 0);
     if (r.feasibleCount > 0) m_table->selectRow(0);
     updateApply();
 }
 
+void StrategySearchDialog::selectStrategy(std::size_t index) {
+    if (!m_result || index >= m_result->strategies.size()) return;
+    const engine::StrategyTrial& t = m_result->strategies[index];
+    if (t.feasible()) {
+        m_table->selectRow(static_cast<int>(index));
+        m_table->scrollToItem(m_table->item(static_cast<int>(index), 0));
+        return;
+    }
+    // Rows that do not fit cannot be selected (nor applied): show it, say why.
+    m_table->scrollToItem(m_table->item(static_cast<int>(index), 0));
+    m_status->setText(QStringLiteral("%1 does not fit: %2").arg(QString::fromStdString(t.config.label()), QString::fromStdString(t.reason)));
+}
+
+bool StrategySearchDialog::saveChart(const QString& file) { return m_result && m_result->simulations > 0 && m_chart->savePng(file); }
+
 void StrategySearchDialog::updateApply() {
     const int row = m_table->currentRow();
+    m_chart->setSelected(row >= 0 && !m_table->selectedItems().isEmpty() ? std::optional<std::size_t>(static_cast<std::size_t>(row)) : std::nullopt);
     const bool ok = !running() && m_result && row >= 0 && row < m_result->feasibleCount && !m_table->selectedItems().isEmpty();
     m_apply->setEnabled(ok);
 }

@@ -5,7 +5,8 @@
 // runs off the GUI thread with a progress bar and Cancel (a cancelled search shows what
 // it found so far); Apply hands the selected strategy to the window, which writes it
 // into the project through the Project explorer's edit path (checked, saved, re-simulation
-// offered).
+// offered). A chart beside the table plots every simulated strategy (views/charts/
+// strategy_scatter): clicking a point selects its row, selecting a row rings its point.
 
 #include "engine/planner/strategy_search.h"
 #include "base/expected.h"
@@ -20,10 +21,13 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QTableWidget;
+class QSplitter;
 template <typename T>
 class QFutureWatcher;
 
 namespace npu::views {
+
+class StrategyScatter;
 
 class StrategySearchDialog : public QDialog {
     Q_OBJECT
@@ -42,6 +46,11 @@ public:
     QTableWidget* table() const { return m_table; }
     QPushButton* applyButton() const { return m_apply; }
     QProgressBar* progressBar() const { return m_progress; }
+    // Every simulated strategy plotted (tokens/s against peak memory); a click selects its row.
+    StrategyScatter* chart() const { return m_chart; }
+    QPushButton* saveChartButton() const { return m_saveChart; }
+    // Save Chart as PNG… without its file dialog; false when there is nothing to save or the write failed.
+    bool saveChart(const QString& file);
     // Emits applyRequested with the selected feasible strategy; false when none is.
     bool apply();
 
@@ -52,6 +61,7 @@ signals:
 private:
     void showResult(const Expected<engine::StrategySearchResult>& result);
     void updateApply();
+    void selectStrategy(std::size_t index);
 
     engine::Project m_project;
     engine::StrategySearchOptions m_options;
@@ -63,6 +73,8 @@ private:
     QLabel* m_status = nullptr;
     QLabel* m_bounds = nullptr;
     QTableWidget* m_table = nullptr;
+    StrategyScatter* m_chart = nullptr;
+    QPushButton* m_saveChart = nullptr;
     QFutureWatcher<Expected<engine::StrategySearchResult>>* m_watcher = nullptr;
     std::optional<engine::StrategySearchResult> m_result;
 };

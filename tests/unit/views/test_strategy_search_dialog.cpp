@@ -2,19 +2,26 @@
 // thread with a progress bar, cancels with partial results, and Apply writes the chosen
 // strategy into the project through the Project explorer's edit path (applyEdits).
 
+#include "views/charts/qcustomplot_include.h"  // first: QCustomPlot needs Qt's foreach
+
 #include "engine/planner/strategy_search.h"
 #include "engine/parallel/parallel_config.h"
 #include "engine/project/parallel_settings.h"
 #include "engine/project/project.h"
 #include "tests/unit/engine/sample_projects.h"
+#include "views/charts/strategy_scatter.h"
 #include "views/dialogs/strategy_search_dialog.h"
 #include "views/project/project_tree_model.h"
 
+#include <QImage>
 #include <QProgressBar>
+#include <QTemporaryDir>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
+
+#include <set>
 
 using namespace npu;
 
@@ -66,6 +73,61 @@ private slots:
         QCOMPARE(cfg->microBatches, want.microBatches);
         QCOMPARE(cfg->zeroStage, want.zeroStage);
         QCOMPARE(applied.training.activation_checkpointing, want.activationCheckpointing);
+    }
+
+    // The chart: every simulated strategy a point, a series per value of the colour
+    // dimension, the Pareto front; a click on a point that fits selects its row, a row
+    // selected rings its point; the chart saves as PNG.
+    void chartPlotsSelectsAndSaves() {
+        views::StrategySearchDialog dialog(smallCluster());
+        dialog.resize(1280, 720);
+        dialog.show();
+        QSignalSpy done(&dialog, &views::StrategySearchDialog::finished);
+        dialog.start();
+        QVERIFY(done.wait(120000));
+        QVERIFY(dialog.result().has_value());
+        const engine::StrategySearchResult& r = *dialog.result();
+        views::StrategyScatter* chart = dialog.chart();
+        QCOMPARE(static_cast<int>(chart->plotted().size()), r.simulations);
+        // Legend: one entry per TP degree simulated, and the front.
+        std::set<int> tps;
+        for (std::size_t i : chart->plotted()) tps.insert(r.strategies[i].config.tensorParallel);
+        QStringList names = chart->legendNames();
+        QVERIFY2(names.contains(QStringLiteral("Pareto front")), qPrintable(names.join(QLatin1Char(','))));
+        for (int tp : tps) QVERIFY2(names.contains(QStringLiteral("TP %1").arg(tp)), qPrintable(names.join(QLatin1Char(','))));
+        chart->setColourBy(views::StrategyScatter::ColourBy::zero_stage);
+        names = chart->legendNames();
+        QVERIFY2(std::any_of(names.begin(), names.end(), [](const QString& n) { return n.startsWith(QStringLiteral("ZeRO-")); }),
+                 qPrintable(names.join(QLatin1Char(','))));
+        // The front: fits, and nothing that fits is both faster and smaller.
+        const auto front = engine::paretoFront(r);
+        QVERIFY(!front.empty());
+        for (std::size_t f : front) {
+            QVERIFY(r.strategies[f].feasible());
+            for (const engine::StrategyTrial& t : r.strategies)
+                QVERIFY(!(t.feasible() && t.tokens_per_s > r.strategies[f].tokens_per_s && t.peak_bytes < r.strategies[f].peak_bytes));
+        }
+        // The best is selected and ringed; clicking another point that fits selects its row.
+        QCOMPARE(chart->selected(), std::optional<std::size_t>(0));
+        std::size_t other = 0;
+        for (std::size_t i : chart->plotted())
+            if (i != 0 && r.strategies[i].feasible() && chart->strategyAt(chart->pixelOf(i)) == i) other = i;
+        QVERIFY2(other > 0, "no second strategy that fits is reachable on the chart");
+        QTest::mouseClick(chart->plot(), Qt::LeftButton, {}, chart->pixelOf(other).toPoint());
+        QCOMPARE(dialog.table()->currentRow(), static_cast<int>(other));
+        QCOMPARE(chart->selected(), std::optional<std::size_t>(other));
+        dialog.table()->selectRow(0);
+        QCOMPARE(chart->selected(), std::optional<std::size_t>(0));
+        // Saved as PNG at the chart's size.
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("strategies.png"));
+        QVERIFY(dialog.saveChartButton()->isEnabled());
+        QVERIFY(dialog.saveChart(png));
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(image.width() > 100 && image.height() > 100);
+        if (const QByteArray dirOut = qgetenv("NPU_SCREENSHOTS"); !dirOut.isEmpty())
+            dialog.grab().save(QString::fromLocal8Bit(dirOut) + QStringLiteral("/strategy-search-1280.png"));
     }
 
     void cancelKeepsPartialResults() {
