@@ -8,7 +8,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <iterator>
 #include <limits>
+#include <mutex>
+#include <thread>
 
 namespace npu::engine {
 
@@ -44,104 +48,6 @@ std::string searchedFile(const Project& p) { return p.file.empty() ? p.name : p.
 
 }  // namespace
 
-std::string StrategyConfig::label() const {
-    std::string s = "DP " + std::to_string(dataParallel) + " · TP " + std::to_string(tensorParallel) + (sequenceParallel ? "+SP" : "") +
-                    " · PP " + std::to_string(pipelineStages) + " · " + std::to_string(microBatches) + " micro-batch" +
-                    (microBatches == 1 ? "" : "es");
-    if (zeroStage > 0) s += " · ZeRO-" + std::to_string(zeroStage);
-    if (activationCheckpointing != "none") s += " · " + activationCheckpointing + " recomputation";
-    return s;
-}
-
-nlohmann::json StrategyConfig::toJson() const {
-    return {{"data_parallel", dataParallel},   {"tensor_parallel", tensorParallel},
-            {"pipeline_stages", pipelineStages}, {"micro_batches", microBatches},
-            {"zero_stage", zeroStage},           {"activation_checkpointing", activationCheckpointing},
-            {"sequence_parallel", sequenceParallel}};
-}
-
-std::string_view trialStatusName(TrialStatus s) {
-    switch (s) {
-    case TrialStatus::fits: return "fits";
-    case TrialStatus::over_memory: return "over_memory";
-    case TrialStatus::implied_over_memory: return "implied_over_memory";
-    case TrialStatus::dominated: return "dominated";
-    case TrialStatus::invalid: return "invalid";
-    case TrialStatus::not_run: return "not_run";
-    }
-    return "?";
-}
-
-nlohmann::json StrategySearchResult::toJson() const {
-    nlohmann::json list = nlohmann::json::array();
-    int rank = 0;
-    const std::vector<std::size_t> front = paretoFront(*this);
-    for (const StrategyTrial& t : strategies) {
-        nlohmann::json j = {{"config", t.config.toJson()}, {"label", t.config.label()}, {"status", trialStatusName(t.status)},
-                            {"feasible", t.feasible()}, {"simulated", t.simulated()}};
-        if (t.feasible()) j["rank"] = ++rank;
-        if (t.current) j["current"] = true;
-        if (std::find(front.begin(), front.end(), static_cast<std::size_t>(&t - strategies.data())) != front.end()) j["pareto"] = true;
-        if (t.simulated()) {
-            j["step_time_ms"] = t.step_time_ms;
-            j["tokens_per_s"] = t.tokens_per_s;
-            j["samples_per_s"] = t.samples_per_s;
-            j["peak_bytes"] = t.peak_bytes;
-        }
-        if (!t.reason.empty()) j["reason"] = t.reason;
-        list.push_back(std::move(j));
-    }
-    return {{"devices", devices},       {"devices_per_node", devicesPerNode}, {"capacity_bytes", capacity_bytes},
-            {"feasible", feasibleCount}, {"simulations", simulations},         {"cancelled", cancelled},
-            {"truncated", truncated},    {"bounds", bounds},                   {"strategies", list}};
-}
-
-const StrategyTrial* StrategySearchResult::current() const {
-    for (const StrategyTrial& t : strategies)
-        if (t.current) return &t;
-    return nullptr;
-}
-
-std::vector<std::size_t> paretoFront(const StrategySearchResult& result) {
-    std::vector<std::size_t> fits;
-    for (std::size_t i = 0; i < result.strategies.size(); ++i)
-        if (result.strategies[i].feasible()) fits.push_back(i);
-    const auto& s = result.strategies;
-    // Least memory first, and of equal memory the fastest first: each one then is on the
-    // front when it is faster than every one before it.
-    std::stable_sort(fits.begin(), fits.end(), [&](std::size_t a, std::size_t b) {
-        return s[a].peak_bytes != s[b].peak_bytes ? s[a].peak_bytes < s[b].peak_bytes : s[a].tokens_per_s > s[b].tokens_per_s;
-    });
-    std::vector<std::size_t> front;
-    double best = -1;
-    for (std::size_t i : fits)
-        if (s[i].tokens_per_s > best) {
-            front.push_back(i);
-            best = s[i].tokens_per_s;
-        }
-    return front;
-}
-
-std::vector<std::pair<std::string, nlohmann::json>> strategyEdits(const StrategyConfig& c) {
-    return {{"/parallel/data_parallel", c.dataParallel},
-            {"/parallel/tensor_parallel", c.tensorParallel},
-            {"/parallel/pipeline_stages", c.pipelineStages},
-            {"/parallel/micro_batches", c.microBatches},
-            {"/parallel/zero_stage", c.zeroStage},
-            {"/parallel/sequence_parallel", c.sequenceParallel},
-            {"/training/activation_checkpointing", c.activationCheckpointing}};
-}
-
-Project withStrategy(const Project& project, const StrategyConfig& config) {
-    Project p = project;
-    for (const auto& [pointer, value] : strategyEdits(config)) {
-        static const std::string parallel = "/parallel/";
-        if (pointer.rfind(parallel, 0) == 0) p.parallel[pointer.substr(parallel.size())] = value;
-        else if (pointer == "/training/activation_checkpointing") p.training.activation_checkpointing = value.get<std::string>();
-    }
-    return p;
-}
-
 Expected<StrategySearchResult> searchStrategies(const Project& project, const StrategySearchOptions& options, const Progress& progress) {
     const std::string file = searchedFile(project);
     if (!isClusterProject(project))
@@ -161,6 +67,9 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     SimulationOptions sim = options.simulation;
     sim.keepGraphs = false;
     sim.adviseOnOom = false;
+    // The playbooks re-simulate the candidate with changed settings: advice for the run a
+    // user opens, not a figure the ranking reads.
+    sim.adviseOnCommunication = false;
     sim.steps = 1;
 
     const bool ppo = project.training.mode.name == "ppo";
@@ -179,7 +88,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             const std::int64_t perPipeline = project.training.batch / dp;
             // PPO without pipeline stages runs each rank's rollout as one batch: micro_batches
             // changes nothing there (engine/training/ppo_step), one count suffices.
-            const auto ms = ppo && pp == 1 ? std::vector<int>{1} : microBatchChoices(perPipeline, pp, std::max(1, options.maxMicroBatchChoices));
+            const auto ms = ppo && pp == 1 ? std::vector<int>{1} : microBatchChoices(perPipeline, pp, options.maxMicroBatchChoices > 0 ? options.maxMicroBatchChoices : std::numeric_limits<int>::max());
             const auto valid = microBatchChoices(perPipeline, pp, std::numeric_limits<int>::max());
             thinned += static_cast<int>(valid.size() - ms.size());
             if (ms.empty()) shapes.push_back({tp, pp, dp, pp});
@@ -189,8 +98,10 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     result.bounds = {
         std::to_string(result.devices) + " devices (" + std::to_string(cluster->nodes) + " x " + std::to_string(cluster->devicesPerNode) +
             "): tensor_parallel up to " + std::to_string(cluster->devicesPerNode) + " (inside a node)",
-        "micro_batches: at most " + std::to_string(options.maxMicroBatchChoices) + " of the valid counts per shape (the fewest, the most, "
-            "factors of two between); " + std::to_string(std::max(0, thinned)) + " counts not tried",
+        options.maxMicroBatchChoices > 0
+            ? "micro_batches: at most " + std::to_string(options.maxMicroBatchChoices) + " of the valid counts per shape (the fewest, the most, "
+                  "factors of two between); " + std::to_string(std::max(0, thinned)) + " counts not tried"
+            : std::string("micro_batches: every valid count (the batch splits evenly, at least one per stage)"),
         "schedule, sequence parallelism and communication settings as in the project",
         "not simulated: strategies implied over memory by one saving more memory (ZeRO stage, recomputation), those with more "
             "recomputation than one of the same shape that fits (slower), and ZeRO-1 when ZeRO-2 fits (same time, less memory)",
@@ -205,18 +116,26 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             all += (all.empty() ? "" : "; ") + p;
         return all;
     };
-    std::vector<StrategyTrial> trials;
-    bool stop = false;
+    // Shapes are searched on every core (each shape's pruning reads only its own trials);
+    // what they share is counted atomically, progress is reported one call at a time.
+    std::atomic<bool> stop{false}, cancelled{false}, truncated{false};
+    std::atomic<int> simulations{0}, started{0};
+    std::atomic<std::int64_t> capacity{0};
+    std::mutex progressMutex;
+    auto report = [&](double fraction, const std::string& what) {
+        const std::lock_guard<std::mutex> lock(progressMutex);
+        progress(fraction, what);
+    };
     // Simulates t's strategy into t; false when there is no time to rank (an error, which
     // makes t invalid, or a cancel).
     auto simulateTrial = [&](StrategyTrial& t) {
         Progress sub;
         sub.cancel = progress.cancel;
         auto run = simulateProject(withStrategy(project, t.config), sim, sub);
-        ++result.simulations;
+        ++simulations;
         if (!run) {
             if (run.cancelled()) {
-                result.cancelled = stop = true;
+                cancelled = stop = true;
                 t.status = TrialStatus::not_run;
                 t.reason = "cancelled";
             } else {
@@ -226,7 +145,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             return false;
         }
         const SimSummary& s = run->summary;
-        result.capacity_bytes = s.capacity_bytes;
+        capacity = s.capacity_bytes;
         t.step_time_ms = s.step_time_ms;
         t.tokens_per_s = s.tokens_per_s;
         t.samples_per_s = s.samples_per_s;
@@ -236,7 +155,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         t.reason = s.status == "ok" ? "" : s.message.empty() ? "over device memory" : s.message;
         return true;
     };
-    for (std::size_t si = 0; si < shapes.size(); ++si) {
+    // One shape's strategies, in search order, into `trials`.
+    auto searchShape = [&](std::size_t si, std::vector<StrategyTrial>& trials) {
         const Shape& sh = shapes[si];
         StrategyConfig base;
         base.dataParallel = sh.dp;
@@ -252,7 +172,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             t.status = TrialStatus::invalid;
             t.reason = std::move(problems);
             trials.push_back(std::move(t));
-            continue;
+            return;
         }
         // ZeRO from the most sharded down; a recomputation level over memory at stage z is
         // over memory at every lower stage too, so the next stage starts above it.
@@ -310,15 +230,16 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                     trials.push_back(std::move(t));
                     continue;
                 }
-                if (stop || progress.cancelled() || result.simulations >= options.maxSimulations) {
-                    result.cancelled = result.cancelled || progress.cancelled();
-                    result.truncated = result.truncated || (!result.cancelled && result.simulations >= options.maxSimulations);
+                // A slot under the cap is claimed before simulating, so the cap holds on every core.
+                if (progress.cancelled()) cancelled = true;
+                if (stop || cancelled || started.fetch_add(1) >= options.maxSimulations) {
+                    if (!cancelled) truncated = true;
                     stop = true;
-                    t.reason = result.cancelled ? "cancelled" : "simulation cap reached";
+                    t.reason = cancelled ? "cancelled" : "simulation cap reached";
                     trials.push_back(std::move(t));
                     continue;
                 }
-                progress((static_cast<double>(si) + 0.5) / static_cast<double>(shapes.size()), "simulating " + c.label());
+                report((static_cast<double>(si) + 0.5) / static_cast<double>(shapes.size()), "simulating " + c.label());
                 if (!simulateTrial(t)) {
                     trials.push_back(std::move(t));
                     continue;
@@ -343,7 +264,31 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                 trials.push_back(std::move(t));
             }
         }
-    }
+    };
+    std::vector<std::vector<StrategyTrial>> perShape(shapes.size());
+    std::atomic<std::size_t> nextShape{0};
+    std::string failure;  // the first exception a worker met (a bug: simulations report errors as values)
+    auto worker = [&] {
+        try {
+            for (std::size_t si; (si = nextShape++) < shapes.size();) searchShape(si, perShape[si]);
+        } catch (const std::exception& e) {
+            const std::lock_guard<std::mutex> lock(progressMutex);
+            if (failure.empty()) failure = e.what();
+            stop = true;
+        }
+    };
+    const std::size_t threads = std::min<std::size_t>(shapes.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t i = 1; i < threads; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    if (!failure.empty()) return makeError(file + ": the strategy search failed: " + failure);
+    std::vector<StrategyTrial> trials;
+    for (auto& shape : perShape) std::move(shape.begin(), shape.end(), std::back_inserter(trials));
+    result.simulations = simulations;
+    result.capacity_bytes = capacity;
+    result.cancelled = cancelled;
+    result.truncated = truncated && !cancelled;
 
     // The project's own strategy is the reference: simulated even when the bounds skipped
     // it (another micro-batch count, dominated), so the ranking says where it stands.
@@ -370,6 +315,9 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     } else if (!it->simulated() && !progress.cancelled() && !result.cancelled) {
         progress(0.99, "simulating the project's own strategy");
         simulateTrial(*it);
+        result.simulations = simulations;
+        result.capacity_bytes = capacity;
+        result.cancelled = cancelled;
     }
 
     // Rank: feasible by throughput (tokens/s, or samples/s for models without tokens).

@@ -11,15 +11,18 @@
 // Bounds (why the search finishes in seconds, see the .cpp for the order):
 // - tensor_parallel stays inside a node (Megatron-LM's placement; across nodes its
 //   per-layer all-reduces would run on the NICs);
-// - micro_batches: at most maxMicroBatchChoices of the valid counts (the fewest, the most
-//   and ones spread between them by factors of two);
+// - micro_batches: every valid count, or at most maxMicroBatchChoices of them (the fewest,
+//   the most and ones spread between them by factors of two);
 // - memory is monotone in ZeRO stage and recomputation: a strategy is not simulated when
 //   one that saves more memory of the same shape is already over memory ("implied");
 // - recomputation only adds work: when a strategy fits, the same one with more
 //   recomputation is slower and not simulated ("dominated");
 // - ZeRO-1 is not simulated when ZeRO-2 of the same shape fits: the cluster simulation
 //   times them alike (same collectives, same sharded optimizer step) and -2 keeps less;
-// - at most maxSimulations simulations, then the search stops (truncated).
+// - at most maxSimulations simulations, then the search stops (truncated; which strategies
+//   were left then depends on the cores' timing).
+// Shapes (tp, pp, micro-batches) are searched on every core; the playbooks that re-simulate
+// a run with changed settings (OOM, communication advice) are off, they rank nothing.
 // The project's own strategy is always simulated (flagged current) as the reference, past
 // the cap too; a cancel stops everything. training.mode "ppo" is searched alike through its
 // cluster simulation (engine/training/ppo_step: generation, scoring and training of the
@@ -81,8 +84,8 @@ struct StrategyTrial {
 
 struct StrategySearchOptions {
     SimulationOptions simulation;  // device lookup; graphs are never kept
-    int maxMicroBatchChoices = 3;
-    int maxSimulations = 120;
+    int maxMicroBatchChoices = 0;  // 0: every valid count
+    int maxSimulations = 5000;
 };
 
 struct StrategySearchResult {
