@@ -20,8 +20,9 @@ void addOptions(QCommandLineParser& parser) {
         "       npustudio --batch SUITE.json [-j N] [--baseline B.json] [--update-baseline] [--report R.json]\n"
         "                 [--junit J.xml] [--out DIR] [--shard K/N]\n"
         "       npustudio --batch --merge R1.json R2.json... --report ALL.json [--junit J.xml]\n"
+        "                 (suite reports, or the reports of --search --shard K/N)\n"
         "       npustudio --batch --estimate PROJECT.json --tokens N [--devices-max K] [--report REPORT.json]\n"
-        "       npustudio --batch --search PROJECT.json [--top N] [--report REPORT.json]\n"
+        "       npustudio --batch --search PROJECT.json [--top N] [--report REPORT.json] [--shard K/N]\n"
         "Exit codes (batch): 0 ok, 1 the run failed (out of memory, error), 2 bad input.\n"
         "Suites: 0 all pass, 1 a regression or budget failure, 2 a case could not run."));
     parser.addHelpOption();
@@ -61,9 +62,9 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("baseline"), QStringLiteral("Suite baseline to hold tolerances against."), QStringLiteral("FILE")},
         {QStringLiteral("update-baseline"), QStringLiteral("Rewrite the suite baseline with this run's values.")},
         {QStringLiteral("junit"), QStringLiteral("Write the suite result as JUnit XML to FILE."), QStringLiteral("FILE")},
-        {QStringLiteral("shard"), QStringLiteral("Run every N-th suite case from the K-th (1-based)."),
+        {QStringLiteral("shard"), QStringLiteral("Run every N-th suite case (or strategy search shape, with --search) from the K-th (1-based)."),
          QStringLiteral("K/N")},
-        {QStringLiteral("merge"), QStringLiteral("Merge suite reports given as R1.json R2.json ... into --report.")},
+        {QStringLiteral("merge"), QStringLiteral("Merge suite reports, or strategy search shards, given as R1.json R2.json ... into --report.")},
         {QStringLiteral("against"),
          QStringLiteral("Hold the simulated project against a measured trace or run, per op category."),
          QStringLiteral("TRACE")},

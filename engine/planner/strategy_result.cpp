@@ -4,6 +4,7 @@
 // project edits that apply a strategy (the search itself is strategy_search.cpp).
 
 #include <algorithm>
+#include <iterator>
 
 namespace npu::engine {
 
@@ -52,11 +53,124 @@ nlohmann::json StrategySearchResult::toJson() const {
             j["peak_bytes"] = t.peak_bytes;
         }
         if (!t.reason.empty()) j["reason"] = t.reason;
+        j["search_order"] = {t.shape, t.order};
         list.push_back(std::move(j));
     }
-    return {{"devices", devices},       {"devices_per_node", devicesPerNode}, {"capacity_bytes", capacity_bytes},
-            {"feasible", feasibleCount}, {"simulations", simulations},         {"cancelled", cancelled},
-            {"truncated", truncated},    {"bounds", bounds},                   {"strategies", list}};
+    nlohmann::json out = {{"devices", devices},       {"devices_per_node", devicesPerNode}, {"capacity_bytes", capacity_bytes},
+                          {"feasible", feasibleCount}, {"simulations", simulations},         {"cancelled", cancelled},
+                          {"truncated", truncated},    {"bounds", bounds},                   {"strategies", list}};
+    if (shardCount > 1) out["shard"] = {{"index", shardIndex + 1}, {"count", shardCount}};
+    return out;
+}
+
+void rankStrategies(StrategySearchResult& result) {
+    auto& s = result.strategies;
+    std::stable_sort(s.begin(), s.end(), [](const StrategyTrial& a, const StrategyTrial& b) {
+        return a.shape != b.shape ? a.shape < b.shape : a.order < b.order;
+    });
+    std::stable_partition(s.begin(), s.end(), [](const StrategyTrial& t) { return t.feasible(); });
+    result.feasibleCount = static_cast<int>(std::count_if(s.begin(), s.end(), [](const StrategyTrial& t) { return t.feasible(); }));
+    std::stable_sort(s.begin(), s.begin() + result.feasibleCount, [](const StrategyTrial& a, const StrategyTrial& b) {
+        return a.tokens_per_s != b.tokens_per_s ? a.tokens_per_s > b.tokens_per_s : a.samples_per_s > b.samples_per_s;
+    });
+}
+
+bool isStrategySearchReport(const nlohmann::json& report) {
+    return report.is_object() && report.contains("strategies") && report.contains("devices");
+}
+
+namespace {
+
+Expected<TrialStatus> statusNamed(const std::string& name) {
+    for (TrialStatus t : {TrialStatus::fits, TrialStatus::over_memory, TrialStatus::implied_over_memory, TrialStatus::dominated,
+                          TrialStatus::invalid, TrialStatus::not_run})
+        if (trialStatusName(t) == name) return t;
+    return makeError("status: expected fits, over_memory, implied_over_memory, dominated, invalid or not_run, got \"" + name + "\"");
+}
+
+}  // namespace
+
+Expected<StrategySearchResult> strategySearchFromJson(const nlohmann::json& report, const std::string& file) {
+    if (!isStrategySearchReport(report)) return makeError(file + ": not a strategy search report (expected \"devices\" and \"strategies\")");
+    StrategySearchResult r;
+    std::string where = "the report";
+    try {
+        r.devices = report.at("devices").get<int>();
+        r.devicesPerNode = report.value("devices_per_node", 0);
+        r.capacity_bytes = report.value("capacity_bytes", std::int64_t{0});
+        r.simulations = report.value("simulations", 0);
+        r.cancelled = report.value("cancelled", false);
+        r.truncated = report.value("truncated", false);
+        r.bounds = report.value("bounds", std::vector<std::string>{});
+        if (report.contains("shard")) {
+            where = "shard";
+            r.shardIndex = report.at("shard").at("index").get<int>() - 1;
+            r.shardCount = report.at("shard").at("count").get<int>();
+        }
+        const auto& list = report.at("strategies");
+        for (std::size_t i = 0; i < list.size(); ++i) {
+            where = "strategies[" + std::to_string(i) + "]";
+            const nlohmann::json& j = list.at(i);
+            const nlohmann::json& c = j.at("config");
+            StrategyTrial t;
+            t.config.dataParallel = c.at("data_parallel").get<int>();
+            t.config.tensorParallel = c.at("tensor_parallel").get<int>();
+            t.config.pipelineStages = c.at("pipeline_stages").get<int>();
+            t.config.microBatches = c.at("micro_batches").get<int>();
+            t.config.zeroStage = c.at("zero_stage").get<int>();
+            t.config.activationCheckpointing = c.at("activation_checkpointing").get<std::string>();
+            t.config.sequenceParallel = c.value("sequence_parallel", false);
+            auto status = statusNamed(j.at("status").get<std::string>());
+            if (!status) return makeError(file + ": " + where + "." + status.message());
+            t.status = *status;
+            t.step_time_ms = j.value("step_time_ms", 0.0);
+            t.tokens_per_s = j.value("tokens_per_s", 0.0);
+            t.samples_per_s = j.value("samples_per_s", 0.0);
+            t.peak_bytes = j.value("peak_bytes", std::int64_t{0});
+            t.reason = j.value("reason", std::string());
+            t.current = j.value("current", false);
+            const auto order = j.value("search_order", std::vector<int>{});
+            if (order.size() != 2) return makeError(file + ": " + where + ".search_order: expected [shape, position] (a report of this version)");
+            t.shape = order[0];
+            t.order = order[1];
+            r.strategies.push_back(std::move(t));
+        }
+    } catch (const nlohmann::json::exception& e) {
+        return makeError(file + ": " + where + ": " + e.what());
+    }
+    rankStrategies(r);
+    return r;
+}
+
+Expected<StrategySearchResult> mergeStrategySearches(std::vector<StrategySearchResult> parts, const std::vector<std::string>& files) {
+    if (parts.empty()) return makeError("--merge: no strategy search reports to merge");
+    const auto name = [&](std::size_t i) { return i < files.size() ? files[i] : "part " + std::to_string(i + 1); };
+    const int count = parts.front().shardCount;
+    std::vector<int> seen(static_cast<std::size_t>(std::max(count, 1)), -1);
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        const StrategySearchResult& p = parts[i];
+        if (p.shardCount != count || p.devices != parts.front().devices)
+            return makeError(name(i) + ": a shard of another search (" + std::to_string(p.devices) + " devices, " + std::to_string(p.shardCount) +
+                             " shards) than " + name(0) + " (" + std::to_string(parts.front().devices) + " devices, " + std::to_string(count) + " shards)");
+        int& owner = seen[static_cast<std::size_t>(std::clamp(p.shardIndex, 0, std::max(count, 1) - 1))];
+        if (owner >= 0) return makeError(name(i) + ": shard " + std::to_string(p.shardIndex + 1) + " of " + std::to_string(count) + " again (also " + name(static_cast<std::size_t>(owner)) + ")");
+        owner = static_cast<int>(i);
+    }
+    for (std::size_t k = 0; k < seen.size(); ++k)
+        if (seen[k] < 0) return makeError("--merge: shard " + std::to_string(k + 1) + " of " + std::to_string(count) + " is missing");
+    StrategySearchResult out;
+    out.devices = parts.front().devices;
+    out.devicesPerNode = parts.front().devicesPerNode;
+    out.bounds = parts.front().bounds;
+    for (StrategySearchResult& p : parts) {
+        out.capacity_bytes = std::max(out.capacity_bytes, p.capacity_bytes);
+        out.simulations += p.simulations;
+        out.cancelled = out.cancelled || p.cancelled;
+        out.truncated = out.truncated || p.truncated;
+        std::move(p.strategies.begin(), p.strategies.end(), std::back_inserter(out.strategies));
+    }
+    rankStrategies(out);
+    return out;
 }
 
 const StrategyTrial* StrategySearchResult::current() const {

@@ -266,11 +266,21 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         }
     };
     std::vector<std::vector<StrategyTrial>> perShape(shapes.size());
+    const int shardCount = std::max(1, options.shardCount);
+    const int shardIndex = std::clamp(options.shardIndex, 0, shardCount - 1);
+    const auto inShard = [&](std::size_t si) { return static_cast<int>(si % static_cast<std::size_t>(shardCount)) == shardIndex; };
     std::atomic<std::size_t> nextShape{0};
     std::string failure;  // the first exception a worker met (a bug: simulations report errors as values)
     auto worker = [&] {
         try {
-            for (std::size_t si; (si = nextShape++) < shapes.size();) searchShape(si, perShape[si]);
+            for (std::size_t si; (si = nextShape++) < shapes.size();)
+                if (inShard(si)) {
+                    searchShape(si, perShape[si]);
+                    for (std::size_t k = 0; k < perShape[si].size(); ++k) {
+                        perShape[si][k].shape = static_cast<int>(si);
+                        perShape[si][k].order = static_cast<int>(k);
+                    }
+                }
         } catch (const std::exception& e) {
             const std::lock_guard<std::mutex> lock(progressMutex);
             if (failure.empty()) failure = e.what();
@@ -289,6 +299,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     result.capacity_bytes = capacity;
     result.cancelled = cancelled;
     result.truncated = truncated && !cancelled;
+    result.shardIndex = shardIndex;
+    result.shardCount = shardCount;
 
     // The project's own strategy is the reference: simulated even when the bounds skipped
     // it (another micro-batch count, dominated), so the ranking says where it stands.
@@ -300,11 +312,27 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     own.zeroStage = current->zeroStage;
     own.activationCheckpointing = project.training.activation_checkpointing;
     own.sequenceParallel = current->sequenceParallel;
+    // The shard of the own strategy's shape holds it (the first shard when no shape does).
+    std::size_t ownShape = 0;
+    for (std::size_t si = 0; si < shapes.size(); ++si)
+        if (shapes[si].tp == own.tensorParallel && shapes[si].pp == own.pipelineStages && shapes[si].dp == own.dataParallel &&
+            shapes[si].m == own.microBatches) {
+            ownShape = si;
+            break;
+        }
+    if (!inShard(ownShape)) {
+        result.strategies = std::move(trials);
+        rankStrategies(result);
+        progress(1.0, result.cancelled ? "search cancelled" : "search done");
+        return result;
+    }
     auto it = std::find_if(trials.begin(), trials.end(), [&](const StrategyTrial& t) { return t.config == own; });
     if (it == trials.end()) {
         StrategyTrial t;
         t.config = own;
         t.reason = "not among the strategies searched";
+        t.shape = static_cast<int>(shapes.size());
+        t.order = 0;
         it = trials.insert(trials.end(), std::move(t));
     }
     it->current = true;
@@ -320,13 +348,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         result.cancelled = cancelled;
     }
 
-    // Rank: feasible by throughput (tokens/s, or samples/s for models without tokens).
-    std::stable_partition(trials.begin(), trials.end(), [](const StrategyTrial& t) { return t.feasible(); });
-    result.feasibleCount = static_cast<int>(std::count_if(trials.begin(), trials.end(), [](const StrategyTrial& t) { return t.feasible(); }));
-    std::stable_sort(trials.begin(), trials.begin() + result.feasibleCount, [](const StrategyTrial& a, const StrategyTrial& b) {
-        return a.tokens_per_s != b.tokens_per_s ? a.tokens_per_s > b.tokens_per_s : a.samples_per_s > b.samples_per_s;
-    });
     result.strategies = std::move(trials);
+    rankStrategies(result);
     progress(1.0, result.cancelled ? "search cancelled" : "search done");
     return result;
 }

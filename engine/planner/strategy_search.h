@@ -77,6 +77,10 @@ struct StrategyTrial {
     std::int64_t peak_bytes = 0;  // the largest per-device peak over the pipeline stages
     std::string reason;           // why not feasible / not simulated
     bool current = false;         // the project's own strategy (always simulated when valid)
+    // Where the search met it: the shape's index and the position among its strategies (the
+    // project's own, when no shape holds it, after every shape). Shards keep it so a merge
+    // ranks exactly as a single search does (equal throughputs keep search order).
+    int shape = -1, order = -1;
 
     bool feasible() const { return status == TrialStatus::fits; }
     bool simulated() const { return status == TrialStatus::fits || status == TrialStatus::over_memory; }
@@ -86,6 +90,10 @@ struct StrategySearchOptions {
     SimulationOptions simulation;  // device lookup; graphs are never kept
     int maxMicroBatchChoices = 0;  // 0: every valid count
     int maxSimulations = 5000;
+    // Search the shard-th (0-based) of shardCount disjoint parts: every shardCount-th shape
+    // (tp, pp, micro-batches); the project's own strategy in the shard of its shape (or the
+    // first). mergeStrategySearches puts the parts back together.
+    int shardIndex = 0, shardCount = 1;
 };
 
 struct StrategySearchResult {
@@ -99,6 +107,7 @@ struct StrategySearchResult {
     bool cancelled = false;
     bool truncated = false;       // maxSimulations reached
     std::vector<std::string> bounds;  // how the search was bounded, with figures
+    int shardIndex = 0, shardCount = 1;  // a shard's part (as the options), or 0 of 1
 
     const StrategyTrial* best() const { return feasibleCount > 0 ? &strategies.front() : nullptr; }
     const StrategyTrial* current() const;
@@ -107,6 +116,20 @@ struct StrategySearchResult {
 
 Expected<StrategySearchResult> searchStrategies(const Project& project, const StrategySearchOptions& options,
                                                 const Progress& progress = {});
+
+// Orders the strategies as the search reports them: the ones that fit first, by throughput
+// (tokens/s, or samples/s for models without tokens; equal ones in search order), then the
+// others in search order; sets feasibleCount.
+void rankStrategies(StrategySearchResult& result);
+
+// A search report (StrategySearchResult::toJson, `--search --report`) read back; errors name
+// the file and the key.
+Expected<StrategySearchResult> strategySearchFromJson(const nlohmann::json& report, const std::string& file);
+// The shards of one search (`--search --shard K/N`) as the single search: each part once, of
+// the same cluster; errors name the files.
+Expected<StrategySearchResult> mergeStrategySearches(std::vector<StrategySearchResult> parts, const std::vector<std::string>& files);
+// True when a report is a strategy search's (it has "strategies" and "devices").
+bool isStrategySearchReport(const nlohmann::json& report);
 
 // The Pareto front of a search: the strategies that fit and that no other fitting one beats
 // on both tokens/s (higher) and peak memory per device (lower); indices into

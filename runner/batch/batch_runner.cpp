@@ -52,10 +52,14 @@ int runBatch(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
         if (cmd.exportChrome) return runBatchExportChrome(pos[0], pos[1], out, err);
         return runBatchExportCsv(pos[0], pos[1], cmd.groupBy, out, err);
     }
-    if (cmd.merge) return runBatchMerge(cmd, out, err);
+    if (cmd.merge) {
+        // Strategy search shards or suite reports, told apart by the first report's content.
+        if (!pos.empty() && isSearchReportFile(pos.front())) return runSearchMerge(pos, cmd.report, cmd.top, out, err);
+        return runBatchMerge(cmd, out, err);
+    }
     if (!cmd.searchProject.empty()) {
         if (!pos.empty()) return usage(err, "--search takes no positional arguments");
-        return runSearchCommand({cmd.searchProject, cmd.top, cmd.report}, out, err);
+        return runSearchCommand({cmd.searchProject, cmd.top, cmd.report, cmd.shardIndex, cmd.shardCount}, out, err);
     }
     if (pos.size() != 1)
         return usage(err, "--batch needs one PROJECT.json or SUITE.json (or --import/--compare/--export-*/--merge)");

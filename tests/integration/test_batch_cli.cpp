@@ -1,6 +1,8 @@
 // The batch CLI end to end: the real npustudio executable, its exit codes, its report
 // keys and its messages.
 
+#include "tests/integration/batch_process.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -16,28 +18,8 @@
 class TestBatchCli : public QObject {
     Q_OBJECT
 
-    struct Run {
-        int exitCode = -1;
-        QString out, err;
-    };
-
-    Run npustudio(const QStringList& args, int timeoutMs = 240000, const QString& workingDir = {}) {
-        QProcess p;
-        if (!workingDir.isEmpty()) p.setWorkingDirectory(workingDir);
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));  // batch mode must not need one
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("minimal"));
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(NPUSTUDIO_EXE), args);
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-            return {};
-        }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
-    }
+    using Run = BatchRun;
+    Run npustudio(const QStringList& args, int timeoutMs = 240000, const QString& workingDir = {}) { return runNpustudio(args, timeoutMs, workingDir); }
 
     // Tests never write into tests/data: each gets a copy of the project.
     QString copyProject(const QString& name) {
