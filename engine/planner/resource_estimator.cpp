@@ -92,6 +92,11 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
             StrategySearchOptions search;
             search.simulation = options;
             search.maxSimulations = request.maxSimulationsPerCount;
+            // Under a cap that is reached, which strategies get simulated must not depend on
+            // the cores' timing: one core, and the three micro-batch counts a shape had when
+            // the estimator's figures were set (the fewest, the most, factors of two between).
+            search.threads = 1;
+            search.maxMicroBatchChoices = 3;
             auto found = searchStrategies(onDevices(project, n), search);
             if (!found) return found.error();
             if (const StrategyTrial* best = found->best()) {

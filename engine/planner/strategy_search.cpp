@@ -287,7 +287,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             stop = true;
         }
     };
-    const std::size_t threads = std::min<std::size_t>(shapes.size(), std::max(1u, std::thread::hardware_concurrency()));
+    const unsigned cores = options.threads > 0 ? static_cast<unsigned>(options.threads) : std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads = std::min<std::size_t>(shapes.size(), cores);
     std::vector<std::thread> pool;
     for (std::size_t i = 1; i < threads; ++i) pool.emplace_back(worker);
     worker();

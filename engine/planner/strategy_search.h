@@ -94,6 +94,9 @@ struct StrategySearchOptions {
     // (tp, pp, micro-batches); the project's own strategy in the shard of its shape (or the
     // first). mergeStrategySearches puts the parts back together.
     int shardIndex = 0, shardCount = 1;
+    // Cores to search on; 0: all. When maxSimulations is reached on several cores, which
+    // strategies were left not_run depends on their timing.
+    int threads = 0;
 };
 
 struct StrategySearchResult {
