@@ -110,7 +110,7 @@ StrategySearchDialog::StrategySearchDialog(engine::Project project, QWidget* par
     layout->addWidget(split, 1);
     layout->addWidget(m_bounds);
     layout->addWidget(buttons);
-    resize(960, 720);
+    resize(960, 640);  // fits a 1280x720 screen with its title bar
 
     m_watcher = new QFutureWatcher<Expected<engine::StrategySearchResult>>(this);
     connect(m_watcher, &QFutureWatcherBase::finished, this, [this] {
