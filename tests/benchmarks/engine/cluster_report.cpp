@@ -5,7 +5,9 @@
 //    Models), Table 3 iteration times on A100-80GB (DGX A100 nodes: 8 GPUs, NVLink
 //    300 GB/s per direction, 8 x 200 Gb/s InfiniBand; seq 2048, micro-batch 1, vocab 51200),
 //    simulated against measured (korthikanti_setups.h: the setups and why bf16-o2 at
-//    graph_level 2), and the larger models of the same tables.
+//    graph_level 2), and the larger models of the same tables;
+//  - GPT-3 175B's per-rank memory on 64 devices by recomputation, and under ZeRO-3 on
+//    384-1536 devices against Narayanan et al. 2021's Table 2.
 // Usage: cluster_report [path/to/projects]   (defaults to the source tree's projects/)
 // CLUSTER_REPORT_VERBOSE=1 adds categories, collectives and ranks; =2 rank 0's kernels by
 // op type; CLUSTER_REPORT_GRAPH_LEVEL=n runs the Korthikanti setups at another level.
@@ -19,6 +21,8 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <utility>
+#include <vector>
 
 using namespace npu::engine;
 namespace korthikanti = npu::korthikanti;
@@ -102,6 +106,39 @@ void gpt3Memory() {
         }
 }
 
+// Narayanan et al. 2021 (Efficient Large-Scale Language Model Training on GPU Clusters Using
+// Megatron-LM), Table 2: GPT-3 175B under ZeRO-3 without model parallelism, global batch
+// 1536 on 384 / 768 / 1536 A100s (micro-batch 4 / 2 / 1), measured 144 / 88 / 44 TFLOP/s per
+// GPU. Their FLOPs per iteration, 96·B·s·l·h²(1 + s/6h + V/16lh) (with recomputation), turn
+// those into seconds. DeepSpeed's gradients (16-bit, fp32 partition at the step), full
+// recomputation (an assumption: the paper does not list it for ZeRO-3), the zoo's attention.
+void narayananZero3() {
+    std::printf("\n== Narayanan et al. 2021, Table 2: GPT-3 175B, ZeRO-3, batch 1536 (A100-80GB)\n");
+    std::printf("%6s %10s %10s %8s %12s %8s\n", "GPUs", "measured", "simulated", "error", "peak", "status");
+    const double B = 1536, s = 2048, l = 96, h = 12288, V = 51200;
+    const double flops = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
+    for (const auto& [gpus, tflops] : std::vector<std::pair<int, double>>{{384, 144}, {768, 88}, {1536, 44}}) {
+        Project p = korthikanti::gptProject("gpt3-175b-zero3", 96, 12288, 96, 1, 1, gpus, 1536, "full", false);
+        p.model.config.erase("attention");
+        p.model.config.erase("dropout");
+        p.training.framework = "deepspeed";
+        p.parallel["zero_stage"] = 3;
+        p.parallel["micro_batches"] = 1;
+        SimulationOptions o;
+        o.keepGraphs = false;
+        o.adviseOnOom = false;
+        o.adviseOnCommunication = false;
+        auto r = simulateProject(p, o);
+        if (!r) {
+            std::printf("%6d error: %s\n", gpus, r.message().c_str());
+            continue;
+        }
+        const double measured = flops / gpus / (tflops * 1e12), sim = r->summary.step_time_ms / 1e3;
+        std::printf("%6d %8.1f s %8.1f s %+7.1f %% %8.2f GiB %8s\n", gpus, measured, sim, (sim / measured - 1) * 100,
+                    r->summary.peak_bytes / double(1LL << 30), r->summary.status.c_str());
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -140,5 +177,6 @@ int main(int argc, char** argv) {
         std::printf("%-34s %8.2f s %8.2f s %+7.1f %%\n", c.name, c.measuredSeconds, sim, (sim / c.measuredSeconds - 1) * 100);
     }
     gpt3Memory();
+    narayananZero3();
     return 0;
 }
