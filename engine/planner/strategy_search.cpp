@@ -120,6 +120,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     // what they share is counted atomically, progress is reported one call at a time.
     std::atomic<bool> stop{false}, cancelled{false}, truncated{false};
     std::atomic<int> simulations{0}, started{0};
+    std::atomic<std::size_t> shapesDone{0};  // the progress fraction: shapes finished on any core
     std::atomic<std::int64_t> capacity{0};
     std::mutex progressMutex;
     auto report = [&](double fraction, const std::string& what) {
@@ -239,7 +240,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                     trials.push_back(std::move(t));
                     continue;
                 }
-                report((static_cast<double>(si) + 0.5) / static_cast<double>(shapes.size()), "simulating " + c.label());
+                report((static_cast<double>(shapesDone) + 0.5) / static_cast<double>(shapes.size()), "simulating " + c.label());
                 if (!simulateTrial(t)) {
                     trials.push_back(std::move(t));
                     continue;
@@ -273,14 +274,14 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     std::string failure;  // the first exception a worker met (a bug: simulations report errors as values)
     auto worker = [&] {
         try {
-            for (std::size_t si; (si = nextShape++) < shapes.size();)
-                if (inShard(si)) {
-                    searchShape(si, perShape[si]);
-                    for (std::size_t k = 0; k < perShape[si].size(); ++k) {
-                        perShape[si][k].shape = static_cast<int>(si);
-                        perShape[si][k].order = static_cast<int>(k);
-                    }
+            for (std::size_t si; (si = nextShape++) < shapes.size(); ++shapesDone) {
+                if (!inShard(si)) continue;
+                searchShape(si, perShape[si]);
+                for (std::size_t k = 0; k < perShape[si].size(); ++k) {
+                    perShape[si][k].shape = static_cast<int>(si);
+                    perShape[si][k].order = static_cast<int>(k);
                 }
+            }
         } catch (const std::exception& e) {
             const std::lock_guard<std::mutex> lock(progressMutex);
             if (failure.empty()) failure = e.what();
