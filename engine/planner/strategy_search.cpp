@@ -297,12 +297,6 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     if (!failure.empty()) return makeError(file + ": the strategy search failed: " + failure);
     std::vector<StrategyTrial> trials;
     for (auto& shape : perShape) std::move(shape.begin(), shape.end(), std::back_inserter(trials));
-    result.simulations = simulations;
-    result.capacity_bytes = capacity;
-    result.cancelled = cancelled;
-    result.truncated = truncated && !cancelled;
-    result.shardIndex = shardIndex;
-    result.shardCount = shardCount;
 
     // The project's own strategy is the reference: simulated even when the bounds skipped
     // it (another micro-batch count, dominated), so the ranking says where it stands.
@@ -322,34 +316,33 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             ownShape = si;
             break;
         }
-    if (!inShard(ownShape)) {
-        result.strategies = std::move(trials);
-        rankStrategies(result);
-        progress(1.0, result.cancelled ? "search cancelled" : "search done");
-        return result;
-    }
-    auto it = std::find_if(trials.begin(), trials.end(), [&](const StrategyTrial& t) { return t.config == own; });
-    if (it == trials.end()) {
-        StrategyTrial t;
-        t.config = own;
-        t.reason = "not among the strategies searched";
-        t.shape = static_cast<int>(shapes.size());
-        t.order = 0;
-        it = trials.insert(trials.end(), std::move(t));
-    }
-    it->current = true;
-    // Past the simulation cap too (one more), not after a cancel.
-    if (std::string problems = validationProblems(own); !problems.empty()) {
-        it->status = TrialStatus::invalid;
-        it->reason = std::move(problems);
-    } else if (!it->simulated() && !progress.cancelled() && !result.cancelled) {
-        progress(0.99, "simulating the project's own strategy");
-        simulateTrial(*it);
-        result.simulations = simulations;
-        result.capacity_bytes = capacity;
-        result.cancelled = cancelled;
+    if (inShard(ownShape)) {
+        auto it = std::find_if(trials.begin(), trials.end(), [&](const StrategyTrial& t) { return t.config == own; });
+        if (it == trials.end()) {
+            StrategyTrial t;
+            t.config = own;
+            t.reason = "not among the strategies searched";
+            t.shape = static_cast<int>(shapes.size());
+            t.order = 0;
+            it = trials.insert(trials.end(), std::move(t));
+        }
+        it->current = true;
+        // Past the simulation cap too (one more), not after a cancel.
+        if (std::string problems = validationProblems(own); !problems.empty()) {
+            it->status = TrialStatus::invalid;
+            it->reason = std::move(problems);
+        } else if (!it->simulated() && !progress.cancelled() && !cancelled) {
+            progress(0.99, "simulating the project's own strategy");
+            simulateTrial(*it);
+        }
     }
 
+    result.simulations = simulations;
+    result.capacity_bytes = capacity;
+    result.cancelled = cancelled;
+    result.truncated = truncated && !cancelled;
+    result.shardIndex = shardIndex;
+    result.shardCount = shardCount;
     result.strategies = std::move(trials);
     rankStrategies(result);
     progress(1.0, result.cancelled ? "search cancelled" : "search done");

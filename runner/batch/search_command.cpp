@@ -102,13 +102,24 @@ int runSearchCommand(const SearchCommandOptions& options, std::ostream& out, std
     return r->feasibleCount > 0 || options.shardCount > 1 ? kExitOk : kExitRunFailed;
 }
 
-bool isSearchReportFile(const std::string& file) {
+namespace {
+
+// The file's JSON; an error naming the file when it cannot be read or parsed.
+Expected<nlohmann::json> readJson(const std::string& file) {
     std::ifstream in(file, std::ios::binary);
-    if (!in) return false;
+    if (!in) return makeError(file + ": cannot open the search report");
     std::stringstream text;
     text << in.rdbuf();
-    const auto j = nlohmann::json::parse(text.str(), nullptr, false);
-    return !j.is_discarded() && engine::isStrategySearchReport(j);
+    auto j = nlohmann::json::parse(text.str(), nullptr, false);
+    if (j.is_discarded()) return makeError(file + ": not valid JSON");
+    return j;
+}
+
+}  // namespace
+
+bool isSearchReportFile(const std::string& file) {
+    const auto j = readJson(file);
+    return j && engine::isStrategySearchReport(*j);
 }
 
 int runSearchMerge(const std::vector<std::string>& reports, const std::string& report, int top, std::ostream& out, std::ostream& err) {
@@ -116,18 +127,12 @@ int runSearchMerge(const std::vector<std::string>& reports, const std::string& r
     std::string project;
     double seconds = 0;
     for (const std::string& file : reports) {
-        std::ifstream in(file, std::ios::binary);
-        if (!in) {
-            err << "npustudio: " << file << ": cannot open the search report\n";
+        const auto read = readJson(file);
+        if (!read) {
+            err << "npustudio: " << read.message() << "\n";
             return kExitBadInput;
         }
-        std::stringstream text;
-        text << in.rdbuf();
-        const auto j = nlohmann::json::parse(text.str(), nullptr, false);
-        if (j.is_discarded()) {
-            err << "npustudio: " << file << ": not valid JSON\n";
-            return kExitBadInput;
-        }
+        const nlohmann::json& j = *read;
         auto part = engine::strategySearchFromJson(j, file);
         if (!part) {
             err << "npustudio: " << part.message() << "\n";

@@ -118,12 +118,7 @@ void narayananZero3() {
     const double B = 1536, s = 2048, l = 96, h = 12288, V = 51200;
     const double flops = 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
     for (const auto& [gpus, tflops] : std::vector<std::pair<int, double>>{{384, 144}, {768, 88}, {1536, 44}}) {
-        Project p = korthikanti::gptProject("gpt3-175b-zero3", 96, 12288, 96, 1, 1, gpus, 1536, "full", false);
-        p.model.config.erase("attention");
-        p.model.config.erase("dropout");
-        p.training.framework = "deepspeed";
-        p.parallel["zero_stage"] = 3;
-        p.parallel["micro_batches"] = 1;
+        const Project p = korthikanti::underZero3(korthikanti::gptProject("gpt3-175b-zero3", 96, 12288, 96, 1, 1, gpus, 1536, "full", false));
         SimulationOptions o;
         o.keepGraphs = false;
         o.adviseOnOom = false;

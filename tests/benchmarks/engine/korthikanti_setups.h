@@ -86,6 +86,19 @@ inline engine::Project gptProject(const std::string& name, int heads, int hidden
     return p;
 }
 
+// The same GPT as DeepSpeed's ZeRO-3 trains it without model parallelism (Narayanan et al.
+// 2021's comparison): 16-bit gradients with an fp32 partition at the step (framework
+// deepspeed), the zoo's attention and dropout (not Megatron's unfused kernels), weights,
+// gradients and optimizer states sharded over data_parallel, one micro-batch a step.
+inline engine::Project underZero3(engine::Project p) {
+    p.model.config.erase("attention");
+    p.model.config.erase("dropout");
+    p.training.framework = "deepspeed";
+    p.parallel["zero_stage"] = 3;
+    p.parallel["micro_batches"] = 1;
+    return p;
+}
+
 inline engine::Project project(const Setup& s, int graphLevel = 2) {
     return gptProject(s.name, s.heads, s.hidden, s.layers, s.tp, s.pp, 1, s.batch, s.recompute, s.sequenceParallel, graphLevel);
 }

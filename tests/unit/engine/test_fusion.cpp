@@ -13,6 +13,7 @@
 #include "engine/passes/mixed_precision_pass.h"
 #include "engine/passes/training_graph_pass.h"
 #include "engine/driver/simulate_project.h"
+#include "tests/unit/engine/sample_projects.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -216,10 +217,9 @@ private slots:
         p.optimizations = {{"graph_level", 2}};
         SimulationOptions o;
         o.keepGraphs = false;
-        auto r = simulateProject(p, o);
-        if (!r) QFAIL(r.message().c_str());
+        const SimulationResult r = testing::simulateOrFail(p, o);
         std::int64_t lmHeadWeightGrad = -1, embeddingBackward = -1;
-        for (const auto& d : r->devices)
+        for (const auto& d : r.devices)
             for (const SimTask& t : d.tasks) {
                 if (t.phase != Phase::backward) continue;
                 if (t.name.rfind("lm_head.grad_weight", 0) == 0) lmHeadWeightGrad = t.start_ns;

@@ -11,6 +11,7 @@
 #include "engine/cluster/pass_memory.h"
 #include "engine/driver/simulate_project.h"
 #include "tests/benchmarks/engine/korthikanti_setups.h"
+#include "tests/unit/engine/sample_projects.h"
 
 #include <QtTest>
 
@@ -35,15 +36,18 @@ Project gpt(int layers, const std::string& recompute, int batch, int dataParalle
     return p;
 }
 
-PassMemory probe(const Project& p) {
+SimulationOptions quick() {
     SimulationOptions o;
     o.keepGraphs = false;
     o.adviseOnOom = false;
     o.adviseOnCommunication = false;
-    auto r = simulateProject(p, o);
-    if (!r) qFatal("%s", r.message().c_str());
-    if (r->devices.empty()) qFatal("no device");
-    return probePassMemory(r->devices.front());
+    return o;
+}
+
+PassMemory probe(const Project& p) {
+    const SimulationResult r = testing::simulateOrFail(p, quick());
+    if (r.devices.empty()) qFatal("no device");
+    return probePassMemory(r.devices.front());
 }
 
 void compare(const char* what, double grown, double direct) {
@@ -101,21 +105,13 @@ private slots:
     // ZeRO-3 on a cluster: the gathered weights at a grown stage's peak are the modules in
     // flight (DeepSpeed's estimator counts the largest layer's few), not every layer's.
     void zero3GatheredWeightsDoNotGrowWithTheLayers() {
-        Project p = korthikanti::gptProject("gpt-zero3", 16, 2048, 24, 1, 1, 8, 8, "full", false);
+        Project p = korthikanti::underZero3(korthikanti::gptProject("gpt-zero3", 16, 2048, 24, 1, 1, 8, 8, "full", false));
         p.training.seq = 1024;
         p.model.config["max_seq"] = 1024;
-        p.model.config["attention"] = "sdpa";
-        p.training.framework = "deepspeed";
-        p.parallel["zero_stage"] = 3;
-        p.parallel["micro_batches"] = 1;
-        SimulationOptions o;
-        o.keepGraphs = false;
-        o.adviseOnOom = false;
-        o.adviseOnCommunication = false;
-        auto r = simulateProject(p, o);
-        if (!r) QFAIL(r.message().c_str());
-        QVERIFY(!r->summary.memory.rank_classes.empty());
-        const auto& breakdown = r->summary.memory.rank_classes.front().breakdown;
+        p.model.config["dropout"] = 0.1;
+        const SimulationResult r = testing::simulateOrFail(p, quick());
+        QVERIFY(!r.summary.memory.rank_classes.empty());
+        const auto& breakdown = r.summary.memory.rank_classes.front().breakdown;
         const double layerWeights = 12.0 * 2048 * 2048 * 2;  // one layer's bf16 weights
         const auto it = breakdown.find("gathered_weight");
         QVERIFY(it != breakdown.end());

@@ -6,6 +6,7 @@
 #include "engine/models/model_zoo.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
+#include "tests/unit/views/simulated_runs.h"
 #include "profiler/store/synthetic_db.h"
 #include "views/common/run_banner.h"
 #include "views/compare/compare_view.h"
@@ -45,14 +46,9 @@
 
 using namespace npu;
 using namespace npu::views;
+using npu::views::testing::openDb;
 
 namespace {
-
-std::shared_ptr<const profiler::ProfileDb> openDb(const std::filesystem::path& path) {
-    auto db = profiler::ProfileDb::open(path);
-    if (!db) qFatal("open: %s", db.message().c_str());
-    return std::shared_ptr<const profiler::ProfileDb>(std::move(*db));
-}
 
 bool runQuery(QueryPanel& panel, const QString& sql) {
     QSignalSpy done(&panel, &QueryPanel::finished);

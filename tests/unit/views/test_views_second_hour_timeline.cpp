@@ -3,6 +3,7 @@
 // lane shows the run and moves the view; flow arrows to an off-screen end point at its
 // track. Each slot fails without its fix.
 #include "profiler/store/profile_db.h"
+#include "tests/unit/views/simulated_runs.h"
 #include "profiler/store/synthetic_db.h"
 #include "views/timeline/flow_geometry.h"
 #include "views/timeline/overview_lane.h"
@@ -18,16 +19,7 @@
 
 using namespace npu;
 using namespace npu::views;
-
-namespace {
-
-std::shared_ptr<const profiler::ProfileDb> openDb(const std::filesystem::path& path) {
-    auto db = profiler::ProfileDb::open(path);
-    if (!db) qFatal("open: %s", db.message().c_str());
-    return std::shared_ptr<const profiler::ProfileDb>(std::move(*db));
-}
-
-}  // namespace
+using npu::views::testing::openDb;
 
 class TestViewsSecondHourTimeline : public QObject {
     Q_OBJECT
