@@ -17,7 +17,8 @@ std::int64_t maxSliceDuration(const ProfileDb& db) {
     std::int64_t v = 0;
     if (!cached.empty() && std::from_chars(cached.data(), cached.data() + cached.size(), v).ec == std::errc())
         return v;
-    SqliteStatement q(db.handle(), "SELECT max(dur_ns) FROM TASK");
+    // main.TASK: an aliased rank's durations are its class's (rank classes).
+    SqliteStatement q(db.handle(), "SELECT max(dur_ns) FROM main.TASK");
     return q.step() == SQLITE_ROW ? q.int64(0) : 0;
 }
 
@@ -29,7 +30,7 @@ struct Group {
 };
 
 bool hasOpInfo(const ProfileDb& db) {
-    SqliteStatement q(db.handle(), "SELECT EXISTS(SELECT 1 FROM OP_INFO)");
+    SqliteStatement q(db.handle(), "SELECT EXISTS(SELECT 1 FROM main.OP_INFO)");
     return q.step() == SQLITE_ROW && q.int64(0) != 0;
 }
 
@@ -63,7 +64,8 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
     // Imported runs have no OP_INFO: they skip the join (and show no dtype).
     const bool opInfo = options.grouping == OpGrouping::byType || hasOpInfo(db);
     std::string sql = "SELECT t.start_ns, t.dur_ns, t.name_id, t.category_id";
-    sql += opInfo ? ", o.op_type_id, o.dtype_id FROM TASK t LEFT JOIN OP_INFO o ON o.task_id = t.id" : " FROM TASK t";
+    // The stored rows: an aliased rank's track is read as its class track, shifted.
+    sql += opInfo ? ", o.op_type_id, o.dtype_id FROM main.TASK t LEFT JOIN main.OP_INFO o ON o.task_id = t.id" : " FROM main.TASK t";
     sql += " WHERE t.track_id = ?1";
     // The lower bound (longest slice before t0) keeps the scan inside the index range.
     if (options.range) sql += " AND t.start_ns < ?3 AND t.start_ns >= ?4 AND t.start_ns + t.dur_ns > ?2";
@@ -76,16 +78,17 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
     for (const auto& t : db.tracks()) {
         if (!wanted(t, options)) continue;
         q.reset();
-        q.bind(1, t.id);
+        const StoredTrack stored = storedTrackOf(db.rankClasses(), t.id);
+        q.bind(1, stored.track);
         if (options.range) {
-            q.bind(2, t0);
-            q.bind(3, t1);
-            q.bind(4, lower);
+            q.bind(2, t0 - stored.offsetNs);
+            q.bind(3, t1 - stored.offsetNs);
+            q.bind(4, lower - stored.offsetNs);
         }
         while (q.step() == SQLITE_ROW) {
             const auto category = static_cast<std::int32_t>(q.int64(3));
             if (options.kernelsOnly && category == annotationId) continue;  // spans kernels, not one
-            const auto start = q.int64(0), dur = q.int64(1);
+            const auto start = q.int64(0) + stored.offsetNs, dur = q.int64(1);
             const std::int64_t d = options.range ? std::min(start + dur, t1) - std::max(start, t0) : dur;
             std::int32_t key = category;
             if (options.grouping == OpGrouping::byName) key = static_cast<std::int32_t>(q.int64(2));

@@ -20,7 +20,8 @@ std::int64_t maxDur(const ProfileDb& db) {
     const std::string cached = db.meta("max_dur_ns");
     std::int64_t v = 0;
     if (!cached.empty() && std::from_chars(cached.data(), cached.data() + cached.size(), v).ec == std::errc()) return v;
-    SqliteStatement q(db.handle(), "SELECT max(dur_ns) FROM TASK");
+    // main.TASK: an aliased rank's durations are its class's (rank classes).
+    SqliteStatement q(db.handle(), "SELECT max(dur_ns) FROM main.TASK");
     return q.step() == SQLITE_ROW ? q.int64(0) : 0;
 }
 

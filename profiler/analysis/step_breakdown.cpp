@@ -37,13 +37,20 @@ std::map<std::int64_t, std::vector<StepWindow>> hostStepsByDevice(const ProfileD
 }
 
 // The host device whose slices launch this device's kernels (Kineto ac2g flows).
+// The stored rows: an aliased rank (rank classes) launches as its class's first rank does,
+// from its own copy of that rank's host tracks.
 std::int64_t hostLinkedByFlows(const ProfileDb& db, std::int64_t device) {
-    SqliteStatement q(db.handle(), "SELECT ka.device_id FROM FLOW f JOIN TASK b ON b.id = f.to_task "
-                                   "JOIN TRACK kb ON kb.id = b.track_id JOIN TASK a ON a.id = f.from_task "
+    std::int64_t asked = device;
+    for (const auto& r : db.rankClasses().ranks)
+        if (r.device == device) asked = r.classDevice;
+    SqliteStatement q(db.handle(), "SELECT ka.device_id FROM FLOW f JOIN main.TASK b ON b.id = f.to_task "
+                                   "JOIN TRACK kb ON kb.id = b.track_id JOIN main.TASK a ON a.id = f.from_task "
                                    "JOIN TRACK ka ON ka.id = a.track_id WHERE kb.device_id = ? AND ka.kind = 'host_thread' "
                                    "LIMIT 1");
-    q.bind(1, device);
-    return q.step() == SQLITE_ROW ? q.int64(0) : -1;
+    q.bind(1, asked);
+    if (q.step() != SQLITE_ROW) return -1;
+    const std::int64_t host = q.int64(0);
+    return host == asked ? device : host;
 }
 
 // Cluster imports name devices "<rank prefix> CPU", "<rank prefix> GPU 0": the host of

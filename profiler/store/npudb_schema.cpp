@@ -86,6 +86,17 @@ CREATE TABLE IF NOT EXISTS TRACK_DENSITY(track_id INTEGER, depth INTEGER, bucket
 )sql";
 }
 
+// Version 7. Rank classes (profiler/store/rank_classes.h): a rank whose tasks are another
+// rank's, shifted, stores none of its own.
+std::string_view npudbRankClassTablesSql() {
+    return R"sql(
+CREATE TABLE IF NOT EXISTS RANK_CLASS(device_id INTEGER PRIMARY KEY, class_device_id INTEGER, offset_ns INTEGER,
+                     first_task_id INTEGER, task_count INTEGER, class_first_task_id INTEGER);
+CREATE TABLE IF NOT EXISTS TRACK_ALIAS(track_id INTEGER PRIMARY KEY, source_track_id INTEGER, offset_ns INTEGER,
+                     task_id_shift INTEGER);
+)sql";
+}
+
 std::string_view npudbTaskIndexSql() {
     return "CREATE INDEX TASK_TRACK_START ON TASK(track_id, start_ns, depth, dur_ns, name_id, category_id);";
 }
@@ -178,6 +189,8 @@ CREATE TABLE IF NOT EXISTS RUN_GRAPH(name TEXT PRIMARY KEY, format TEXT, data BL
         s = writeTrackSummaries(db, t0, t1);
         if (!s) s = makeError("upgrading " + file.string() + " to version 6: " + s.message());
     }
+    // 7: rank classes; an older file stores every rank in full, so both tables stay empty.
+    if (s && fromVersion < 7) s = execSql(db, npudbRankClassTablesSql(), "upgrading " + file.string() + " to version 7");
     if (s)
         s = execSql(db, "INSERT OR REPLACE INTO META_DATA(name, value) VALUES('schema_version', '" +
                             std::to_string(kSchemaVersion) + "')",

@@ -22,6 +22,8 @@ std::string_view npudbMemoryTablesSql();
 std::string_view npudbClusterTablesSql();
 // Version 6: TRACK_SUMMARY and TRACK_DENSITY (filled by writeTrackSummaries).
 std::string_view npudbSummaryTablesSql();
+// Version 7: RANK_CLASS and TRACK_ALIAS (profiler/store/rank_classes.h).
+std::string_view npudbRankClassTablesSql();
 // The covering (track, start) index of TASK.
 std::string_view npudbTaskIndexSql();
 // COUNTER(track_id, ts_ns): the writer keeps it live (samples arrive per track in time order).

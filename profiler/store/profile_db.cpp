@@ -42,9 +42,10 @@ Expected<std::unique_ptr<ProfileDb>> ProfileDb::open(const std::filesystem::path
     auto version = readSchemaVersion(*db, file);
     if (version && *version != kSchemaVersion) {
         sqlite3_close(*db);
-        // A version-5 file lacks only the timeline's summaries: when it cannot be upgraded
-        // (read-only) it still opens, and the timeline reads its tracks without them.
-        if (auto s = migrateNpudb(file, *version); !s && *version != 5) return s.error();
+        // A version-5 file lacks only the timeline's summaries, a version-6 file only the
+        // (empty) rank class tables: when it cannot be upgraded (read-only) it still opens,
+        // the timeline reads its tracks without summaries and every rank is stored.
+        if (auto s = migrateNpudb(file, *version); !s && (*version < 5 || *version > kSchemaVersion)) return s.error();
         db = openReadOnly(file, oneThread);
         if (!db) return db.error();
         version = readSchemaVersion(*db, file);
@@ -57,6 +58,8 @@ Expected<std::unique_ptr<ProfileDb>> ProfileDb::open(const std::filesystem::path
     std::unique_ptr<ProfileDb> p(new ProfileDb());
     p->m_db = *db;
     p->m_path = file;
+    if (auto s = installRankClassViews(p->m_db); !s) return makeError(file.string() + ": " + s.message());
+    p->m_classes = readRankClasses(p->m_db);
     SqliteStatement q(p->m_db, "SELECT id, value FROM STRING_IDS ORDER BY id");
     if (!q.valid()) return makeError(file.string() + " is not a profiling database (.npudb): no STRING_IDS table");
     while (q.step() == SQLITE_ROW) {
@@ -117,10 +120,10 @@ std::vector<TrackRow> ProfileDb::tracks() const {
     return out;
 }
 
-void TrackSlices::appendRows(SqliteStatement& q) {
+void TrackSlices::appendRows(SqliteStatement& q, const StoredTrack& stored) {
     while (q.step() == SQLITE_ROW) {
-        id.push_back(q.int64(0));
-        start_ns.push_back(q.int64(1));
+        id.push_back(q.int64(0) + stored.taskIdShift);
+        start_ns.push_back(q.int64(1) + stored.offsetNs);
         dur_ns.push_back(q.int64(2));
         const auto d = static_cast<std::int32_t>(q.int64(3));
         depth.push_back(d);
@@ -132,17 +135,19 @@ void TrackSlices::appendRows(SqliteStatement& q) {
 
 TrackSlices ProfileDb::trackSlices(std::int64_t track) const {
     TrackSlices s;
-    SqliteStatement n(m_db, "SELECT count(*) FROM TASK WHERE track_id = ?");
-    n.bind(1, track);
+    // The stored rows (an aliased rank's track: its class track's, shifted).
+    const StoredTrack stored = storedTrackOf(m_classes, track);
+    SqliteStatement n(m_db, "SELECT count(*) FROM main.TASK WHERE track_id = ?");
+    n.bind(1, stored.track);
     if (n.step() == SQLITE_ROW) {
         const auto count = static_cast<size_t>(n.int64(0));
         s.id.reserve(count); s.start_ns.reserve(count); s.dur_ns.reserve(count);
         s.depth.reserve(count); s.nameId.reserve(count); s.categoryId.reserve(count);
     }
-    SqliteStatement q(m_db, "SELECT id, start_ns, dur_ns, depth, name_id, category_id FROM TASK "
+    SqliteStatement q(m_db, "SELECT id, start_ns, dur_ns, depth, name_id, category_id FROM main.TASK "
                             "WHERE track_id = ? ORDER BY start_ns, depth");
-    q.bind(1, track);
-    s.appendRows(q);
+    q.bind(1, stored.track);
+    s.appendRows(q, stored);
     return s;
 }
 
@@ -179,17 +184,19 @@ std::vector<DiagnosticRow> ProfileDb::diagnostics() const {
 }
 
 Expected<SliceDetails> ProfileDb::slice(std::int64_t id) const {
+    // An aliased rank's slice is read as its class's (by primary key, not through the view).
+    const RankClassRow* rank = m_classes.rankOfTask(id);
     SqliteStatement q(m_db,
                       "SELECT t.track_id, t.start_ns, t.dur_ns, t.depth, t.name_id, t.category_id, a.json, "
-                      "o.op_type_id, o.dtype_id, o.flops, o.bytes FROM TASK t "
-                      "LEFT JOIN ARGS a ON a.id = t.args_id LEFT JOIN OP_INFO o ON o.task_id = t.id WHERE t.id = ?");
-    q.bind(1, id);
+                      "o.op_type_id, o.dtype_id, o.flops, o.bytes FROM main.TASK t "
+                      "LEFT JOIN ARGS a ON a.id = t.args_id LEFT JOIN main.OP_INFO o ON o.task_id = t.id WHERE t.id = ?");
+    q.bind(1, rank ? id - rank->taskIdShift() : id);
     if (q.step() != SQLITE_ROW)
         return makeError(m_path.string() + ": no slice with id " + std::to_string(id));
     SliceDetails d;
     d.id = id;
-    d.track = q.int64(0);
-    d.start_ns = q.int64(1);
+    d.track = rank ? m_classes.aliasTrack(rank->device, q.int64(0)) : q.int64(0);
+    d.start_ns = q.int64(1) + (rank ? rank->offsetNs : 0);
     d.dur_ns = q.int64(2);
     d.depth = static_cast<int>(q.int64(3));
     d.name = string(static_cast<std::int32_t>(q.int64(4)));

@@ -6,6 +6,7 @@
 // analyses' queries.
 
 #include "base/expected.h"
+#include "profiler/store/rank_classes.h"
 #include "profiler/store/trace_sink.h"
 
 #include <cstdint>
@@ -23,8 +24,9 @@ class SqliteStatement;
 // 2: PASS_STATS, RUN_GRAPH (graph passes and the graph a simulated run ran);
 // 3: communication tables COMM_OP, COMM_BANDWIDTH, COMM_PACKET, COMM_MATRIX; OP_MEMORY_ALLOC;
 // 4: MEMORY_BLOCK, MEMORY_SEGMENT; 5: CLUSTER_STEP, COMM_GROUP (cluster analysis);
-// 6: TRACK_SUMMARY, TRACK_DENSITY (the timeline's per-track summaries).
-inline constexpr int kSchemaVersion = 6;
+// 6: TRACK_SUMMARY, TRACK_DENSITY (the timeline's per-track summaries);
+// 7: RANK_CLASS, TRACK_ALIAS (ranks doing the same work stored once, profiler/store/rank_classes.h).
+inline constexpr int kSchemaVersion = 7;
 
 class ProfileDbWriter final : public TraceSink {
 public:
@@ -34,6 +36,8 @@ public:
     void setMeta(std::string_view key, std::string_view value) override;
     std::int64_t addDevice(std::string_view name, std::string_view kind) override;
     std::int64_t deviceNamed(std::string_view name, std::string_view kind) override;
+    std::int64_t addDeviceAlias(std::string_view name, std::string_view kind, std::int64_t classDevice,
+                                std::int64_t offsetNs) override;
     std::int64_t addTrack(std::int64_t device, std::int64_t parent, TrackKind kind, std::string_view name,
                           int sortIndex) override;
     std::int64_t addSlice(std::int64_t track, std::int64_t start_ns, std::int64_t dur_ns, int depth,
@@ -87,8 +91,9 @@ struct TrackSlices {
     int maxDepth = 0;
     size_t size() const { return start_ns.size(); }
     // Appends the rows of a bound statement selecting id, start_ns, dur_ns, depth,
-    // name_id, category_id (a whole track or a window of it).
-    void appendRows(SqliteStatement& q);
+    // name_id, category_id (a whole track or a window of it), moved by `stored`'s shifts
+    // when the rows are an aliased track's class track's (rank classes).
+    void appendRows(SqliteStatement& q, const StoredTrack& stored = {});
 };
 
 struct CounterSeries {
@@ -163,10 +168,14 @@ public:
     const std::string& string(std::int32_t id) const;
 
     sqlite3* handle() const { return m_db; }  // for analyses in profiler/analysis
+    // Ranks stored as another rank's tasks, shifted (schema 7); empty for most files. The
+    // connection's TASK, OP_INFO and COUNTER show them as if stored (rank_classes.h).
+    const RankClasses& rankClasses() const { return m_classes; }
 
 private:
     ProfileDb() = default;
     sqlite3* m_db = nullptr;
+    RankClasses m_classes;
     std::filesystem::path m_path;
     std::vector<std::string> m_strings;
 };

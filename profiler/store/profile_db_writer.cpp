@@ -6,6 +6,7 @@
 
 #include "base/atomic_file.h"
 #include "profiler/store/comm_store.h"
+#include "profiler/store/rank_classes.h"
 #include "profiler/store/sqlite_attach.h"
 
 #include <system_error>
@@ -43,6 +44,7 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     if (auto s = execSql(d.db, npudbCommTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, npudbMemoryTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, npudbClusterTablesSql(), "creating tables in " + target.string()); !s) return s.error();
+    if (auto s = execSql(d.db, npudbRankClassTablesSql(), "creating tables in " + target.string()); !s) return s.error();
     if (auto s = execSql(d.db, "BEGIN", "starting the transaction"); !s) return s.error();
     if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + target.string()); !s) return s.error();
     // Importers write each counter track's samples sorted, so this index also only appends.
@@ -77,9 +79,33 @@ Status ProfileDbWriter::copyFromSqlite(const std::filesystem::path& source, std:
     return copyFromAttached(m_impl->db, source, alias, sql);
 }
 
+// An aliased rank's flows between its own slices (host launch -> kernel) are its class's,
+// shifted like its task ids.
+void ProfileDbWriter::Impl::copyClassFlows() {
+    Impl& d = *this;
+    if (d.aliases.empty()) return;
+    struct Flow {
+        std::int64_t from, to, kind;
+    };
+    std::vector<Flow> flows;
+    SqliteStatement q(d.db, "SELECT from_task, to_task, kind_id FROM FLOW ORDER BY id");
+    while (q.step() == SQLITE_ROW) flows.push_back({q.int64(0), q.int64(1), q.int64(2)});
+    q = SqliteStatement();
+    for (const auto& a : d.aliases) {
+        const std::int64_t lo = a.classFirstTask, hi = a.classFirstTask + a.taskCount, shift = a.firstTask - a.classFirstTask;
+        for (const Flow& f : flows)
+            if (f.from >= lo && f.from < hi && f.to >= lo && f.to < hi) {
+                d.pendingFlows.push_back({d.nextFlow++, f.from + shift, f.to + shift, f.kind});
+                if (static_cast<int>(d.pendingFlows.size()) == kRowBatch) d.flushFlows();
+            }
+    }
+}
+
 Status ProfileDbWriter::commit() {
     Impl& d = *m_impl;
     if (d.committed || !d.db) return makeError("profiling database " + d.target.string() + " was already committed");
+    d.flushAll();
+    d.copyClassFlows();
     d.flushAll();
     if (!d.firstError.empty()) return makeError(d.firstError);
 
@@ -111,12 +137,15 @@ Status ProfileDbWriter::commit() {
     // Release the prepared statements before closing: sqlite3_close refuses otherwise.
     d.insString = {}; d.insDevice = {}; d.insTrack = {}; d.insTask = {}; d.insTaskBatch = {}; d.insArgs = {};
     d.insFlow = {}; d.insFlowBatch = {}; d.insCounter = {}; d.insCounterBatch = {}; d.insOpInfo = {}; d.insStep = {};
-    d.insOpAlloc = {};
+    d.insOpAlloc = {}; d.insRankClass = {}; d.insTrackAlias = {};
 
     if (!d.taskIndexLive)
         if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + d.target.string()); !s) return s;
     if (auto s = execSql(d.db, npudbIndexesSql(), "indexing " + d.target.string()); !s) return s;
+    // Collectives are linked across every rank, the aliased ones too (through the views).
+    if (auto s = installRankClassViews(d.db); !s) return makeError(d.target.string() + ": " + s.message());
     if (auto linked = linkCollectivesAcrossRanks(d.db); !linked) return makeError(d.target.string() + ": " + linked.message());
+    if (auto s = removeRankClassViews(d.db); !s) return makeError(d.target.string() + ": " + s.message());
     if (auto s = writeTrackSummaries(d.db, d.minTime <= d.maxTime ? d.minTime : 0, d.minTime <= d.maxTime ? d.maxTime : 0); !s)
         return makeError("summarising tracks of " + d.target.string() + ": " + s.message());
     if (auto s = execSql(d.db, "COMMIT", "committing " + d.target.string()); !s) return s;

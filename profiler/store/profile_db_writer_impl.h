@@ -29,6 +29,7 @@ struct ProfileDbWriter::Impl {
     bool committed = false;
     std::string firstError;
 
+    SqliteStatement insRankClass, insTrackAlias;
     SqliteStatement insString, insDevice, insTrack, insTask, insTaskBatch, insArgs, insFlow, insFlowBatch, insCounter,
         insCounterBatch, insOpInfo, insStep, insOpAlloc;
 
@@ -39,6 +40,32 @@ struct ProfileDbWriter::Impl {
     std::map<std::string, writer_rows::DiagnosticAccumulator, std::less<>> diagnostics;
 
     std::map<std::string, std::int64_t, std::less<>> deviceByName;
+    // What rank classes need of what was written (addDeviceAlias): each track's row, and
+    // each device's task ids and time extent.
+    struct TrackInfo {
+        std::int64_t device = -1, parent = -1;
+        TrackKind kind = TrackKind::other;
+        std::int32_t name = -1;
+        int sortIndex = 0;
+    };
+    struct DeviceSpan {
+        std::int64_t firstTask = -1, lastTask = -1, taskCount = 0;
+        std::int64_t minTime = std::numeric_limits<std::int64_t>::max();
+        std::int64_t maxTime = std::numeric_limits<std::int64_t>::min();
+        bool alias = false;
+    };
+    std::vector<TrackInfo> trackInfo;     // by track id
+    std::vector<DeviceSpan> deviceSpans;  // by device id
+    struct Alias {
+        std::int64_t device, classDevice, offsetNs, firstTask, taskCount, classFirstTask;
+    };
+    std::vector<Alias> aliases;
+    DeviceSpan* spanOfTrack(std::int64_t track) {
+        if (track < 0 || static_cast<std::size_t>(track) >= trackInfo.size()) return nullptr;
+        const std::int64_t dev = trackInfo[static_cast<std::size_t>(track)].device;
+        if (dev < 0 || static_cast<std::size_t>(dev) >= deviceSpans.size()) return nullptr;
+        return &deviceSpans[static_cast<std::size_t>(dev)];
+    }
     std::int64_t nextDevice = 0, nextTrack = 0, nextTask = 0, nextArgs = 0, nextFlow = 0, nextStep = 0;
     std::int64_t minTime = std::numeric_limits<std::int64_t>::max();
     std::int64_t maxTime = std::numeric_limits<std::int64_t>::min();
@@ -206,6 +233,21 @@ struct ProfileDbWriter::Impl {
         check(insArgs.exec(), "ARGS");
         return id;
     }
+
+    std::int64_t insertTrack(std::int64_t device, std::int64_t parent, TrackKind kind, std::int32_t nameId, int sortIndex) {
+        const std::int64_t id = nextTrack++;
+        insTrack.bind(1, id);
+        insTrack.bind(2, device);
+        insTrack.bind(3, parent);
+        insTrack.bind(4, trackKindName(kind));
+        insTrack.bind(5, static_cast<std::int64_t>(nameId));
+        insTrack.bind(6, sortIndex);
+        check(insTrack.exec(), "TRACK");
+        trackInfo.push_back({device, parent, kind, nameId, sortIndex});
+        return id;
+    }
+
+    void copyClassFlows();  // profile_db_writer.cpp
 
     void noteTime(std::int64_t a, std::int64_t b) {
         minTime = std::min(minTime, a);

@@ -5,6 +5,7 @@
 #include "profiler/store/loss_scale_store.h"
 #include "profiler/store/memory_block_store.h"
 #include "profiler/store/memory_summary_json.h"
+#include "profiler/store/simulated_rank_classes.h"
 #include "profiler/store/simulated_structure.h"
 
 #include "profiler/store/profile_db.h"
@@ -124,8 +125,18 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
     sink.setMeta("kernels_per_step", std::to_string(result.kernels_per_step));
     if (!result.graph_scope.empty()) sink.setMeta("graph_scope", result.graph_scope);
 
-    for (const auto& dev : result.devices) {
+    // Ranks doing the same work are written once (rank classes); sinks that do not keep
+    // classes get every rank in full.
+    const std::vector<int> classOf = info.rankClasses ? rankClassesOf(result.devices) : std::vector<int>(result.devices.size(), -1);
+    std::vector<std::int64_t> sinkDevice(result.devices.size(), -1);
+    for (std::size_t i = 0; i < result.devices.size(); ++i) {
+        const auto& dev = result.devices[i];
+        if (classOf[i] >= 0) {
+            sinkDevice[i] = sink.addDeviceAlias(dev.name, "npu", sinkDevice[static_cast<std::size_t>(classOf[i])], 0);
+            if (sinkDevice[i] >= 0) continue;
+        }
         const auto device = sink.addDevice(dev.name, "npu");
+        sinkDevice[i] = device;
         std::map<int, std::int64_t> trackOfStream;
         std::map<std::pair<int, std::int64_t>, std::int64_t> sliceOfKernel;  // (stream, start) -> slice, for launch flows
         for (const auto& stream : dev.streams)

@@ -17,6 +17,9 @@ struct SimulationRunInfo {
     std::string project;   // project name
     std::string projectFile;
     std::string runName;   // "sim-20261130-0153"
+    // Store ranks doing the same work once (profiler/store/rank_classes.h); false writes
+    // every rank in full (tests compare the two).
+    bool rankClasses = true;
 };
 
 void emitSimulation(const engine::SimulationResult& result, const SimulationRunInfo& info, TraceSink& sink);

@@ -1,5 +1,7 @@
 #include "profiler/store/sql_query.h"
 
+#include "profiler/store/rank_classes.h"
+
 #include <sqlite3.h>
 
 #include <chrono>
@@ -21,6 +23,8 @@ Expected<SqlQueryResult> runReadOnlyQuery(const std::filesystem::path& dbPath, c
         return makeError(dbPath.string() + ": cannot open read-only: " + message);
     }
     std::unique_ptr<sqlite3, int (*)(sqlite3*)> db(raw, sqlite3_close);
+    // Every rank as if stored (rank classes); before query_only, which refuses the views.
+    if (auto views = installRankClassViews(db.get()); !views) return makeError(dbPath.string() + ": " + views.message());
     sqlite3_exec(db.get(), "PRAGMA query_only = 1", nullptr, nullptr, nullptr);
     if (cancel) sqlite3_progress_handler(db.get(), 10000, checkCancel, const_cast<std::atomic<bool>*>(cancel));
 

@@ -29,6 +29,18 @@ public:
     // The device of that name added earlier (by another importer writing into the same
     // sink), else a new one. Sinks that do not keep names add one.
     virtual std::int64_t deviceNamed(std::string_view name, std::string_view kind) { return addDevice(name, kind); }
+    // A rank whose work is `classDevice`'s shifted by offsetNs (rank classes,
+    // profiler/store/rank_classes.h): a device with a track showing each of classDevice's,
+    // whose slices, op info, counters and intra-device flows are classDevice's, shifted.
+    // classDevice must be complete (nothing is added to it afterwards) and nothing is
+    // added to the alias. Returns the new device, or -1 when the sink cannot (it does not
+    // store classes, or classDevice is itself an alias or its slices are not consecutive):
+    // then the caller emits the rank in full.
+    virtual std::int64_t addDeviceAlias(std::string_view name, std::string_view kind, std::int64_t classDevice,
+                                        std::int64_t offsetNs) {
+        (void)name, (void)kind, (void)classDevice, (void)offsetNs;
+        return -1;
+    }
     // parent: -1 for a top-level track of the device (e.g. a process group).
     virtual std::int64_t addTrack(std::int64_t device, std::int64_t parent, TrackKind kind,
                                   std::string_view name, int sortIndex) = 0;

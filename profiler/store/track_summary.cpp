@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <cstdint>
 #include <string>
 
@@ -15,7 +16,6 @@ namespace npu::profiler {
 namespace {
 
 struct Accumulator {
-    std::int64_t track = -1;
     TrackSummary summary;
     std::vector<std::vector<DensityCell>> lanes;  // [depth][bucket], dense while scanning
 };
@@ -50,34 +50,34 @@ Status writeTrackSummaries(sqlite3* db, std::int64_t t0, std::int64_t t1) {
     SqliteStatement insCell(db, "INSERT INTO TRACK_DENSITY VALUES(?,?,?,?,?,?)");
     if (!insTrack.valid() || !insCell.valid())
         return makeError(std::string("preparing the track summary inserts: ") + sqlite3_errmsg(db));
-    Accumulator acc;
+    // An aliased track (rank classes) is its class track shifted: it is summarised in the
+    // same pass, from the class track's rows moved by its offset.
+    std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>> aliasesOf;  // class track -> (alias, offset)
+    {
+        SqliteStatement a(db, "SELECT track_id, source_track_id, offset_ns FROM main.TRACK_ALIAS ORDER BY track_id");
+        while (a.valid() && a.step() == SQLITE_ROW) aliasesOf[a.int64(1)].emplace_back(a.int64(0), a.int64(2));
+    }
+    std::vector<Accumulator> group;  // the class track, then its aliases
+    std::vector<std::int64_t> offsets;
     std::string firstError;
     auto flush = [&] {
-        if (acc.track < 0) return;
-        const TrackSummary& t = acc.summary;
-        if (insTrack.execRow(t.track, t.sliceCount, t.maxDepth, t.startNs, t.endNs, t.maxDurNs) != SQLITE_DONE &&
-            firstError.empty())
-            firstError = sqlite3_errmsg(db);
-        for (const auto& lane : acc.lanes)
-            for (const DensityCell& c : lane)
-                if (c.count > 0 && insCell.execRow(t.track, c.depth, c.bucket, c.count, c.busyNs, c.endNs) != SQLITE_DONE &&
-                    firstError.empty())
-                    firstError = sqlite3_errmsg(db);
-        acc = Accumulator{};
-    };
-    // Index order (no sort): one track after the other, so one track's cells are in memory.
-    SqliteStatement q(db, "SELECT track_id, depth, start_ns, dur_ns FROM TASK ORDER BY track_id, start_ns");
-    while (q.step() == SQLITE_ROW) {
-        const std::int64_t track = q.int64(0);
-        const int depth = static_cast<int>(std::clamp<std::int64_t>(q.int64(1), 0, 1 << 16));
-        const std::int64_t start = q.int64(2), dur = std::max<std::int64_t>(0, q.int64(3));
-        if (track != acc.track) {
-            flush();
-            acc.track = track;
-            acc.summary.track = track;
-            acc.summary.startNs = start;
+        for (Accumulator& acc : group) {
+            const TrackSummary& t = acc.summary;
+            if (insTrack.execRow(t.track, t.sliceCount, t.maxDepth, t.startNs, t.endNs, t.maxDurNs) != SQLITE_DONE &&
+                firstError.empty())
+                firstError = sqlite3_errmsg(db);
+            for (const auto& lane : acc.lanes)
+                for (const DensityCell& c : lane)
+                    if (c.count > 0 && insCell.execRow(t.track, c.depth, c.bucket, c.count, c.busyNs, c.endNs) != SQLITE_DONE &&
+                        firstError.empty())
+                        firstError = sqlite3_errmsg(db);
         }
+        group.clear();
+        offsets.clear();
+    };
+    auto add = [&](Accumulator& acc, int depth, std::int64_t start, std::int64_t dur) {
         TrackSummary& t = acc.summary;
+        if (t.sliceCount == 0) t.startNs = start;
         ++t.sliceCount;
         t.maxDepth = std::max(t.maxDepth, depth);
         const std::int64_t end = start > INT64_MAX - dur ? INT64_MAX : start + dur;
@@ -95,6 +95,29 @@ Status writeTrackSummaries(sqlite3* db, std::int64_t t0, std::int64_t t1) {
         ++c.count;
         c.busyNs += dur;
         c.endNs = std::max(c.endNs, end);
+    };
+    // Index order (no sort): one track after the other, so one track's cells are in memory.
+    // main.TASK: the stored rows, not a connection's rank class view.
+    SqliteStatement q(db, "SELECT track_id, depth, start_ns, dur_ns FROM main.TASK ORDER BY track_id, start_ns");
+    std::int64_t current = -1;
+    while (q.step() == SQLITE_ROW) {
+        const std::int64_t track = q.int64(0);
+        const int depth = static_cast<int>(std::clamp<std::int64_t>(q.int64(1), 0, 1 << 16));
+        const std::int64_t start = q.int64(2), dur = std::max<std::int64_t>(0, q.int64(3));
+        if (track != current || group.empty()) {
+            flush();
+            current = track;
+            group.emplace_back();
+            group.back().summary.track = track;
+            offsets.push_back(0);
+            if (const auto a = aliasesOf.find(track); a != aliasesOf.end())
+                for (const auto& [alias, shift] : a->second) {
+                    group.emplace_back();
+                    group.back().summary.track = alias;
+                    offsets.push_back(shift);
+                }
+        }
+        for (std::size_t i = 0; i < group.size(); ++i) add(group[i], depth, start + offsets[i], dur);
     }
     flush();
     if (!firstError.empty()) return makeError("writing track summaries: " + firstError);

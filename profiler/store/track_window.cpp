@@ -37,7 +37,10 @@ TrackSlices trackSlicesInWindow(const ProfileDb& db, const TrackSummary& summary
     TrackSlices s;
     // Starts in [lo, hi) that end after t0, or are instants at or after t0. The index
     // bounds the scan by start; the end test filters within it.
-    SqliteStatement q(db.handle(), "SELECT id, start_ns, dur_ns, depth, name_id, category_id FROM TASK "
+    // The stored rows, through the (track, start) index: an aliased rank's track reads its
+    // class track's over the window moved back by the alias's offset.
+    const StoredTrack stored = storedTrackOf(db.rankClasses(), summary.track);
+    SqliteStatement q(db.handle(), "SELECT id, start_ns, dur_ns, depth, name_id, category_id FROM main.TASK "
                                    "WHERE track_id = ?1 AND start_ns >= ?2 AND start_ns < ?3 "
                                    "AND (start_ns + max(dur_ns, 0) > ?4 OR start_ns >= ?4) ORDER BY start_ns, depth");
     if (!q.valid() || t1 <= t0)
@@ -50,11 +53,14 @@ TrackSlices trackSlicesInWindow(const ProfileDb& db, const TrackSummary& summary
         if (c.bucket >= 0 && c.bucket < first && c.endNs > t0)  // a damaged file's bucket is skipped
             reaches[static_cast<std::size_t>(c.bucket)] = 1;
     const auto run = [&](std::int64_t lo, std::int64_t hi) {
-        q.bind(1, summary.track);
-        q.bind(2, lo);
-        q.bind(3, hi);
-        q.bind(4, t0);
-        s.appendRows(q);
+        const auto back = [&](std::int64_t t) {  // t - offset, kept at the int64 ends
+            return t == std::numeric_limits<std::int64_t>::min() ? t : t - stored.offsetNs;
+        };
+        q.bind(1, stored.track);
+        q.bind(2, back(lo));
+        q.bind(3, back(hi));
+        q.bind(4, back(t0));
+        s.appendRows(q, stored);
         q.reset();
     };
     for (int b = 0; b < first;) {
