@@ -75,20 +75,27 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
 
     std::vector<Group> groups(strings.size());
     std::vector<std::int32_t> used;
+    // Ranks of one class (rank classes) share their class track's rows at the same shift:
+    // each stored track and shift is read once and counted once per track showing it.
+    std::map<std::pair<std::int64_t, std::int64_t>, std::int64_t> weightOf;  // (stored track, offset) -> tracks
     for (const auto& t : db.tracks()) {
         if (!wanted(t, options)) continue;
-        q.reset();
         const StoredTrack stored = storedTrackOf(db.rankClasses(), t.id);
-        q.bind(1, stored.track);
+        ++weightOf[{stored.track, stored.offsetNs}];
+    }
+    for (const auto& [key, weight] : weightOf) {
+        const auto [track, offsetNs] = key;
+        q.reset();
+        q.bind(1, track);
         if (options.range) {
-            q.bind(2, t0 - stored.offsetNs);
-            q.bind(3, t1 - stored.offsetNs);
-            q.bind(4, lower - stored.offsetNs);
+            q.bind(2, t0 - offsetNs);
+            q.bind(3, t1 - offsetNs);
+            q.bind(4, lower - offsetNs);
         }
         while (q.step() == SQLITE_ROW) {
             const auto category = static_cast<std::int32_t>(q.int64(3));
             if (options.kernelsOnly && category == annotationId) continue;  // spans kernels, not one
-            const auto start = q.int64(0) + stored.offsetNs, dur = q.int64(1);
+            const auto start = q.int64(0) + offsetNs, dur = q.int64(1);
             const std::int64_t d = options.range ? std::min(start + dur, t1) - std::max(start, t0) : dur;
             std::int32_t key = category;
             if (options.grouping == OpGrouping::byName) key = static_cast<std::int32_t>(q.int64(2));
@@ -96,12 +103,12 @@ OpStatistics computeOpStatistics(const ProfileDb& db, const OpStatOptions& optio
             if (key < 0 || static_cast<size_t>(key) >= groups.size()) continue;
             Group& g = groups[static_cast<size_t>(key)];
             if (g.count == 0) used.push_back(key);
-            ++g.count;
-            g.total += d;
+            g.count += weight;
+            g.total += d * weight;
             g.min = std::min(g.min, d);
             g.max = std::max(g.max, d);
-            ++g.categoryCounts[category];
-            if (opInfo && !q.isNull(5)) g.dtypeTime[static_cast<std::int32_t>(q.int64(5))] += d;
+            g.categoryCounts[category] += weight;
+            if (opInfo && !q.isNull(5)) g.dtypeTime[static_cast<std::int32_t>(q.int64(5))] += d * weight;
         }
     }
     // Shares are of the summed durations of all rows (Nsight Systems' "Time (%)", the

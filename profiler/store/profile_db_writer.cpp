@@ -59,6 +59,8 @@ Expected<std::unique_ptr<ProfileDbWriter>> ProfileDbWriter::create(const std::fi
     d.insTaskBatch.prepare(d.db, multiRowInsert(kTaskHead, kTaskRow, kTaskBatch));
     d.insCounterBatch.prepare(d.db, multiRowInsert(kCounterHead, kCounterRow, kRowBatch));
     d.insFlowBatch.prepare(d.db, multiRowInsert(kFlowHead, kFlowRow, kRowBatch));
+    d.insOpInfoBatch.prepare(d.db, multiRowInsert(kOpInfoHead, kOpInfoRow, kRowBatch));
+    d.pendingOpInfo.reserve(kRowBatch);
     d.pendingCounters.reserve(kRowBatch);
     d.pendingFlows.reserve(kRowBatch);
     d.pending.reserve(kTaskBatch);
@@ -136,7 +138,7 @@ Status ProfileDbWriter::commit() {
     if (!d.firstError.empty()) return makeError(d.firstError);
     // Release the prepared statements before closing: sqlite3_close refuses otherwise.
     d.insString = {}; d.insDevice = {}; d.insTrack = {}; d.insTask = {}; d.insTaskBatch = {}; d.insArgs = {};
-    d.insFlow = {}; d.insFlowBatch = {}; d.insCounter = {}; d.insCounterBatch = {}; d.insOpInfo = {}; d.insStep = {};
+    d.insFlow = {}; d.insFlowBatch = {}; d.insCounter = {}; d.insCounterBatch = {}; d.insOpInfo = {}; d.insOpInfoBatch = {}; d.insStep = {};
     d.insOpAlloc = {}; d.insRankClass = {}; d.insTrackAlias = {};
 
     if (!d.taskIndexLive)

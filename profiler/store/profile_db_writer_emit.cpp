@@ -110,13 +110,8 @@ void ProfileDbWriter::addFlow(std::int64_t fromSlice, std::int64_t toSlice, std:
 void ProfileDbWriter::addOpInfo(std::int64_t slice, std::string_view opType, std::string_view dtype, double flops,
                                 double bytes, std::int64_t nodeId) {
     Impl& d = *m_impl;
-    d.insOpInfo.bind(1, slice);
-    d.insOpInfo.bind(2, static_cast<std::int64_t>(d.intern(opType)));
-    d.insOpInfo.bind(3, static_cast<std::int64_t>(d.intern(dtype)));
-    d.insOpInfo.bind(4, flops);
-    d.insOpInfo.bind(5, bytes);
-    d.insOpInfo.bind(6, nodeId);
-    d.check(d.insOpInfo.exec(), "OP_INFO");
+    d.pendingOpInfo.push_back({slice, d.internName(opType), d.intern(dtype), flops, bytes, nodeId});
+    if (static_cast<int>(d.pendingOpInfo.size()) == writer_rows::kRowBatch) d.flushOpInfo();
 }
 
 void ProfileDbWriter::addStep(std::int64_t start_ns, std::int64_t end_ns) {

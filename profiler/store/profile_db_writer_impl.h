@@ -31,7 +31,7 @@ struct ProfileDbWriter::Impl {
 
     SqliteStatement insRankClass, insTrackAlias;
     SqliteStatement insString, insDevice, insTrack, insTask, insTaskBatch, insArgs, insFlow, insFlowBatch, insCounter,
-        insCounterBatch, insOpInfo, insStep, insOpAlloc;
+        insCounterBatch, insOpInfo, insOpInfoBatch, insStep, insOpAlloc;
 
     std::unordered_map<std::string, std::int32_t, TextHash, std::equal_to<>> strings;
     std::unordered_map<writer_rows::ArgsKey, std::int64_t, writer_rows::ArgsKeyHash> args;
@@ -76,6 +76,7 @@ struct ProfileDbWriter::Impl {
     std::vector<writer_rows::TaskRow> pending;
     std::vector<writer_rows::CounterInsert> pendingCounters;
     std::vector<writer_rows::FlowInsert> pendingFlows;
+    std::vector<writer_rows::OpInfoInsert> pendingOpInfo;
 
     // The TASK index is live from the start: importers and the simulation writer emit
     // track by track in start order, which appends to the index B-tree at the cost of a
@@ -131,17 +132,24 @@ struct ProfileDbWriter::Impl {
         st.bind(base + 2, r.ts);
         st.bind(base + 3, r.value);
     }
-    void flushCounters() {
-        if (static_cast<int>(pendingCounters.size()) == writer_rows::kRowBatch) {
-            for (int i = 0; i < writer_rows::kRowBatch; ++i) bindCounter(insCounterBatch, i * 3, pendingCounters[static_cast<size_t>(i)]);
-            check(insCounterBatch.exec(), "COUNTER");
+    // A full batch in one multi-row statement, a shorter tail row by row.
+    template <class Row, class Bind>
+    void flushRows(std::vector<Row>& rows, SqliteStatement& single, SqliteStatement& batch, int columns, Bind bindRow,
+                   std::string_view table) {
+        if (static_cast<int>(rows.size()) == writer_rows::kRowBatch) {
+            for (int i = 0; i < writer_rows::kRowBatch; ++i) bindRow(batch, i * columns, rows[static_cast<size_t>(i)]);
+            check(batch.exec(), table);
         } else {
-            for (const auto& r : pendingCounters) {
-                bindCounter(insCounter, 0, r);
-                check(insCounter.exec(), "COUNTER");
+            for (const auto& r : rows) {
+                bindRow(single, 0, r);
+                check(single.exec(), table);
             }
         }
-        pendingCounters.clear();
+        rows.clear();
+    }
+    void flushCounters() {
+        flushRows(pendingCounters, insCounter, insCounterBatch, 3,
+                  [this](SqliteStatement& st, int base, const auto& r) { bindCounter(st, base, r); }, "COUNTER");
     }
 
     void bindFlow(SqliteStatement& st, int base, const writer_rows::FlowInsert& r) {
@@ -151,22 +159,28 @@ struct ProfileDbWriter::Impl {
         st.bind(base + 4, r.kind);
     }
     void flushFlows() {
-        if (static_cast<int>(pendingFlows.size()) == writer_rows::kRowBatch) {
-            for (int i = 0; i < writer_rows::kRowBatch; ++i) bindFlow(insFlowBatch, i * 4, pendingFlows[static_cast<size_t>(i)]);
-            check(insFlowBatch.exec(), "FLOW");
-        } else {
-            for (const auto& r : pendingFlows) {
-                bindFlow(insFlow, 0, r);
-                check(insFlow.exec(), "FLOW");
-            }
-        }
-        pendingFlows.clear();
+        flushRows(pendingFlows, insFlow, insFlowBatch, 4,
+                  [this](SqliteStatement& st, int base, const auto& r) { bindFlow(st, base, r); }, "FLOW");
+    }
+
+    void bindOpInfo(SqliteStatement& st, int base, const writer_rows::OpInfoInsert& r) {
+        st.bind(base + 1, r.task);
+        st.bind(base + 2, static_cast<std::int64_t>(r.opType));
+        st.bind(base + 3, static_cast<std::int64_t>(r.dtype));
+        st.bind(base + 4, r.flops);
+        st.bind(base + 5, r.bytes);
+        st.bind(base + 6, r.node);
+    }
+    void flushOpInfo() {
+        flushRows(pendingOpInfo, insOpInfo, insOpInfoBatch, 6,
+                  [this](SqliteStatement& st, int base, const auto& r) { bindOpInfo(st, base, r); }, "OP_INFO");
     }
 
     void flushAll() {
         flushTasks();
         flushCounters();
         flushFlows();
+        flushOpInfo();
     }
 
     ~Impl() {

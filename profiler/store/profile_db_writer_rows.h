@@ -48,6 +48,13 @@ struct CounterInsert {
 struct FlowInsert {
     std::int64_t id, from, to, kind;
 };
+// Simulated runs write one op info row per slice: batched as the slices are.
+struct OpInfoInsert {
+    std::int64_t task;
+    std::int32_t opType, dtype;
+    double flops, bytes;
+    std::int64_t node;
+};
 
 inline std::string multiRowInsert(std::string_view head, std::string_view row, int rows) {
     std::string sql(head);
@@ -64,6 +71,8 @@ constexpr std::string_view kCounterHead = "INSERT INTO COUNTER(track_id, ts_ns, 
 constexpr std::string_view kCounterRow = "(?,?,?)";
 constexpr std::string_view kFlowHead = "INSERT INTO FLOW(id, from_task, to_task, kind_id)";
 constexpr std::string_view kFlowRow = "(?,?,?,?)";
+constexpr std::string_view kOpInfoHead = "INSERT OR REPLACE INTO OP_INFO(task_id, op_type_id, dtype_id, flops, bytes, node_id)";
+constexpr std::string_view kOpInfoRow = "(?,?,?,?,?,?)";
 
 struct DiagnosticAccumulator {
     Severity severity = Severity::info;

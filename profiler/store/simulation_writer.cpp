@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 #include <utility>
 
 namespace npu::profiler {
@@ -90,6 +91,35 @@ void emitHostActivity(const engine::DeviceResult& dev, std::int64_t device,
     }
 }
 
+// A slice's args: {op_type, dtype, phase, flops, bytes}. A step repeats the same few
+// hundred ops on every layer, micro-batch and rank, so each distinct one is formatted once.
+class SliceArgs {
+public:
+    const std::string& of(const engine::SimTask& t) {
+        m_key.assign(t.op_type);
+        m_key.push_back('\0');
+        const auto put = [&](const auto& v) { m_key.append(reinterpret_cast<const char*>(&v), sizeof v); };
+        put(t.dtype);
+        put(t.phase);
+        put(t.flops);
+        put(t.bytes);
+        auto it = m_text.find(m_key);
+        if (it == m_text.end())
+            it = m_text.emplace(m_key, nlohmann::json{{"op_type", t.op_type},
+                                                      {"dtype", engine::dtypeName(t.dtype)},
+                                                      {"phase", engine::phaseName(t.phase)},
+                                                      {"flops", t.flops},
+                                                      {"bytes", t.bytes}}
+                                           .dump())
+                     .first;
+        return it->second;
+    }
+
+private:
+    std::string m_key;
+    std::unordered_map<std::string, std::string> m_text;
+};
+
 // Numbers go to META_DATA as JSON-formatted text so doubles keep full precision.
 std::string number(double v) { return nlohmann::json(v).dump(); }
 
@@ -129,6 +159,7 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
     // classes get every rank in full.
     const std::vector<int> classOf = info.rankClasses ? rankClassesOf(result.devices) : std::vector<int>(result.devices.size(), -1);
     std::vector<std::int64_t> sinkDevice(result.devices.size(), -1);
+    SliceArgs args;
     for (std::size_t i = 0; i < result.devices.size(); ++i) {
         const auto& dev = result.devices[i];
         if (classOf[i] >= 0) {
@@ -148,15 +179,10 @@ void emitSimulation(const engine::SimulationResult& result, const SimulationRunI
                                                                       "Stream " + std::to_string(task.stream),
                                                                       task.stream)).first;
             const auto dtype = engine::dtypeName(task.dtype);
-            const nlohmann::json args = {{"op_type", task.op_type},
-                                         {"dtype", dtype},
-                                         {"phase", engine::phaseName(task.phase)},
-                                         {"flops", task.flops},
-                                         {"bytes", task.bytes}};
             const auto slice = sink.addSlice(it->second, task.start_ns, task.dur_ns, 0, task.name,
-                                             engine::opCategoryName(task.category), args.dump());
+                                             engine::opCategoryName(task.category), args.of(task));
             sink.addOpInfo(slice, task.op_type, dtype, task.flops, task.bytes, task.node);
-            sliceOfKernel[{task.stream, task.start_ns}] = slice;
+            if (!dev.host.empty()) sliceOfKernel[{task.stream, task.start_ns}] = slice;  // launch flows only
         }
         emitHostActivity(dev, device, sliceOfKernel, sink);
         emitSimulatedStructure(dev, result.steps, device, sink);

@@ -139,15 +139,23 @@ private slots:
         std::vector<std::int64_t> ids;
         for (std::int64_t id = 0; id < m_b->sliceCount(); id += 97) ids.push_back(id);
         QCOMPARE(sliceDTypeIdsOf(*m_a, ids), sliceDTypeIdsOf(*m_b, ids));
-        // Operator statistics over every rank.
-        OpStatOptions o;
-        o.grouping = OpGrouping::byType;
-        const auto sa = computeOpStatistics(*m_a, o), sb = computeOpStatistics(*m_b, o);
-        QCOMPARE(sa.rows.size(), sb.rows.size());
-        for (std::size_t i = 0; i < sa.rows.size(); ++i) {
-            QCOMPARE(sa.rows[i].key, sb.rows[i].key);
-            QCOMPARE(sa.rows[i].count, sb.rows[i].count);
-            QCOMPARE(sa.rows[i].total_ns, sb.rows[i].total_ns);
+        // Operator statistics over every rank (each class track read once, counted per rank),
+        // whole run and a range.
+        for (const bool ranged : {false, true}) {
+            OpStatOptions o;
+            o.grouping = OpGrouping::byType;
+            if (ranged) o.range = std::pair{lo + (hi - lo) / 4, lo + (hi - lo) / 2};
+            const auto sa = computeOpStatistics(*m_a, o), sb = computeOpStatistics(*m_b, o);
+            QVERIFY(!sb.rows.empty());
+            QCOMPARE(sa.rows.size(), sb.rows.size());
+            QCOMPARE(sa.reference_ns, sb.reference_ns);
+            for (std::size_t i = 0; i < sa.rows.size(); ++i) {
+                QCOMPARE(sa.rows[i].key, sb.rows[i].key);
+                QCOMPARE(sa.rows[i].count, sb.rows[i].count);
+                QCOMPARE(sa.rows[i].total_ns, sb.rows[i].total_ns);
+                QCOMPARE(sa.rows[i].min_ns, sb.rows[i].min_ns);
+                QCOMPARE(sa.rows[i].dtype, sb.rows[i].dtype);
+            }
         }
         // The Query tab's own connection.
         auto qa = runReadOnlyQuery(m_classes, "SELECT count(*), sum(dur_ns) FROM TASK t JOIN TRACK k ON k.id = t.track_id WHERE k.device_id = 7");
