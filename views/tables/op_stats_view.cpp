@@ -1,6 +1,7 @@
 #include "views/tables/op_stats_view.h"
 
 #include "profiler/store/profile_db.h"
+#include "views/common/large_run.h"
 #include "views/common/units.h"
 #include "views/tables/descending_first_sort.h"
 #include "views/tables/distinguishing_elide.h"
@@ -10,6 +11,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -209,6 +211,8 @@ void OpStatsView::setRange(std::optional<std::pair<qint64, qint64>> range) {
 void OpStatsView::recompute() {
     const auto grouping = profiler::OpGrouping(m_grouping->currentData().toInt());
     if (!m_db) {
+        ++m_generation;
+        m_computing = false;
         m_model->setStatistics({}, grouping);
         m_info->clear();
         return;
@@ -225,7 +229,29 @@ void OpStatsView::recompute() {
         }
     }
     if (m_range) options.range = std::pair<std::int64_t, std::int64_t>(m_range->first, m_range->second);
-    m_model->setStatistics(profiler::computeOpStatistics(*m_db, options), grouping);
+    const quint64 generation = ++m_generation;
+    if (m_db->sliceCount() <= kLargeRunSlices) {
+        showStatistics(profiler::computeOpStatistics(*m_db, options), grouping);
+        return;
+    }
+    // A large run reads every kernel (seconds at 10M slices): on a connection of its own,
+    // off the GUI thread, the table empty and the info line saying what is being computed.
+    m_computing = true;
+    m_model->setStatistics({}, grouping);
+    m_info->setText(QStringLiteral("Computing operator statistics of %L1 slices…").arg(m_db->sliceCount()));
+    auto* watcher = new QFutureWatcher<profiler::OpStatistics>(this);
+    connect(watcher, &QFutureWatcher<profiler::OpStatistics>::finished, this, [this, watcher, generation, grouping] {
+        watcher->deleteLater();
+        if (generation == m_generation) showStatistics(watcher->result(), grouping);
+    });
+    watcher->setFuture(runOnOwnConnection(m_db->path(), [options](const profiler::ProfileDb& db) {
+        return profiler::computeOpStatistics(db, options);
+    }));
+}
+
+void OpStatsView::showStatistics(profiler::OpStatistics statistics, profiler::OpGrouping grouping) {
+    m_computing = false;
+    m_model->setStatistics(std::move(statistics), grouping);
     updateInfo();
 }
 

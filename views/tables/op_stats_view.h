@@ -44,6 +44,8 @@ public:
     QTableView* table() const { return m_table; }
     QLabel* infoLabel() const { return m_info; }
     QComboBox* deviceCombo() const { return m_device; }
+    // A large run's statistics are being computed off the GUI thread (the info line says so).
+    bool computing() const { return m_computing; }
     // Selects and scrolls to the row a slice counts in (its name, op type or category under
     // the current grouping), switching the device and clearing the filter when they hide
     // it: the timeline's "Show in Operators". False when no row holds it.
@@ -65,11 +67,14 @@ private:
     void measureNames();   // after the model changes: the names' width (m_nameWidth)
     void fitNameColumn();  // the Name column within what the view leaves it
     void updateInfo();
+    void showStatistics(profiler::OpStatistics statistics, profiler::OpGrouping grouping);
     QString keyAt(const QModelIndex& proxyIndex) const;
 
     int m_nameWidth = 360;  // what the names need (measureNames)
     std::shared_ptr<const profiler::ProfileDb> m_db;
     std::optional<std::pair<qint64, qint64>> m_range;
+    quint64 m_generation = 0;  // each recompute; a result of an older one is dropped
+    bool m_computing = false;
     OpStatsModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_table;
