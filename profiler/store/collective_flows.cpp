@@ -1,5 +1,6 @@
 #include "profiler/store/collective_flows.h"
 
+#include "profiler/store/rank_classes.h"
 #include "profiler/store/rank_device_name.h"
 #include "profiler/store/sqlite_statement.h"
 
@@ -118,8 +119,11 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
     std::map<std::string, ByRank> sends, receives;  // simulated pipeline transfers by "activations mb 3"
     SqliteStatement tracks(db, "SELECT id, device_id, name_id FROM TRACK WHERE kind IN ('compute', 'comm')");
     // Index columns only (the rowid is in the index): the table is read for matches alone.
-    SqliteStatement slices(db, "SELECT id, start_ns, name_id, category_id FROM TASK WHERE track_id = ?");
-    SqliteStatement args(db, "SELECT a.json FROM TASK t JOIN ARGS a ON a.id = t.args_id WHERE t.id = ?");
+    // The stored rows: an aliased rank's track (rank classes) reads its class track's,
+    // its ids and starts shifted.
+    const RankClasses classes = readRankClasses(db);
+    SqliteStatement slices(db, "SELECT id, start_ns, name_id, category_id FROM main.TASK WHERE track_id = ?");
+    SqliteStatement args(db, "SELECT a.json FROM main.TASK t JOIN ARGS a ON a.id = t.args_id WHERE t.id = ?");
     if (!tracks.valid() || !slices.valid() || !args.valid() || !stringQ.valid())
         return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
     while (tracks.step() == SQLITE_ROW) {
@@ -129,23 +133,25 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
         const std::string& track = textOf(tracks.int64(2));
         const bool pipeline = degrees.simulated && (track == "PP send" || track == "PP recv");
         if (degrees.simulated && !pipeline && (simGroup = simulatedGroup(track, it->second, degrees)).empty()) continue;
+        const StoredTrack stored = storedTrackOf(classes, tracks.int64(0));
         slices.reset();
-        slices.bind(1, tracks.int64(0));
+        slices.bind(1, stored.track);
         while (slices.step() == SQLITE_ROW) {
             const std::int64_t name = slices.int64(2), category = slices.int64(3);
             if (category == annotation || (category != commCategory && !commNames.count(name))) continue;
+            const std::int64_t id = slices.int64(0) + stored.taskIdShift, start = slices.int64(1) + stored.offsetNs;
             if (pipeline) {
                 const auto [send, what] = pipelineTransfer(track, textOf(name));
-                if (!what.empty()) (send ? sends : receives)[what][it->second].push_back({slices.int64(1), slices.int64(0)});
+                if (!what.empty()) (send ? sends : receives)[what][it->second].push_back({start, id});
                 continue;
             }
             std::string group = simGroup;
             if (!degrees.simulated) {
                 args.reset();
-                args.bind(1, slices.int64(0));
+                args.bind(1, slices.int64(0));  // the stored slice's args (an alias's are its class's)
                 if (args.step() == SQLITE_ROW) group = processGroup(args.text(0));
             }
-            instances[{group, textOf(name)}][it->second].push_back({slices.int64(1), slices.int64(0)});
+            instances[{group, textOf(name)}][it->second].push_back({start, id});
         }
     }
     if (instances.empty() && sends.empty()) return std::int64_t{0};

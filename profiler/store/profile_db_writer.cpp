@@ -6,7 +6,6 @@
 
 #include "base/atomic_file.h"
 #include "profiler/store/comm_store.h"
-#include "profiler/store/rank_classes.h"
 #include "profiler/store/sqlite_attach.h"
 
 #include <system_error>
@@ -144,10 +143,9 @@ Status ProfileDbWriter::commit() {
     if (!d.taskIndexLive)
         if (auto s = execSql(d.db, npudbTaskIndexSql(), "indexing " + d.target.string()); !s) return s;
     if (auto s = execSql(d.db, npudbIndexesSql(), "indexing " + d.target.string()); !s) return s;
-    // Collectives are linked across every rank, the aliased ones too (through the views).
-    if (auto s = installRankClassViews(d.db); !s) return makeError(d.target.string() + ": " + s.message());
+    // Collectives are linked across every rank, the aliased ones too (collective_flows reads
+    // an aliased track as its class track's, shifted).
     if (auto linked = linkCollectivesAcrossRanks(d.db); !linked) return makeError(d.target.string() + ": " + linked.message());
-    if (auto s = removeRankClassViews(d.db); !s) return makeError(d.target.string() + ": " + s.message());
     if (auto s = writeTrackSummaries(d.db, d.minTime <= d.maxTime ? d.minTime : 0, d.minTime <= d.maxTime ? d.maxTime : 0); !s)
         return makeError("summarising tracks of " + d.target.string() + ": " + s.message());
     if (auto s = execSql(d.db, "COMMIT", "committing " + d.target.string()); !s) return s;

@@ -79,9 +79,4 @@ CREATE TEMP VIEW IF NOT EXISTS COUNTER AS
                    "showing the rank classes");
 }
 
-Status removeRankClassViews(sqlite3* db) {
-    return execSql(db, "DROP VIEW IF EXISTS temp.TASK; DROP VIEW IF EXISTS temp.OP_INFO; DROP VIEW IF EXISTS temp.COUNTER;",
-                   "removing the rank class views");
-}
-
 }  // namespace npu::profiler

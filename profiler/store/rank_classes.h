@@ -69,7 +69,5 @@ StoredTrack storedTrackOf(const RankClasses& classes, std::int64_t track);
 // Creates the TEMP views TASK, OP_INFO and COUNTER on `db` when its main schema has rank
 // classes (nothing otherwise, nor for files older than schema 7).
 Status installRankClassViews(sqlite3* db);
-// Drops them again (the writer, before it commits).
-Status removeRankClassViews(sqlite3* db);
 
 }  // namespace npu::profiler
