@@ -16,7 +16,6 @@
 #include "base/expected.h"
 
 #include <cstdint>
-#include <optional>
 #include <unordered_map>
 #include <vector>
 
