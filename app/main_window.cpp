@@ -20,7 +20,6 @@
 #include "views/timeline/timeline_widget.h"
 
 #include <QtConcurrent/QtConcurrentRun>
-#include <QFutureWatcher>
 #include <QCloseEvent>
 #include <algorithm>
 #include <QDockWidget>
@@ -271,12 +270,10 @@ void MainWindow::showRunReport() {
     }
     // A large run's report reads every kernel: in a worker, so the window opens at once.
     const std::filesystem::path path = m_db->path();
-    auto* watcher = new QFutureWatcher<nlohmann::json>(this);
-    connect(watcher, &QFutureWatcher<nlohmann::json>::finished, this, [this, watcher, path] {
-        watcher->deleteLater();
-        if (m_db && m_db->path() == path) m_summary->setReport(watcher->result());  // still the open run
-    });
-    watcher->setFuture(views::runOnOwnConnection(path, [](const profiler::ProfileDb& db) { return profiler::runReport(db, 0); }));
+    views::whenFinished(this, views::runOnOwnConnection(path, [](const profiler::ProfileDb& db) { return profiler::runReport(db, 0); }),
+                        [this, path](const nlohmann::json& report) {
+                            if (m_db && m_db->path() == path) m_summary->setReport(report);  // still the open run
+                        });
 }
 
 void MainWindow::showDatabase(std::shared_ptr<const profiler::ProfileDb> db) {

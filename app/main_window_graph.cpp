@@ -15,10 +15,10 @@
 #include "views/graph/run_graph_loader.h"
 #include "views/passes/passes_view.h"
 #include "profiler/store/profile_db.h"
+#include "views/common/large_run.h"
 #include "views/log/output_panel.h"
 
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QTabWidget>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -62,11 +62,9 @@ void MainWindow::showRunGraphs() {
     m_graphSource = key;
     m_graphFromRun = true;
     m_graphFromFile = false;
-    auto* watcher = new QFutureWatcher<views::RunGraphs>(this);
-    connect(watcher, &QFutureWatcher<views::RunGraphs>::finished, this, [this, watcher, key] {
-        watcher->deleteLater();
+    // Own connection in the worker: the shown database's handle stays on the GUI thread.
+    views::whenFinished(this, QtConcurrent::run([path] { return views::loadRunGraphs(path); }), [this, key](const views::RunGraphs& graphs) {
         if (key != m_graphSource) return;  // another run or model was opened meanwhile
-        const views::RunGraphs graphs = watcher->result();
         if (!graphs.error.empty()) warn(QStringLiteral("Graph: ") + QString::fromStdString(graphs.error));
         if (!graphs.before && !graphs.after) {
             // Runs written before schema 2 kept no graph: say so rather than show nothing.
@@ -79,8 +77,6 @@ void MainWindow::showRunGraphs() {
         m_graphView->setRunGraphs(graphs.before, graphs.after);
         m_graphView->setScope(m_db ? QString::fromStdString(m_db->meta("graph_scope")) : QString());
     });
-    // Own connection in the worker: the shown database's handle stays on the GUI thread.
-    watcher->setFuture(QtConcurrent::run([path] { return views::loadRunGraphs(path); }));
 }
 
 void MainWindow::showProjectGraph() {
@@ -106,18 +102,7 @@ void MainWindow::showProjectGraph() {
     if (key == m_graphSource) return;
     m_graphSource = key;
     info(QStringLiteral("Building the forward graph of %1…").arg(QString::fromStdString(project.name)));
-    auto* watcher = new QFutureWatcher<std::shared_ptr<engine::Graph>>(this);
-    connect(watcher, &QFutureWatcher<std::shared_ptr<engine::Graph>>::finished, this, [this, watcher, key] {
-        watcher->deleteLater();
-        auto graph = watcher->result();
-        if (key != m_graphSource) return;  // the project changed meanwhile
-        if (!graph) {
-            warn(QStringLiteral("Graph: could not build the project's model graph"));
-            return;
-        }
-        m_graphView->setGraph(graph);
-    });
-    watcher->setFuture(QtConcurrent::run([project]() -> std::shared_ptr<engine::Graph> {
+    auto build = QtConcurrent::run([project]() -> std::shared_ptr<engine::Graph> {
         engine::ZooShape shape{project.training.batch, project.training.seq};
         auto g = engine::loadModelGraph(project.model, project.folder(), shape);
         if (!g) return nullptr;
@@ -125,7 +110,15 @@ void MainWindow::showProjectGraph() {
         if (auto precision = engine::parsePrecision(project.training.precision))
             (void)engine::MixedPrecisionPass(*precision).run(*g);
         return std::make_shared<engine::Graph>(std::move(g).value());
-    }));
+    });
+    views::whenFinished(this, std::move(build), [this, key](std::shared_ptr<engine::Graph> graph) {
+        if (key != m_graphSource) return;  // the project changed meanwhile
+        if (!graph) {
+            warn(QStringLiteral("Graph: could not build the project's model graph"));
+            return;
+        }
+        m_graphView->setGraph(std::move(graph));
+    });
 }
 
 bool MainWindow::showGraphFile(const QString& npuomPath) {

@@ -40,9 +40,7 @@ std::map<std::int64_t, std::vector<StepWindow>> hostStepsByDevice(const ProfileD
 // The stored rows: an aliased rank (rank classes) launches as its class's first rank does,
 // from its own copy of that rank's host tracks.
 std::int64_t hostLinkedByFlows(const ProfileDb& db, std::int64_t device) {
-    std::int64_t asked = device;
-    for (const auto& r : db.rankClasses().ranks)
-        if (r.device == device) asked = r.classDevice;
+    const std::int64_t asked = db.rankClasses().classDeviceOf(device);
     SqliteStatement q(db.handle(), "SELECT ka.device_id FROM FLOW f JOIN main.TASK b ON b.id = f.to_task "
                                    "JOIN TRACK kb ON kb.id = b.track_id JOIN main.TASK a ON a.id = f.from_task "
                                    "JOIN TRACK ka ON ka.id = a.track_id WHERE kb.device_id = ? AND ka.kind = 'host_thread' "

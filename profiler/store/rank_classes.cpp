@@ -25,6 +25,12 @@ const RankClassRow* RankClasses::rankOfTask(std::int64_t taskId) const {
     return taskId < it->firstTask + it->taskCount ? &*it : nullptr;
 }
 
+std::int64_t RankClasses::classDeviceOf(std::int64_t device) const {
+    for (const auto& r : ranks)
+        if (r.device == device) return r.classDevice;
+    return device;
+}
+
 std::int64_t RankClasses::aliasTrack(std::int64_t device, std::int64_t sourceTrack) const {
     const auto d = aliasByDevice.find(device);
     if (d == aliasByDevice.end()) return -1;

@@ -46,6 +46,8 @@ struct RankClasses {
     // device -> (class track -> the device's aliased track showing it)
     std::unordered_map<std::int64_t, std::unordered_map<std::int64_t, std::int64_t>> aliasByDevice;
     bool empty() const { return ranks.empty(); }
+    // The device whose rows `device` shows: its class's first rank, or itself.
+    std::int64_t classDeviceOf(std::int64_t device) const;
     // The aliased rank a task id belongs to; nullptr for a stored task.
     const RankClassRow* rankOfTask(std::int64_t taskId) const;
     // The aliased track of `device` that shows `sourceTrack`; -1 when there is none.

@@ -17,6 +17,7 @@ namespace {
 
 struct Accumulator {
     TrackSummary summary;
+    std::int64_t offsetNs = 0;  // an aliased track's shift from the class track it shows
     std::vector<std::vector<DensityCell>> lanes;  // [depth][bucket], dense while scanning
 };
 
@@ -58,7 +59,6 @@ Status writeTrackSummaries(sqlite3* db, std::int64_t t0, std::int64_t t1) {
         while (a.valid() && a.step() == SQLITE_ROW) aliasesOf[a.int64(1)].emplace_back(a.int64(0), a.int64(2));
     }
     std::vector<Accumulator> group;  // the class track, then its aliases
-    std::vector<std::int64_t> offsets;
     std::string firstError;
     auto flush = [&] {
         for (Accumulator& acc : group) {
@@ -73,7 +73,6 @@ Status writeTrackSummaries(sqlite3* db, std::int64_t t0, std::int64_t t1) {
                         firstError = sqlite3_errmsg(db);
         }
         group.clear();
-        offsets.clear();
     };
     auto add = [&](Accumulator& acc, int depth, std::int64_t start, std::int64_t dur) {
         TrackSummary& t = acc.summary;
@@ -107,17 +106,15 @@ Status writeTrackSummaries(sqlite3* db, std::int64_t t0, std::int64_t t1) {
         if (track != current || group.empty()) {
             flush();
             current = track;
-            group.emplace_back();
-            group.back().summary.track = track;
-            offsets.push_back(0);
+            group.emplace_back().summary.track = track;
             if (const auto a = aliasesOf.find(track); a != aliasesOf.end())
                 for (const auto& [alias, shift] : a->second) {
-                    group.emplace_back();
-                    group.back().summary.track = alias;
-                    offsets.push_back(shift);
+                    Accumulator& acc = group.emplace_back();
+                    acc.summary.track = alias;
+                    acc.offsetNs = shift;
                 }
         }
-        for (std::size_t i = 0; i < group.size(); ++i) add(group[i], depth, start + offsets[i], dur);
+        for (Accumulator& acc : group) add(acc, depth, start + acc.offsetNs, dur);
     }
     flush();
     if (!firstError.empty()) return makeError("writing track summaries: " + firstError);

@@ -5,6 +5,7 @@
 
 #include "profiler/store/profile_db.h"
 
+#include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cstdint>
@@ -30,6 +31,19 @@ auto runOnOwnConnection(std::filesystem::path path, Analysis analysis) {
         auto db = profiler::ProfileDb::open(path);
         return db ? analysis(**db) : decltype(analysis(**db)){};
     });
+}
+
+// Calls deliver(result) on owner's thread when `future` has finished; the watcher belongs
+// to owner and goes with the delivery. A caller that may have asked again meanwhile drops
+// a stale result inside deliver (its own generation count).
+template <typename T, typename Deliver>
+void whenFinished(QObject* owner, QFuture<T> future, Deliver deliver) {
+    auto* watcher = new QFutureWatcher<T>(owner);
+    QObject::connect(watcher, &QFutureWatcher<T>::finished, owner, [watcher, deliver = std::move(deliver)]() mutable {
+        watcher->deleteLater();
+        deliver(watcher->result());
+    });
+    watcher->setFuture(std::move(future));
 }
 
 }  // namespace npu::views

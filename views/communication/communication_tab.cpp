@@ -10,7 +10,6 @@
 #include "views/tables/record_table_model.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -140,14 +139,11 @@ void CommunicationTab::show(const std::string& step) {
     // GUI thread, on a connection of its own, so the window opens and stays live.
     m_empty->setText(QStringLiteral("Computing the per-rank communication of %L1 slices…").arg(m_db->sliceCount()));
     m_stack->setCurrentWidget(m_empty);
-    auto* watcher = new QFutureWatcher<profiler::CommunicationOverview>(this);
-    connect(watcher, &QFutureWatcher<profiler::CommunicationOverview>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation == m_generation) apply(watcher->result());  // else another run or step was asked for
-    });
-    watcher->setFuture(runOnOwnConnection(m_db->path(), [step](const profiler::ProfileDb& db) {
-        return profiler::communicationOverview(db, step);
-    }));
+    whenFinished(this,
+                 runOnOwnConnection(m_db->path(), [step](const profiler::ProfileDb& db) { return profiler::communicationOverview(db, step); }),
+                 [this, generation](profiler::CommunicationOverview overview) {
+                     if (generation == m_generation) apply(std::move(overview));  // else another run or step was asked for
+                 });
 }
 
 void CommunicationTab::apply(profiler::CommunicationOverview overview) {

@@ -14,7 +14,6 @@
 #include "views/tables/record_table_model.h"
 #include "views/tables/share_bar_delegate.h"
 
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -282,18 +281,15 @@ void SummaryView::computeAnalyses() {
     m_topOps->setStatistics({}, options.grouping);
     m_topOpsNote->setText(QStringLiteral("Computing the operators of %L1 slices…").arg(m_db->sliceCount()));
     const quint64 generation = m_generation;
-    auto* overview = new QFutureWatcher<profiler::CommunicationOverview>(this);
-    connect(overview, &QFutureWatcher<profiler::CommunicationOverview>::finished, this, [this, overview, generation] {
-        overview->deleteLater();
-        if (generation == m_generation) showOverview(overview->result());
-    });
-    overview->setFuture(runOnOwnConnection(m_db->path(), [](const profiler::ProfileDb& db) { return profiler::communicationOverview(db); }));
-    auto* ops = new QFutureWatcher<profiler::OpStatistics>(this);
-    connect(ops, &QFutureWatcher<profiler::OpStatistics>::finished, this, [this, ops, generation] {
-        ops->deleteLater();
-        if (generation == m_generation) showTopOperators(ops->result());
-    });
-    ops->setFuture(runOnOwnConnection(m_db->path(), [options](const profiler::ProfileDb& db) { return profiler::computeOpStatistics(db, options); }));
+    whenFinished(this, runOnOwnConnection(m_db->path(), [](const profiler::ProfileDb& db) { return profiler::communicationOverview(db); }),
+                 [this, generation](profiler::CommunicationOverview overview) {
+                     if (generation == m_generation) showOverview(std::move(overview));
+                 });
+    whenFinished(this,
+                 runOnOwnConnection(m_db->path(), [options](const profiler::ProfileDb& db) { return profiler::computeOpStatistics(db, options); }),
+                 [this, generation](profiler::OpStatistics statistics) {
+                     if (generation == m_generation) showTopOperators(std::move(statistics));
+                 });
 }
 
 void SummaryView::showOverview(std::optional<profiler::CommunicationOverview> overview) {

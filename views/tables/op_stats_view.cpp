@@ -11,7 +11,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -239,14 +238,11 @@ void OpStatsView::recompute() {
     m_computing = true;
     m_model->setStatistics({}, grouping);
     m_info->setText(QStringLiteral("Computing operator statistics of %L1 slices…").arg(m_db->sliceCount()));
-    auto* watcher = new QFutureWatcher<profiler::OpStatistics>(this);
-    connect(watcher, &QFutureWatcher<profiler::OpStatistics>::finished, this, [this, watcher, generation, grouping] {
-        watcher->deleteLater();
-        if (generation == m_generation) showStatistics(watcher->result(), grouping);
-    });
-    watcher->setFuture(runOnOwnConnection(m_db->path(), [options](const profiler::ProfileDb& db) {
-        return profiler::computeOpStatistics(db, options);
-    }));
+    whenFinished(this,
+                 runOnOwnConnection(m_db->path(), [options](const profiler::ProfileDb& db) { return profiler::computeOpStatistics(db, options); }),
+                 [this, generation, grouping](profiler::OpStatistics statistics) {
+                     if (generation == m_generation) showStatistics(std::move(statistics), grouping);  // else asked again meanwhile
+                 });
 }
 
 void OpStatsView::showStatistics(profiler::OpStatistics statistics, profiler::OpGrouping grouping) {

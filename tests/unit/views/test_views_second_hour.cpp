@@ -10,7 +10,6 @@
 #include "profiler/store/synthetic_db.h"
 #include "views/common/run_banner.h"
 #include "views/compare/compare_view.h"
-#include "views/common/large_run.h"
 #include "views/common/units.h"
 #include "views/graph/graph_display_model.h"
 #include "views/graph/graph_node_details.h"
@@ -22,7 +21,6 @@
 #include "views/query/schema_browser.h"
 #include "views/summary/summary_view.h"
 #include "views/tables/distinguishing_elide.h"
-#include "views/tables/op_stats_model.h"
 #include "views/tables/op_stats_view.h"
 #include "views/tables/record_table_model.h"
 #include "views/tables/share_bar_delegate.h"
@@ -91,32 +89,6 @@ private slots:
         view.setDatabase(openDb(m_b));
         QTRY_VERIFY(page->maximum() > 0);
         QCOMPARE(page->value(), 0);
-    }
-
-    // A large run's Operators statistics run off the GUI thread: the tab says it is
-    // computing, then shows what the analysis gives; a range set meanwhile wins.
-    void largeRunOperatorsComputeOffTheGuiThread() {
-        const std::filesystem::path big = m_dir.filePath(QStringLiteral("large.npudb")).toStdString();
-        QVERIFY(profiler::writeSyntheticDb(big, kLargeRunSlices + 50'000, 4, 3).ok());
-        auto db = openDb(big);
-        QVERIFY(db->sliceCount() > kLargeRunSlices);
-        OpStatsView view;
-        view.setDatabase(db);
-        QVERIFY(view.computing());
-        QVERIFY2(view.infoLabel()->text().startsWith(QStringLiteral("Computing operator statistics")),
-                 qPrintable(view.infoLabel()->text()));
-        QCOMPARE(view.model()->rowCount(), 0);
-        const auto [t0, t1] = db->timeRange();
-        const std::pair<qint64, qint64> range{t0 + (t1 - t0) / 4, t0 + (t1 - t0) / 2};
-        view.setRange(range);  // while the whole run's statistics are still computing
-        QTRY_VERIFY_WITH_TIMEOUT(!view.computing(), 60000);
-        profiler::OpStatOptions o;
-        o.grouping = profiler::OpGrouping::byName;
-        o.range = range;
-        const auto expected = profiler::computeOpStatistics(*db, o);
-        QCOMPARE(view.model()->statistics().reference_ns, expected.reference_ns);
-        QCOMPARE(view.model()->rowCount(), static_cast<int>(expected.rows.size()));
-        QVERIFY(view.infoLabel()->text().startsWith(QStringLiteral("range ")));
     }
 
     // Minor: an error clears the previous query's rows (they stayed under the error).
