@@ -10,6 +10,7 @@
 #include "engine/ir/tensor.h"
 #include "engine/result/memory_summary.h"
 #include "engine/result/host_activity.h"
+#include "engine/result/shared_vector.h"
 
 #include <cstdint>
 #include <map>
@@ -73,17 +74,18 @@ struct DeviceResult {
     int id = 0;
     std::string name;                 // "npu0"
     std::vector<SimStream> streams;
-    std::vector<SimTask> tasks;       // sorted by (stream, start_ns)
-    std::vector<MemoryEvent> memory;  // sorted by t_ns
+    // Shared, not copied, between the ranks a cluster step lists with one timeline.
+    SharedVector<SimTask> tasks;       // sorted by (stream, start_ns)
+    SharedVector<MemoryEvent> memory;  // sorted by t_ns
     std::int64_t peak_bytes = 0;
     std::int64_t capacity_bytes = 0;
     // Peak memory split by tensor role at the moment of the peak.
     std::map<std::string, std::int64_t> peak_by_role;
     // The chosen allocator replayed over the run (engine/memory): its series after every
     // request, every block with its address (the memory map) and the segments it reserved.
-    std::vector<AllocatorSample> allocator_samples;
-    std::vector<PlacedBlock> memory_blocks;
-    std::vector<SegmentSpan> memory_segments;
+    SharedVector<AllocatorSample> allocator_samples;
+    SharedVector<PlacedBlock> memory_blocks;
+    SharedVector<SegmentSpan> memory_segments;
     // The host side (engine/sim/host_dispatch, data_loader): the dispatch thread's slices
     // in time order and the data loader's batches; empty when the profile has no host
     // block and no loader is configured.

@@ -214,9 +214,9 @@ Expected<SimulationResult> simulate(const Graph& graph, const DeviceProfile& dev
         s.mfu = peak > 0 ? s.flops_per_step / (s.step_time_ms / 1e3) / peak : 0;
     }
     if (options.memory.zeroStage > 0 && options.memory.dataParallel > 1)
-        shardMemoryEvents(dev.memory, zeroShardedTensors(graph, options.memory.zeroStage), options.memory.dataParallel);
+        shardMemoryEvents(dev.memory.edit(), zeroShardedTensors(graph, options.memory.zeroStage), options.memory.dataParallel);
     if (options.memory.zeroStage >= 3 && options.memory.dataParallel > 1)
-        addGatheredParameters(dev.memory, graph, stepTimes, options.memory.dataParallel);
+        addGatheredParameters(dev.memory.edit(), graph, stepTimes, options.memory.dataParallel);
     const std::int64_t capacity = dev.capacity_bytes > 0 ? dev.capacity_bytes : INT64_MAX;
     MemoryAnalysis analysis = analyseMemory(graph, dev.memory, capacity, options.memory);
     s.memory = std::move(analysis.summary);
