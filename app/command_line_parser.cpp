@@ -21,6 +21,8 @@ void addOptions(QCommandLineParser& parser) {
         "                 [--junit J.xml] [--out DIR] [--shard K/N]\n"
         "       npustudio --batch --merge R1.json R2.json... --report ALL.json [--junit J.xml]\n"
         "                 (suite reports, or the reports of --search --shard K/N)\n"
+        "       npustudio --batch --merge R_0.npudb R_1.npudb... --out CLUSTER.npudb [--align-ranks] [--report R.json]\n"
+        "                 (one-rank imports: --import RANK_FOLDER --out R_k.npudb)\n"
         "       npustudio --batch --estimate PROJECT.json --tokens N [--devices-max K] [--report REPORT.json]\n"
         "       npustudio --batch --search PROJECT.json [--top N] [--report REPORT.json] [--shard K/N]\n"
         "Exit codes (batch): 0 ok, 1 the run failed (out of memory, error), 2 bad input.\n"
@@ -64,7 +66,8 @@ void addOptions(QCommandLineParser& parser) {
         {QStringLiteral("junit"), QStringLiteral("Write the suite result as JUnit XML to FILE."), QStringLiteral("FILE")},
         {QStringLiteral("shard"), QStringLiteral("Run every N-th suite case (or strategy search shape, with --search) from the K-th (1-based)."),
          QStringLiteral("K/N")},
-        {QStringLiteral("merge"), QStringLiteral("Merge suite reports, or strategy search shards, given as R1.json R2.json ... into --report.")},
+        {QStringLiteral("merge"), QStringLiteral("Merge suite reports, or strategy search shards, given as R1.json R2.json ... into --report; "
+                        "or one-rank imports R_0.npudb R_1.npudb ... into the cluster database --out.")},
         {QStringLiteral("against"),
          QStringLiteral("Hold the simulated project against a measured trace or run, per op category."),
          QStringLiteral("TRACE")},

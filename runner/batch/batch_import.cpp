@@ -5,6 +5,7 @@
 #include "runner/batch/batch_runner.h"
 #include "runner/reports/simulation_report.h"
 #include "profiler/analysis/run_report.h"
+#include "profiler/importers/cluster/rank_merge.h"
 #include "profiler/importers/trace_importer.h"
 
 #include <cstdio>
@@ -85,6 +86,19 @@ static void printImportSummary(const json& r, std::ostream& out) {
     out << "  db: " << r.value("db", std::string()) << "\n";
 }
 
+static int reportImport(const fs::path& db, const std::string& what, double seconds, const CommandLine& cmd, std::ostream& out,
+                        std::ostream& err) {
+    auto opened = openRun(db, err);
+    if (!opened) return kExitRunFailed;
+    json report = profiler::runReport(*opened, 20, cmd.htaCompat);
+    report["status"] = "ok";
+    report["trace"] = what;
+    report["db"] = db.string();
+    report["seconds"] = seconds;
+    printImportSummary(report, out);
+    return writeReport(cmd.report, report, err) ? kExitOk : kExitBadInput;
+}
+
 int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
     const fs::path trace = cmd.importPath;
     std::error_code ec;
@@ -102,15 +116,23 @@ int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err)
         if (cmd.out.empty()) err << "npustudio: (no --out: the run was to be " << db.string() << "; pass --out RUN.npudb)\n";
         return kExitBadInput;
     }
-    auto opened = openRun(db, err);
-    if (!opened) return kExitRunFailed;
-    json report = profiler::runReport(*opened, 20, cmd.htaCompat);
-    report["status"] = "ok";
-    report["trace"] = trace.string();
-    report["db"] = db.string();
-    report["seconds"] = summary->seconds;
-    printImportSummary(report, out);
-    return writeReport(cmd.report, report, err) ? kExitOk : kExitBadInput;
+    return reportImport(db, trace.string(), summary->seconds, cmd, out, err);
+}
+
+int runBatchRankMerge(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
+    if (cmd.out.empty()) {
+        err << "npustudio: --merge of one-rank imports needs --out CLUSTER.npudb\n";
+        return kExitBadInput;
+    }
+    std::vector<fs::path> shards(cmd.positional.begin(), cmd.positional.end());
+    profiler::ImportOptions options;
+    options.alignRanksAtStepStart = cmd.alignRanks;
+    auto summary = profiler::mergeRankDatabases(shards, fs::path(cmd.out), options);
+    if (!summary) {
+        err << "npustudio: " << summary.message() << "\n";
+        return kExitBadInput;
+    }
+    return reportImport(cmd.out, "merge of " + std::to_string(shards.size()) + " rank imports", summary->seconds, cmd, out, err);
 }
 
 }  // namespace npu::runner

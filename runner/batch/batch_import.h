@@ -20,4 +20,9 @@ std::filesystem::path besideImportDb(const std::filesystem::path& trace);
 
 int runBatchImport(const CommandLine& cmd, std::ostream& out, std::ostream& err);
 
+// `npustudio --batch --merge R_0.npudb ... --out CLUSTER.npudb [--align-ranks]`: one-rank
+// imports joined into the cluster database a single --import of all ranks' folder writes
+// (profiler/importers/cluster/rank_merge.h); prints the same summary as --import.
+int runBatchRankMerge(const CommandLine& cmd, std::ostream& out, std::ostream& err);
+
 }  // namespace npu::runner

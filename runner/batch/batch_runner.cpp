@@ -4,6 +4,7 @@
 #include "runner/batch/batch_export.h"
 #include "runner/batch/batch_import.h"
 #include "runner/batch/batch_simulate.h"
+#include "profiler/importers/cluster/rank_merge.h"
 #include "runner/suites/batch_suite.h"
 #include "runner/batch/convert_command.h"
 #include "runner/batch/estimate_command.h"
@@ -53,8 +54,9 @@ int runBatch(const CommandLine& cmd, std::ostream& out, std::ostream& err) {
         return runBatchExportCsv(pos[0], pos[1], cmd.groupBy, out, err);
     }
     if (cmd.merge) {
-        // Strategy search shards or suite reports, told apart by the first report's content.
+        // Strategy search shards, suite reports or one-rank imports, told apart by the first file's content.
         if (!pos.empty() && isSearchReportFile(pos.front())) return runSearchMerge(pos, cmd.report, cmd.top, out, err);
+        if (!pos.empty() && profiler::isRankImportDb(pos.front())) return runBatchRankMerge(cmd, out, err);
         return runBatchMerge(cmd, out, err);
     }
     if (!cmd.searchProject.empty()) {

@@ -4,8 +4,6 @@
 
 namespace npu::profiler {
 
-namespace {
-
 const std::string* topLevelValue(const TraceBuilder& b, std::string_view key) {
     for (const auto& [k, v] : b.topLevel())
         if (k == key) return &v;
@@ -20,8 +18,6 @@ std::string deviceNameFrom(const TraceBuilder& b) {
         return j[0]["name"].get<std::string>();
     return {};
 }
-
-}  // namespace
 
 int kinetoNodeOfRank(const TraceBuilder& b, int rank) {
     const std::string* props = topLevelValue(b, "deviceProperties");
@@ -62,32 +58,6 @@ void writeSingleTraceMeta(const TraceBuilder& b, const std::filesystem::path& fi
         if (j.is_object() && j.contains("world_size")) sink.setMeta("world_size", j["world_size"].dump());
     }
     if (auto name = deviceNameFrom(b); !name.empty()) sink.setMeta("device", name);
-}
-
-void writeClusterMeta(const std::vector<const TraceBuilder*>& builders, const std::vector<TraceRankFile>& files,
-                      TraceSink& sink) {
-    if (builders.empty()) return;
-    sink.setMeta("source", builders.front()->source());
-    sink.setMeta("cluster", "true");
-    sink.setMeta("ranks", std::to_string(builders.size()));
-    auto infos = nlohmann::json::array();
-    auto names = nlohmann::json::array();
-    int worldSize = 0;
-    for (size_t i = 0; i < builders.size(); ++i) {
-        names.push_back({{"rank", files[i].rank}, {"file", files[i].file.filename().string()}});
-        const std::string* info = topLevelValue(*builders[i], "distributedInfo");
-        if (!info) continue;
-        auto j = nlohmann::json::parse(*info, nullptr, false);
-        if (j.is_discarded()) continue;
-        if (j.is_object() && j.contains("world_size") && j["world_size"].is_number_integer())
-            worldSize = std::max(worldSize, j["world_size"].get<int>());
-        infos.push_back(std::move(j));
-    }
-    sink.setMeta("trace_files", names.dump());
-    if (!infos.empty()) sink.setMeta("distributedInfo", infos.dump());
-    sink.setMeta("world_size", std::to_string(worldSize > 0 ? worldSize : static_cast<int>(builders.size())));
-    if (const std::string* props = topLevelValue(*builders.front(), "deviceProperties")) sink.setMeta("deviceProperties", *props);
-    if (auto name = deviceNameFrom(*builders.front()); !name.empty()) sink.setMeta("device", name);
 }
 
 }  // namespace npu::profiler

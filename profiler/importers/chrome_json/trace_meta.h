@@ -11,6 +11,10 @@
 
 namespace npu::profiler {
 
+// A top-level key's JSON text (deviceProperties, distributedInfo, ...), nullptr without.
+const std::string* topLevelValue(const TraceBuilder& builder, std::string_view key);
+// deviceProperties[0].name, "" without.
+std::string deviceNameFrom(const TraceBuilder& builder);
 void writeSingleTraceMeta(const TraceBuilder& builder, const std::filesystem::path& file, TraceSink& sink);
 
 // The node a Kineto rank ran on, as torchrun numbers ranks (node by node): rank /
@@ -22,12 +26,5 @@ int kinetoNodeOfRank(const TraceBuilder& builder, int rank);
 
 // The host a trace records at its top level (Kineto's "host_name", or "hostname"); "" without.
 std::string traceHostName(const TraceBuilder& builder);
-
-struct TraceRankFile {
-    std::filesystem::path file;
-    int rank = 0;
-};
-void writeClusterMeta(const std::vector<const TraceBuilder*>& builders, const std::vector<TraceRankFile>& files,
-                      TraceSink& sink);
 
 }  // namespace npu::profiler

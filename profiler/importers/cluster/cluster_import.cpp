@@ -2,6 +2,7 @@
 
 #include "profiler/importers/chrome_json/trace_file_reader.h"
 #include "profiler/importers/chrome_json/trace_meta.h"
+#include "profiler/importers/cluster/imported_rank.h"
 #include "profiler/importers/cluster/rank_nodes.h"
 
 #include <algorithm>
@@ -43,35 +44,6 @@ bool naturalLess(const std::string& a, const std::string& b) {
         ++j;
     }
     return a.size() - i < b.size() - j;
-}
-
-// The first rank with a ProfilerStep sets the time the others' first step starts at;
-// the shifts are listed in one diagnostic.
-struct RankAlignment {
-    std::int64_t referenceNs = -1;
-    int referenceRank = -1;
-    std::int64_t shifted = 0;
-    std::string shifts;
-};
-
-void alignRank(TraceBuilder& builder, int rank, const std::filesystem::path& file, RankAlignment& a, ImportDiagnostics& diagnostics) {
-    const std::int64_t first = builder.firstStepStartNs();
-    if (first < 0) {
-        diagnostics.add(DiagnosticKind::rank_not_aligned, 1, file.filename().string() + " (rank " + std::to_string(rank) + ") has no ProfilerStep; not shifted");
-        return;
-    }
-    if (a.referenceNs < 0) {
-        a.referenceNs = first;
-        a.referenceRank = rank;
-        return;
-    }
-    const std::int64_t shift = a.referenceNs - first;
-    builder.shiftTime(shift);
-    char ms[48];
-    std::snprintf(ms, sizeof ms, "%+.6f ms", static_cast<double>(shift) / 1e6);
-    ++a.shifted;
-    if (a.shifted <= 32) a.shifts += std::string(a.shifts.empty() ? "" : ", ") + "rank " + std::to_string(rank) + " " + ms;
-    else if (a.shifted == 33) a.shifts += ", ...";
 }
 
 }  // namespace
@@ -153,13 +125,10 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
     };
     ImportSummary summary;
     ImportDiagnostics diagnostics;
-    std::vector<TraceRankFile> rankFiles;
+    std::vector<ImportedRank> ranks;
     std::vector<std::unique_ptr<TraceBuilder>> builders;
     std::set<int> ranksSeen;
     std::pair<int, std::string> worldSize{-1, {}};  // the first file's world size, and that file
-    RankAlignment alignment;
-    std::vector<RankNodeEvidence> evidence;
-    std::vector<RankLink> links;
     for (size_t k = 0; k < files.size(); ++k) {
         std::unique_lock lock(mutex);
         while (!results[k]) {
@@ -199,53 +168,46 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
             while (ranksSeen.count(rank)) ++rank;
         }
         ranksSeen.insert(rank);
-        if (options.alignRanksAtStepStart) alignRank(*builder, rank, files[k], alignment, diagnostics);
-        // What the files say about the rank's host (rank_nodes.h): all ranks are read
-        // before any is written, as a rank's node number depends on the others'.
-        std::string host = traceHostName(*builder);
-        if (host.empty()) host = hostFromAscendFolder(files[k]);
-        evidence.push_back({rank, host, kinetoNodeOfRank(*builder, rank)});
-        for (const auto& l : linksBesideCapture(files[k])) links.push_back(l);
-        rankFiles.push_back(TraceRankFile{files[k], rank});
+        ImportedRank info;
+        info.rank = rank;
+        info.file = files[k].filename().string();
+        info.host = traceHostName(*builder);
+        if (info.host.empty()) info.host = hostFromAscendFolder(files[k]);
+        info.nodeByRankOrder = kinetoNodeOfRank(*builder, rank);
+        info.links = linksBesideCapture(files[k]);
+        info.firstStepNs = builder->firstStepStartNs();
+        info.source = builder->source();
+        if (const std::string* v = topLevelValue(*builder, "distributedInfo")) info.distributedInfo = *v;
+        if (const std::string* v = topLevelValue(*builder, "deviceProperties")) info.deviceProperties = *v;
+        info.deviceName = deviceNameFrom(*builder);
+        ranks.push_back(std::move(info));
         builders.push_back(std::move(builder));
     }
-    const NodePlacement placement = placeRanksOnNodes(evidence, links);
-    // Written node by node, as device ids give the timeline's order (ranks of one host
-    // need not be neighbours in file order).
-    std::vector<size_t> order(builders.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return placement.nodeOfRank.at(rankFiles[a].rank) < placement.nodeOfRank.at(rankFiles[b].rank);
-    });
-    for (size_t i = 0; i < order.size(); ++i) {
-        const size_t k = order[i];
+    const ClusterPlan plan = planCluster(ranks, options.alignRanksAtStepStart, diagnostics);
+    for (size_t i = 0; i < plan.writeOrder.size(); ++i) {
+        const size_t k = plan.writeOrder[i];
         TraceBuilder& builder = *builders[k];
-        const int rank = rankFiles[k].rank;
+        ImportedRank& rank = ranks[k];
+        if (rank.shiftNs != 0) builder.shiftTime(rank.shiftNs);
         TraceEmitOptions emit;
-        emit.devicePrefix = placement.devicePrefix(rank);
-        summary.rankDevicePrefix[rank] = emit.devicePrefix;
+        emit.devicePrefix = rank.devicePrefix = plan.placement.devicePrefix(rank.rank);
+        summary.rankDevicePrefix[rank.rank] = emit.devicePrefix;
         emit.steps = k == 0;  // STEP has no rank column: the first rank's steps stand for the run
         const double from = kTraceReadShare + (1 - kTraceReadShare) * double(i) / double(files.size());
         const double to = kTraceReadShare + (1 - kTraceReadShare) * double(i + 1) / double(files.size());
         Progress sub{[&](double f, std::string_view stage) { report(f, stage); }, progress.cancel};
         auto stats = builder.writeTo(sink, emit, sub, from, to);
         if (!stats) return stats.error();
-        summary.events += builder.events();
-        summary.slices += stats->slices;
-        summary.instants += stats->instants;
-        summary.counters += stats->counters;
-        summary.flows += stats->flows;
-        summary.devices += stats->devices;
-        diagnostics.merge(builder.diagnostics(), files[k].filename().string());
+        rank.events = builder.events();
+        rank.slices = stats->slices;
+        rank.instants = stats->instants;
+        rank.counters = stats->counters;
+        rank.flows = stats->flows;
+        rank.devices = stats->devices;
+        addRankCounts(rank, summary);
+        diagnostics.merge(builder.diagnostics(), rank.file);
     }
-    if (alignment.shifted > 0)
-        diagnostics.add(DiagnosticKind::ranks_aligned, alignment.shifted,
-                        "first ProfilerStep aligned with rank " + std::to_string(alignment.referenceRank) + "'s: " + alignment.shifts);
-    std::vector<const TraceBuilder*> views;
-    for (const auto& b : builders) views.push_back(b.get());
-    writeClusterMeta(views, rankFiles, sink);
-    reportPlacement(placement, sink, diagnostics);
-    diagnostics.writeTo(sink);
+    finishCluster(plan, ranks, sink, diagnostics);
     summary.diagnostics = diagnostics.total();
     report(1.0, "written");
     return summary;
