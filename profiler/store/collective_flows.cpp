@@ -134,6 +134,9 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
         const bool pipeline = degrees.simulated && (track == "PP send" || track == "PP recv");
         if (degrees.simulated && !pipeline && (simGroup = simulatedGroup(track, it->second, degrees)).empty()) continue;
         const StoredTrack stored = storedTrackOf(classes, tracks.int64(0));
+        // This track's instance lists by name id: one map lookup per slice instead of
+        // building and comparing (group, name) strings (353k slices on 64 ranks).
+        std::map<std::int64_t, std::vector<std::pair<std::int64_t, std::int64_t>>*> listOfName;
         slices.reset();
         slices.bind(1, stored.track);
         while (slices.step() == SQLITE_ROW) {
@@ -145,12 +148,16 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
                 if (!what.empty()) (send ? sends : receives)[what][it->second].push_back({start, id});
                 continue;
             }
-            std::string group = simGroup;
-            if (!degrees.simulated) {
-                args.reset();
-                args.bind(1, slices.int64(0));  // the stored slice's args (an alias's are its class's)
-                if (args.step() == SQLITE_ROW) group = processGroup(args.text(0));
+            if (degrees.simulated) {  // the group is the track's: the same list for every slice of a name
+                auto& list = listOfName[name];
+                if (!list) list = &instances[{simGroup, textOf(name)}][it->second];
+                list->push_back({start, id});
+                continue;
             }
+            std::string group;
+            args.reset();
+            args.bind(1, slices.int64(0));  // the stored slice's args (an alias's are its class's)
+            if (args.step() == SQLITE_ROW) group = processGroup(args.text(0));
             instances[{group, textOf(name)}][it->second].push_back({start, id});
         }
     }
@@ -166,11 +173,30 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
         if (!q.valid() || q.step() != SQLITE_ROW) return makeError("linking collectives: no string id for '" + k + "'");
         return q.int64(0);
     };
-    SqliteStatement ins(db, "INSERT INTO FLOW(from_task, to_task, kind_id) VALUES(?,?,?)");
-    if (!ins.valid()) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+    // Flows are inserted kRowsPerInsert to a statement, as the writer inserts its rows.
+    constexpr int kRowsPerInsert = 64;
+    std::string batchSql = "INSERT INTO FLOW(from_task, to_task, kind_id) VALUES(?,?,?)";
+    for (int r = 1; r < kRowsPerInsert; ++r) batchSql += ",(?,?,?)";
+    SqliteStatement ins(db, "INSERT INTO FLOW(from_task, to_task, kind_id) VALUES(?,?,?)"), insBatch(db, batchSql);
+    if (!ins.valid() || !insBatch.valid()) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
     std::int64_t added = 0;
+    std::vector<std::int64_t> pending;  // (from, to, kind) of flows not yet inserted
+    const auto flush = [&](bool all) -> Status {
+        std::size_t at = 0;
+        for (; pending.size() - at >= 3 * kRowsPerInsert; at += 3 * kRowsPerInsert) {
+            for (int v = 0; v < 3 * kRowsPerInsert; ++v) insBatch.bind(v + 1, pending[at + static_cast<std::size_t>(v)]);
+            if (insBatch.exec() != SQLITE_DONE) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+        }
+        for (; all && at < pending.size(); at += 3)
+            if (ins.execRow(pending[at], pending[at + 1], pending[at + 2]) != SQLITE_DONE)
+                return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+        pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(at));
+        return {};
+    };
     const auto link = [&](std::int64_t from, std::int64_t to, std::int64_t kind) -> Expected<std::int64_t> {
-        if (ins.execRow(from, to, kind) != SQLITE_DONE) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
+        pending.insert(pending.end(), {from, to, kind});
+        if (pending.size() >= 3 * kRowsPerInsert)
+            if (auto s = flush(false); !s) return s.error();
         return ++added;
     };
     // Each pipeline send to its receive: the i-th send of a micro-batch's activations (or
@@ -191,7 +217,10 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
                     if (auto ok = link(out[i].second, peer->second[i].second, *p2p); !ok) return ok.error();
             }
     }
-    if (instances.empty()) return added;
+    if (instances.empty()) {
+        if (auto s = flush(true); !s) return s.error();
+        return added;
+    }
     const auto collective = kindId("collective");
     if (!collective) return collective.error();
     const std::int64_t kind = *collective;
@@ -204,6 +233,7 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
             for (std::size_t i = 0; i < std::min(a->second.size(), b->second.size()); ++i)
                 if (auto ok = link(a->second[i].second, b->second[i].second, kind); !ok) return ok.error();
     }
+    if (auto s = flush(true); !s) return s.error();
     return added;
 }
 
