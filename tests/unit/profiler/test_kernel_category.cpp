@@ -4,6 +4,8 @@
 // almost nothing left as `other` (shares cross-checked with the sqlite3 CLI, see
 // docs/user-guide.md "Compare").
 #include "profiler/analysis/kernel_category.h"
+#include "profiler/analysis/kernel_category_sink.h"
+#include "tests/unit/profiler/importers/import_memory_sink.h"
 #include "profiler/importers/trace_importer.h"
 #include "profiler/store/profile_db.h"
 #include "profiler/store/sqlite_statement.h"
@@ -138,6 +140,29 @@ private slots:
         QTest::newRow("llama") << QStringLiteral("traces/llama_small_amp_bf16_b8s1024_h200.json.gz") << QStringLiteral("matmul") << 0.263;
         QTest::newRow("resnet") << QStringLiteral("traces/resnet50_amp_bf16_b64_h200.json.gz") << QStringLiteral("norm") << 0.428;
         QTest::newRow("hta-rank0") << QStringLiteral("third_party/hta/sampled_rank-0.json.gz") << QStringLiteral("comm") << -1.0;
+    }
+    // The sink remembers a name's category per trace category: the second of each is filed
+    // as the first, a memcpy named like a kernel stays a copy, host slices keep theirs.
+    void sinkFilesRepeatedNamesAlike() {
+        testing::MemorySink inner;
+        KernelCategorySink sink(inner);
+        const auto device = sink.addDevice("GPU 0", "gpu");
+        const auto stream = sink.addTrack(device, -1, TrackKind::compute, "stream 7", 0);
+        const auto host = sink.addTrack(sink.addDevice("CPU", "cpu"), -1, TrackKind::host_thread, "thread 1", 0);
+        const char* gemm = "ampere_sgemm_128x64_nn";
+        for (int k = 0; k < 2; ++k) {
+            sink.addSlice(stream, k, 1, 0, gemm, "kernel");
+            sink.addSlice(stream, k, 1, 0, gemm, "gpu_memcpy");
+            sink.addSlice(host, k, 1, 0, gemm, "kernel");
+        }
+        QCOMPARE(inner.slices.size(), std::size_t(6));
+        QVERIFY(inner.slices[1].category != inner.slices[0].category);  // the memo keys on both
+        for (int k = 0; k < 2; ++k) {
+            QCOMPARE(inner.slices[3 * k].category, std::string(npu::engine::opCategoryName(kernelCategory(gemm, "kernel"))));
+            QCOMPARE(inner.slices[3 * k].category, std::string("matmul"));
+            QCOMPARE(inner.slices[3 * k + 1].category, std::string(npu::engine::opCategoryName(kernelCategory(gemm, "gpu_memcpy"))));
+            QCOMPARE(inner.slices[3 * k + 2].category, std::string("kernel"));
+        }
     }
     void importedTraces() {
         QFETCH(QString, file);
