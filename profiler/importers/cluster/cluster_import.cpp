@@ -8,9 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstdio>
 #include <mutex>
-#include <numeric>
 #include <optional>
 #include <set>
 #include <thread>
