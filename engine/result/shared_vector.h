@@ -40,13 +40,9 @@ public:
     bool empty() const { return get().empty(); }
     const_iterator begin() const { return get().begin(); }
     const_iterator end() const { return get().end(); }
-    const_iterator cbegin() const { return get().begin(); }
-    const_iterator cend() const { return get().end(); }
     const T& operator[](size_type i) const { return get()[i]; }
-    const T& at(size_type i) const { return get().at(i); }
     const T& front() const { return get().front(); }
     const T& back() const { return get().back(); }
-    const T* data() const { return get().data(); }
     // True when this and other read the same buffer (a rank listed with its group's timeline).
     bool sharesWith(const SharedVector& other) const { return items_ && items_ == other.items_; }
 
@@ -61,28 +57,13 @@ public:
     iterator begin() { return edit().begin(); }
     iterator end() { return edit().end(); }
     T& operator[](size_type i) { return edit()[i]; }
-    T& front() { return edit().front(); }
     T& back() { return edit().back(); }
     void push_back(const T& item) { edit().push_back(item); }
     void push_back(T&& item) { edit().push_back(std::move(item)); }
     template <class... Args>
     T& emplace_back(Args&&... args) { return edit().emplace_back(std::forward<Args>(args)...); }
     void reserve(size_type n) { edit().reserve(n); }
-    void resize(size_type n) { edit().resize(n); }
     void clear() { items_.reset(); }
-    template <class It>
-    iterator insert(const_iterator pos, It first, It last) {
-        const auto offset = pos - get().begin();
-        std::vector<T>& items = edit();
-        return items.insert(items.begin() + offset, first, last);
-    }
-    iterator erase(const_iterator first, const_iterator last) {
-        const auto from = first - get().begin(), to = last - get().begin();
-        std::vector<T>& items = edit();
-        return items.erase(items.begin() + from, items.begin() + to);
-    }
-
-    friend bool operator==(const SharedVector& a, const SharedVector& b) { return a.get() == b.get(); }
 
 private:
     static const std::vector<T>& none() {

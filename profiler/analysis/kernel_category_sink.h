@@ -4,6 +4,7 @@
 // "gpu_memcpy" / "gpu_memset", so imported runs group like simulated ones. Host events
 // keep their categories. Wrapped around the .npudb writer of a trace import.
 
+#include "profiler/store/text_hash.h"
 #include "profiler/store/trace_sink.h"
 
 #include <string>
@@ -42,10 +43,6 @@ public:
     }
 
 private:
-    struct TextHash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-    };
     // The category each (trace category, kernel name) was filed under: a trace repeats a
     // step's few thousand kernel names, and classifying one reads it case-insensitively
     // against every rule (a fifth of a large import's time before this memo). Bounded, for

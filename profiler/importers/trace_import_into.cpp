@@ -31,13 +31,7 @@ Expected<ImportSummary> importFile(const std::filesystem::path& file, TraceSink&
     auto stats = b.writeTo(sink, TraceEmitOptions{}, progress, kTraceReadShare, 1.0);
     if (!stats) return stats.error();
     b.diagnostics().writeTo(sink);
-    ImportSummary s;
-    s.events = b.events();
-    s.slices = stats->slices;
-    s.instants = stats->instants;
-    s.counters = stats->counters;
-    s.flows = stats->flows;
-    s.devices = stats->devices;
+    ImportSummary s = b.emittedCounts(*stats);
     s.diagnostics = b.diagnostics().total();
     return s;
 }

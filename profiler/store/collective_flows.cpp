@@ -1,5 +1,6 @@
 #include "profiler/store/collective_flows.h"
 
+#include "profiler/store/profile_db_writer_rows.h"
 #include "profiler/store/rank_classes.h"
 #include "profiler/store/rank_device_name.h"
 #include "profiler/store/sqlite_statement.h"
@@ -173,11 +174,10 @@ Expected<std::int64_t> linkCollectivesAcrossRanks(sqlite3* db) {
         if (!q.valid() || q.step() != SQLITE_ROW) return makeError("linking collectives: no string id for '" + k + "'");
         return q.int64(0);
     };
-    // Flows are inserted kRowsPerInsert to a statement, as the writer inserts its rows.
-    constexpr int kRowsPerInsert = 64;
-    std::string batchSql = "INSERT INTO FLOW(from_task, to_task, kind_id) VALUES(?,?,?)";
-    for (int r = 1; r < kRowsPerInsert; ++r) batchSql += ",(?,?,?)";
-    SqliteStatement ins(db, "INSERT INTO FLOW(from_task, to_task, kind_id) VALUES(?,?,?)"), insBatch(db, batchSql);
+    // Flows are inserted kRowBatch to a statement, as the writer inserts its rows.
+    constexpr int kRowsPerInsert = writer_rows::kRowBatch;
+    constexpr std::string_view kHead = "INSERT INTO FLOW(from_task, to_task, kind_id)", kRow = "(?,?,?)";
+    SqliteStatement ins(db, writer_rows::multiRowInsert(kHead, kRow, 1)), insBatch(db, writer_rows::multiRowInsert(kHead, kRow, kRowsPerInsert));
     if (!ins.valid() || !insBatch.valid()) return makeError(std::string("linking collectives: ") + sqlite3_errmsg(db));
     std::int64_t added = 0;
     std::vector<std::int64_t> pending;  // (from, to, kind) of flows not yet inserted

@@ -11,6 +11,7 @@
 #include "profiler/importers/chrome_json/raw_event.h"
 #include "profiler/importers/chrome_json/string_pool.h"
 #include "profiler/importers/common/import_diagnostics.h"
+#include "profiler/importers/common/import_summary.h"
 #include "profiler/store/trace_sink.h"
 
 #include <cstdint>
@@ -140,6 +141,17 @@ public:
     ImportDiagnostics& diagnostics() { return m_diag; }
     const ImportDiagnostics& diagnostics() const { return m_diag; }
     std::int64_t events() const { return m_events; }
+    // What an import of this trace reports: its events and what writeTo emitted.
+    ImportSummary emittedCounts(const TraceEmitStats& stats) const {
+        ImportSummary s;
+        s.events = m_events;
+        s.slices = stats.slices;
+        s.instants = stats.instants;
+        s.counters = stats.counters;
+        s.flows = stats.flows;
+        s.devices = stats.devices;
+        return s;
+    }
 
 private:
     std::int64_t distributedField(const char* field) const;  // distributedInfo.<field>, -1 when absent

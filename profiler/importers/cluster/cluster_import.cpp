@@ -196,13 +196,8 @@ Expected<ImportSummary> importFolder(const std::filesystem::path& folder, TraceS
         Progress sub{[&](double f, std::string_view stage) { report(f, stage); }, progress.cancel};
         auto stats = builder.writeTo(sink, emit, sub, from, to);
         if (!stats) return stats.error();
-        rank.events = builder.events();
-        rank.slices = stats->slices;
-        rank.instants = stats->instants;
-        rank.counters = stats->counters;
-        rank.flows = stats->flows;
-        rank.devices = stats->devices;
-        addRankCounts(rank, summary);
+        rank.counts = builder.emittedCounts(*stats);
+        summary.addCounts(rank.counts);
         diagnostics.merge(builder.diagnostics(), rank.file);
     }
     finishCluster(plan, ranks, sink, diagnostics);

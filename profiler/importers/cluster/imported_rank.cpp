@@ -27,7 +27,8 @@ std::string rankEvidenceJson(const std::vector<ImportedRank>& ranks) {
                        {"distributed_info", r.distributedInfo},
                        {"device_properties", r.deviceProperties},
                        {"device_name", r.deviceName},
-                       {"counts", {r.events, r.slices, r.instants, r.counters, r.flows, r.devices}}});
+                       {"counts", {r.counts.events, r.counts.slices, r.counts.instants, r.counts.counters, r.counts.flows,
+                                   r.counts.devices}}});
     }
     return out.dump();
 }
@@ -54,7 +55,8 @@ Expected<std::vector<ImportedRank>> parseRankEvidence(std::string_view text) {
             rank.deviceProperties = r.at("device_properties").get<std::string>();
             rank.deviceName = r.at("device_name").get<std::string>();
             const json& c = r.at("counts");
-            std::int64_t* counts[] = {&rank.events, &rank.slices, &rank.instants, &rank.counters, &rank.flows, &rank.devices};
+            ImportSummary& n = rank.counts;
+            std::int64_t* counts[] = {&n.events, &n.slices, &n.instants, &n.counters, &n.flows, &n.devices};
             for (std::size_t k = 0; k < std::size(counts); ++k) *counts[k] = c.at(k).get<std::int64_t>();
             ranks.push_back(std::move(rank));
         } catch (const json::exception& e) {
@@ -62,15 +64,6 @@ Expected<std::vector<ImportedRank>> parseRankEvidence(std::string_view text) {
         }
     }
     return ranks;
-}
-
-void addRankCounts(const ImportedRank& rank, ImportSummary& summary) {
-    summary.events += rank.events;
-    summary.slices += rank.slices;
-    summary.instants += rank.instants;
-    summary.counters += rank.counters;
-    summary.flows += rank.flows;
-    summary.devices += rank.devices;
 }
 
 ClusterPlan planCluster(std::vector<ImportedRank>& ranks, bool alignAtStepStart, ImportDiagnostics& diagnostics) {

@@ -33,15 +33,12 @@ struct ImportedRank {
     std::string distributedInfo;      // the trace's top-level JSON, "" without
     std::string deviceProperties;
     std::string deviceName;           // deviceProperties[0].name
-    std::int64_t events = 0, slices = 0, instants = 0, counters = 0, flows = 0, devices = 0;
+    ImportSummary counts;             // events through devices
 };
 
 // META_DATA "rank_evidence": the list as a JSON array, and back (an error names what is wrong).
 std::string rankEvidenceJson(const std::vector<ImportedRank>& ranks);
 Expected<std::vector<ImportedRank>> parseRankEvidence(std::string_view json);
-
-// Adds a rank's counts to the import's.
-void addRankCounts(const ImportedRank& rank, ImportSummary& summary);
 
 // How the ranks (in file order) are written: each one's clock shift (when aligning at the
 // first ProfilerStep: onto the first rank that has one), the nodes they ran on, and the

@@ -55,18 +55,19 @@ bool plannedDiagnostic(DiagnosticKind kind) {
            kind == DiagnosticKind::duplicate_rank || kind == DiagnosticKind::nodes_assumed;
 }
 
-std::string sqlQuoted(std::string_view s) {
-    std::string out = "'";
-    for (const char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
-    return out + "'";
+// A text literal for SQL, quoted by SQLite itself ('it''s').
+std::string sqlQuoted(const std::string& s) {
+    char* quoted = sqlite3_mprintf("%Q", s.c_str());
+    std::string out = quoted ? quoted : "''";
+    sqlite3_free(quoted);
+    return out;
 }
 
-// One shard's rows into the sink in id order, renamed and shifted: the ids the sink gives
-// are the ones a single import writing this rank here gives.
-Status replayShard(const Shard& shard, const std::string& prefix, bool steps, TraceSink& sink, ImportDiagnostics& diagnostics,
-                   const Progress& progress) {
+// One shard's rows into the sink in id order, renamed and moved by `shift`: the ids the
+// sink gives are the ones a single import writing this rank here gives.
+Status replayShard(const Shard& shard, const std::string& prefix, std::int64_t shift, bool steps, TraceSink& sink,
+                   ImportDiagnostics& diagnostics, const Progress& progress) {
     sqlite3* db = shard.db->handle();
-    const std::int64_t shift = shard.rank.shiftNs;
     const std::string& oldPrefix = shard.rank.devicePrefix;
     auto failed = [&](std::string_view what) {
         return makeError(shard.file.string() + ": cannot read " + std::string(what) + ": " + sqlite3_errmsg(db));
@@ -169,11 +170,12 @@ Expected<ImportSummary> mergeRankDatabases(const std::vector<std::filesystem::pa
         if (shards[i].rank.rank == shards[i - 1].rank.rank)
             return makeError(shards[i - 1].file.string() + " and " + shards[i].file.string() + " both hold rank " +
                              std::to_string(shards[i].rank.rank) + "; expected one file per rank");
-    for (const Shard& s : shards)
-        if (worldSizeOf(s.rank) > 0 && worldSizeOf(shards.front().rank) > 0 && worldSizeOf(s.rank) != worldSizeOf(shards.front().rank))
-            return makeError("the ranks come from different jobs: " + shards.front().file.string() + " has distributedInfo.world_size " +
-                             std::to_string(worldSizeOf(shards.front().rank)) + ", " + s.file.string() + " has " +
-                             std::to_string(worldSizeOf(s.rank)) + "; expected one job's ranks");
+    if (const int world = worldSizeOf(shards.front().rank); world > 0)
+        for (const Shard& s : shards)
+            if (const int other = worldSizeOf(s.rank); other > 0 && other != world)
+                return makeError("the ranks come from different jobs: " + shards.front().file.string() + " has distributedInfo.world_size " +
+                                 std::to_string(world) + ", " + s.file.string() + " has " + std::to_string(other) +
+                                 "; expected one job's ranks");
     std::vector<ImportedRank> ranks;
     for (const Shard& s : shards) ranks.push_back(s.rank);
     ImportDiagnostics diagnostics;
@@ -181,15 +183,16 @@ Expected<ImportSummary> mergeRankDatabases(const std::vector<std::filesystem::pa
     ImportSummary summary;
     for (std::size_t i = 0; i < plan.writeOrder.size(); ++i) {
         const std::size_t k = plan.writeOrder[i];
-        Shard& shard = shards[k];
+        const Shard& shard = shards[k];
         ImportedRank& rank = ranks[k];
-        shard.rank.shiftNs = rank.shiftNs - shard.rank.shiftNs;  // what this merge adds to the shard's own times
         const std::string prefix = plan.placement.devicePrefix(rank.rank);
         progress(double(i) / double(shards.size()), "merging " + shard.file.filename().string());
-        if (auto s = replayShard(shard, prefix, k == 0, sink, diagnostics, progress); !s) return s.error();
+        // The plan's shift less what the shard's own import already applied.
+        if (auto s = replayShard(shard, prefix, rank.shiftNs - shard.rank.shiftNs, k == 0, sink, diagnostics, progress); !s)
+            return s.error();
         rank.devicePrefix = prefix;
         summary.rankDevicePrefix[rank.rank] = prefix;
-        addRankCounts(rank, summary);
+        summary.addCounts(rank.counts);
     }
     for (std::size_t k = 0; k < shards.size(); ++k)
         if (auto s = copySideTables(shards[k], ranks[k].devicePrefix, sink); !s) return s.error();

@@ -24,6 +24,16 @@ struct ImportSummary {
     // Folders of ranks: what each rank's device names start with ("rank1 ", "node 0 · rank1 "),
     // for the files read beside the traces (Ascend memory csv) to name the same devices.
     std::map<int, std::string> rankDevicePrefix;
+
+    // Adds another import's counts (a folder's ranks): events through devices.
+    void addCounts(const ImportSummary& o) {
+        events += o.events;
+        slices += o.slices;
+        instants += o.instants;
+        counters += o.counters;
+        flows += o.flows;
+        devices += o.devices;
+    }
 };
 
 struct ImportOptions {
