@@ -41,7 +41,7 @@ CommPlan planCommunication(const ClusterSetup& s, const Project& project, const 
 }  // namespace
 
 Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
-                                         const Progress& progress) {
+                                         const Progress& progress, const StepLayoutOptions& options) {
     auto fail = [&](const std::string& message) { return makeError(withProjectFile(project, message)); };
     const DeviceProfile* device = &resolved.device;
     const ClusterSetup& setup = resolved.setup;
@@ -72,7 +72,7 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     // Which ranks get a timeline: all of a small cluster, else one per distinct group.
     const int devices = par.devices();
     const bool everyRank = devices <= kMaxStoredRanks;
-    auto layout = layOutCluster(profiles, setup, plan, pipe, everyRank);
+    auto layout = layOutCluster(profiles, setup, plan, pipe, everyRank, options.rankTimelines);
     if (!layout) return fail(layout.message());
     const std::int64_t iteration = layout->iterationNs;
 
@@ -101,13 +101,9 @@ Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedC
     for (LaidOutRanks& g : layout->groups) {
         g.peakBytes = rankClasses[static_cast<std::size_t>(g.stage)].peak_bytes;
         // The rank's live-bytes counter, through the symmetric schedule (what-if replicas'
-        // passes shift by their waits; the figures are the class's).
-        std::int64_t optStart = -1, optEnd = -1;
-        for (const SimTask& t : g.timeline.device.tasks)
-            if (t.phase == Phase::optimizer) {
-                optStart = optStart < 0 ? t.start_ns : std::min(optStart, t.start_ns);
-                optEnd = std::max(optEnd, t.start_ns + t.dur_ns);
-            }
+        // passes shift by their waits; the figures are the class's). Only for a rank
+        // whose tasks are laid out: the curves go with its timeline.
+        const std::int64_t optStart = g.timeline.optimizerStartNs, optEnd = g.timeline.optimizerEndNs;
         if (g.timeline.device.tasks.empty()) continue;
         // Its blocks through the project's allocator: the memory map, live blocks and reserved
         // curve; replayed once per stage and optimizer window, which a stage's ranks share.

@@ -20,6 +20,6 @@ namespace npu::engine {
 // The step's result has no whole-model figures yet (parameters, model FLOPs, MFU: the
 // training mode's, engine/training/train_step). Reports progress up to 0.85.
 Expected<StepRun> layOutMicroBatchedStep(const Project& project, const ResolvedCluster& resolved, const RankSimulator& simulateRank,
-                                         const Progress& progress = {});
+                                         const Progress& progress = {}, const StepLayoutOptions& options = {});
 
 }  // namespace npu::engine

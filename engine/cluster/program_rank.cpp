@@ -213,7 +213,7 @@ ProgramRankTimeline RankInsertion::finish() {
         const int phase = static_cast<int>(t.step_phase);
         t.start_ns = m_shifts.map(t.start_ns);
         if (const auto it = m_optimizerDur.find(i); it != m_optimizerDur.end()) t.dur_ns = it->second;
-        (commStream[t.stream] ? rt.comm : rt.compute).push_back({t.start_ns, t.start_ns + t.dur_ns});
+        addBusy(commStream[t.stream] ? rt.comm : rt.compute, t.start_ns, t.start_ns + t.dur_ns);
         end = std::max(end, t.start_ns + t.dur_ns);
         busy[phase] += t.dur_ns;
         if (phase > 0 && phase < 3 && phaseStart[phase] < 0) phaseStart[phase] = t.start_ns;

@@ -68,7 +68,7 @@ std::string ms(double ns) {
 }
 
 Expected<ClusterLayout> symmetric(const std::map<int, StageProfile>& profiles, const ClusterSetup& setup, const CommPlan& plan,
-                                  const PipelineSetup& pipe, bool everyRank) {
+                                  const PipelineSetup& pipe, bool everyRank, bool timelines) {
     const ParallelConfig& par = setup.parallel;
     auto timeline = simulatePipeline(pipe);
     if (!timeline) return timeline.error();
@@ -79,7 +79,7 @@ Expected<ClusterLayout> symmetric(const std::map<int, StageProfile>& profiles, c
         LaidOutRanks g;
         g.stage = s;
         g.timeline = layOutRank(profiles.at(representativeStage(s, par.pipelineStages)), timeline->stages[static_cast<std::size_t>(s)],
-                                setup, plan, everyRank || s < kMaxStoredRanks, {}, s);
+                                setup, plan, timelines && (everyRank || s < kMaxStoredRanks), {}, s);
         for (int c = 0; c < (everyRank ? inStage : 1); ++c) g.ranks.push_back(setup.rankOf(s, c / par.tensorParallel, c % par.tensorParallel));
         g.represents = everyRank ? 1 : inStage;
         out.iterationNs = std::max(out.iterationNs, g.timeline.endNs);
@@ -91,9 +91,9 @@ Expected<ClusterLayout> symmetric(const std::map<int, StageProfile>& profiles, c
 }  // namespace
 
 Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profiles, const ClusterSetup& setup, const CommPlan& plan,
-                                      const PipelineSetup& pipe, bool everyRank) {
+                                      const PipelineSetup& pipe, bool everyRank, bool materialise) {
     const ClusterSpec& cl = setup.cluster;
-    if (cl.slowCompute.empty() && cl.slowLink.empty()) return symmetric(profiles, setup, plan, pipe, everyRank);
+    if (cl.slowCompute.empty() && cl.slowLink.empty()) return symmetric(profiles, setup, plan, pipe, everyRank, materialise);
     const ParallelConfig& par = setup.parallel;
     const int P = par.pipelineStages, D = par.dataParallel, T = par.tensorParallel;
     auto factor = [](const std::map<int, double>& m, int rank) {
@@ -204,7 +204,7 @@ Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profile
                 LaidOutRanks g;
                 g.stage = s;
                 g.timeline = layOutRank(stageOf(s, d, ownFactor), timelines.at(d).stages[static_cast<std::size_t>(s)], setup,
-                                        plans.at(d)[static_cast<std::size_t>(s)], everyRank || out.groups.size() < std::size_t(kMaxStoredRanks), sync, s);
+                                        plans.at(d)[static_cast<std::size_t>(s)], materialise && (everyRank || out.groups.size() < std::size_t(kMaxStoredRanks)), sync, s);
                 g.represents = everyRank ? 1 : static_cast<int>(ranks.size());
                 g.ranks = everyRank ? ranks : std::vector<int>{ranks.front()};
                 if (const auto ag = g.timeline.collectives.find("dp all_gather"); ag != g.timeline.collectives.end() && ag->second.wait_ms >= 1e-3)

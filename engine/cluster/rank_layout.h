@@ -34,7 +34,8 @@ struct ClusterLayout {
 
 // profiles: by representative stage (0, 1, P-1); pipe: the symmetric pipeline (per stage
 // forward/backward with TP collectives, p2p). everyRank: list (and materialise) every rank.
+// timelines false: no rank's tasks are materialised (the figures only).
 Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profiles, const ClusterSetup& setup, const CommPlan& plan,
-                                      const PipelineSetup& pipe, bool everyRank);
+                                      const PipelineSetup& pipe, bool everyRank, bool timelines = true);
 
 }  // namespace npu::engine

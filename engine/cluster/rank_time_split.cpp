@@ -1,13 +1,16 @@
 #include "engine/cluster/rank_time_split.h"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 
 namespace npu::engine {
 
 namespace {
 
 std::vector<Interval> merged(std::vector<Interval> v) {
-    std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    const auto byStart = [](const Interval& a, const Interval& b) { return a.start < b.start; };
+    if (!std::is_sorted(v.begin(), v.end(), byStart)) std::sort(v.begin(), v.end(), byStart);
     std::vector<Interval> out;
     for (const auto& i : v) {
         if (i.end <= i.start) continue;
@@ -24,16 +27,8 @@ std::int64_t lengthWithin(const std::vector<Interval>& u, std::int64_t lo, std::
     return total;
 }
 
-}  // namespace
-
-std::int64_t unionLength(std::vector<Interval> intervals) {
-    std::int64_t total = 0;
-    for (const auto& i : merged(std::move(intervals))) total += i.end - i.start;
-    return total;
-}
-
-std::int64_t intersectionLength(std::vector<Interval> a, std::vector<Interval> b) {
-    const auto ua = merged(std::move(a)), ub = merged(std::move(b));
+// Of two unions (merged lists).
+std::int64_t unionsIntersection(const std::vector<Interval>& ua, const std::vector<Interval>& ub) {
     std::int64_t total = 0;
     std::size_t j = 0;
     for (const auto& i : ua) {
@@ -44,13 +39,27 @@ std::int64_t intersectionLength(std::vector<Interval> a, std::vector<Interval> b
     return total;
 }
 
+std::int64_t lengthOf(const std::vector<Interval>& u) { return lengthWithin(u, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()); }
+
+}  // namespace
+
+std::int64_t intersectionLength(std::vector<Interval> a, std::vector<Interval> b) {
+    return unionsIntersection(merged(std::move(a)), merged(std::move(b)));
+}
+
+std::int64_t unionLength(std::vector<Interval> intervals) { return lengthOf(merged(std::move(intervals))); }
+
 RankTimeSplit splitRankTime(const RankTimeline& rank, std::int64_t iterationNs, bool pipelined) {
     RankTimeSplit s;
-    const std::int64_t compute = unionLength(rank.compute);
-    const std::int64_t comm = unionLength(rank.comm);
-    const std::int64_t overlapped = intersectionLength(rank.compute, rank.comm);
-    std::vector<Interval> all = rank.compute;
-    all.insert(all.end(), rank.comm.begin(), rank.comm.end());
+    // Each list merged once; their union from the two merged lists.
+    const std::vector<Interval> computeUnion = merged(rank.compute), commUnion = merged(rank.comm);
+    const std::int64_t compute = lengthOf(computeUnion);
+    const std::int64_t comm = lengthOf(commUnion);
+    const std::int64_t overlapped = unionsIntersection(computeUnion, commUnion);
+    std::vector<Interval> all;
+    all.reserve(computeUnion.size() + commUnion.size());
+    std::merge(computeUnion.begin(), computeUnion.end(), commUnion.begin(), commUnion.end(), std::back_inserter(all),
+               [](const Interval& a, const Interval& b) { return a.start < b.start; });
     const auto busy = merged(std::move(all));
     const std::int64_t pipeEnd = pipelined ? std::min(rank.pipelineEndNs, iterationNs) : 0;
     const std::int64_t idleInPipeline = pipeEnd - lengthWithin(busy, 0, pipeEnd);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace npu::engine {
 
@@ -24,7 +25,7 @@ public:
     RankBuilder(const StageProfile& stage, bool materialise, bool pipeline) : m_materialise(materialise) {
         if (!stage.run.devices.empty()) m_out.device.streams = stage.run.devices.front().streams;
         if (m_out.device.streams.empty()) m_out.device.streams.push_back({0, "Compute", StreamKind::compute});
-        for (const auto& s : m_out.device.streams) m_commStream[s.id] = s.kind == StreamKind::comm;
+        for (const auto& s : m_out.device.streams) markStream(s.id, s.kind == StreamKind::comm);
         const int next = static_cast<int>(m_out.device.streams.size());
         m_tp = addStream(next, "TP collectives");
         m_pp = addStream(next + 1, "PP send");
@@ -42,7 +43,7 @@ public:
     // layers.N); none for what belongs to no layer.
     void task(const SimTask& t, std::int64_t start, int microBatch = -1, const LayerNumbering* numbering = nullptr) {
         const std::int64_t end = start + t.dur_ns;
-        (m_commStream[t.stream] ? m_out.comm : m_out.compute).push_back({start, end});
+        addBusy(isCommStream(t.stream) ? m_out.comm : m_out.compute, start, end);
         if (!m_materialise) return;
         SimTask copy = t;
         copy.start_ns = start;
@@ -61,8 +62,8 @@ public:
                       std::int64_t start, const std::string& name, std::int64_t durNs = -1, std::int64_t waitNs = 0) {
         const std::int64_t transit = durNs >= 0 ? durNs : roundNs(cost.timeNs);
         const std::int64_t dur = waitNs + transit;
-        m_out.comm.push_back({start, start + dur});
-        auto& c = m_out.collectives[group + " " + std::string(collectiveKindName(kind))];
+        addBusy(m_out.comm, start, start + dur);
+        CollectiveSummary& c = summaryOf(group, kind);
         c.kind = collectiveKindName(kind);
         c.group = group;
         c.link = cost.link;
@@ -130,13 +131,32 @@ public:
 private:
     int addStream(int id, const char* name) {
         m_out.device.streams.push_back({id, name, StreamKind::comm});
-        m_commStream[id] = true;
+        markStream(id, true);
         return id;
     }
 
+    // The summary of a group's collective kind ("tp all_reduce"): found once, then by a
+    // short list (a rank runs a handful of kinds, some thousands of times).
+    CollectiveSummary& summaryOf(const std::string& group, CollectiveKind kind) {
+        for (const auto& [g, k, c] : m_summaries)
+            if (k == kind && g == group) return *c;
+        CollectiveSummary* c = &m_out.collectives[group + " " + std::string(collectiveKindName(kind))];
+        m_summaries.emplace_back(group, kind, c);
+        return *c;
+    }
+
     bool m_materialise;
+    std::vector<std::tuple<std::string, CollectiveKind, CollectiveSummary*>> m_summaries;
     RankTimeline m_out;
-    std::map<int, bool> m_commStream;
+    // By stream id (a lookup per task): 1 for a communication stream.
+    void markStream(int id, bool comm) {
+        if (id < 0) return;
+        if (static_cast<std::size_t>(id) >= m_commStream.size()) m_commStream.resize(static_cast<std::size_t>(id) + 1, 0);
+        m_commStream[static_cast<std::size_t>(id)] = comm ? 1 : 0;
+    }
+    bool isCommStream(int id) const { return id >= 0 && static_cast<std::size_t>(id) < m_commStream.size() && m_commStream[static_cast<std::size_t>(id)]; }
+
+    std::vector<char> m_commStream;
     int m_tp = 0, m_pp = 0, m_dp = 0, m_ppRecv = -1;
 };
 
@@ -199,6 +219,10 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     const ParallelConfig& par = setup.parallel;
     const int v = par.schedule == PipelineSchedule::interleaved ? par.virtualStages : 1;
     const std::int64_t tpNs = roundNs(plan.tpPointNs());
+    // Named once: a rank reaches its TP points thousands of times.
+    const std::string tpGroup = "tp";
+    std::vector<std::string> tpNames;
+    for (const auto& [kind, cost] : plan.tpPoint) tpNames.push_back("TP " + std::string(collectiveKindName(kind)));
     std::vector<Interval> tpBusy;
     const PipelinePass* lastBackward = nullptr;
 
@@ -244,8 +268,9 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
                 std::int64_t at = t.start_ns + t.dur_ns + shift;
                 const std::int64_t arrival = j < seg.groupArrival.size() ? seg.groupArrival[j] + shift : at;
                 const std::int64_t begin = at;
-                for (const auto& [kind, cost] : plan.tpPoint) {
-                    at = b.comm(b.tpStream(), "tp", kind, cost, plan.tpBytes, at, std::string("TP ") + std::string(collectiveKindName(kind)),
+                for (std::size_t c = 0; c < plan.tpPoint.size(); ++c) {
+                    const auto& [kind, cost] = plan.tpPoint[c];
+                    at = b.comm(b.tpStream(), tpGroup, kind, cost, plan.tpBytes, at, tpNames[c],
                                 -1, std::max<std::int64_t>(0, arrival - at));
                 }
                 tpBusy.push_back({begin, at});
@@ -352,6 +377,9 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         const std::int64_t start = dpEnd + roundNs(t.start_ns * optScale);
         b.task(scaled, start);
         end = std::max(end, start + scaled.dur_ns);
+        RankTimeline& out = b.out();
+        out.optimizerStartNs = out.optimizerStartNs < 0 ? start : std::min(out.optimizerStartNs, start);
+        out.optimizerEndNs = std::max(out.optimizerEndNs, start + scaled.dur_ns);
     }
     if ((par.zeroStage == 1 || par.zeroStage == 2) && par.dataParallel > 1) {
         const double bytes = stage.trainableParams * setup.weightBytes;

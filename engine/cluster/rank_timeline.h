@@ -43,12 +43,25 @@ struct Interval {
     std::int64_t start = 0, end = 0;
 };
 
+// Adds [start, end) to a list of busy intervals whose union is what counts
+// (engine/cluster/rank_time_split): one starting inside the last one extends it, so the
+// tasks of a pass, laid out back to back, make one interval, not thousands.
+inline void addBusy(std::vector<Interval>& busy, std::int64_t start, std::int64_t end) {
+    if (!busy.empty() && start >= busy.back().start && start <= busy.back().end && end > start) {
+        if (end > busy.back().end) busy.back().end = end;
+        return;
+    }
+    busy.push_back({start, end});
+}
+
 struct RankTimeline {
     DeviceResult device;             // tasks only when materialised
     std::vector<Interval> compute;   // busy intervals of compute streams
     std::vector<Interval> comm;      // busy intervals of communication streams
     std::int64_t pipelineEndNs = 0;  // end of the last backward pass
     std::int64_t endNs = 0;          // end of the rank's iteration (after the optimizer)
+    // The optimizer step's tasks span [start, end); -1 without any (materialised or not).
+    std::int64_t optimizerStartNs = -1, optimizerEndNs = -1;
     std::map<std::string, CollectiveSummary> collectives;  // by "group kind"
 };
 

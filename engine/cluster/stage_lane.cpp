@@ -64,7 +64,7 @@ std::int64_t StageLane::place(const RunPiece& p, double scale, std::int64_t star
         t.start_ns = start + offset - roundNs(static_cast<double>(busyBefore) * (1 - scale)) + extra;
         t.dur_ns = roundNs(static_cast<double>(t.dur_ns) * scale);
         m_work[phase] += t.dur_ns;
-        m_rt.compute.push_back({t.start_ns, t.start_ns + t.dur_ns});
+        addBusy(m_rt.compute, t.start_ns, t.start_ns + t.dur_ns);
         std::int64_t at = t.start_ns + t.dur_ns;
         const std::string name = t.name;
         m_rt.device.tasks.push_back(std::move(t));

@@ -30,7 +30,7 @@ Expected<void> checkMicroBatchedProgram(const StepProgram& program) {
 }  // namespace
 
 Expected<StepRun> scheduleStep(const Project& project, const ResolvedCluster* cluster, const StepProgram& program,
-                               const RankSimulator& simulateRank, const Progress& progress) {
+                               const RankSimulator& simulateRank, const Progress& progress, const StepLayoutOptions& layout) {
     if (!cluster) {
         // One device runs the whole program: its graph holds every phase in the program's
         // order (engine/training/mode_graph), so there is nothing to lay out.
@@ -43,7 +43,7 @@ Expected<StepRun> scheduleStep(const Project& project, const ResolvedCluster* cl
     }
     if (program.order == PhaseOrder::per_micro_batch)
         if (auto ok = checkMicroBatchedProgram(program); !ok) return ok.error();
-    return program.order == PhaseOrder::per_micro_batch ? layOutMicroBatchedStep(project, *cluster, simulateRank, progress)
+    return program.order == PhaseOrder::per_micro_batch ? layOutMicroBatchedStep(project, *cluster, simulateRank, progress, layout)
                                                         : layOutPhasedStep(project, *cluster, program, simulateRank, progress);
 }
 

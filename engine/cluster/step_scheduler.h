@@ -38,7 +38,14 @@ struct StepRun {
 
 // cluster: nullptr for a cluster of one. Reports progress up to 0.9 on a cluster; the
 // caller reports the end.
+// What the layout builds beside the step's figures.
+struct StepLayoutOptions {
+    // Each listed rank's tasks and memory curves (what a run shows). false: the figures
+    // only (the strategy search ranks them; the time, memory and collectives are the same).
+    bool rankTimelines = true;
+};
+
 Expected<StepRun> scheduleStep(const Project& project, const ResolvedCluster* cluster, const StepProgram& program,
-                               const RankSimulator& simulateRank, const Progress& progress = {});
+                               const RankSimulator& simulateRank, const Progress& progress = {}, const StepLayoutOptions& layout = {});
 
 }  // namespace npu::engine

@@ -42,7 +42,7 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
         one.keepGraphs = options.keepGraphs && how.keepGraphs;
         return simulateOnDevice(rank, one, sub);
     };
-    auto step = scheduleStep(project, resolved, *program, simulateRank, progress);
+    auto step = scheduleStep(project, resolved, *program, simulateRank, progress, {.rankTimelines = options.rankTimelines});
     if (!step) return step.error();
     auto result = finishModeStep(project, resolved, std::move(*step));
     if (!result || !resolved) return result;

@@ -28,6 +28,9 @@ struct SimulationOptions {
     // false for the cluster's per-stage runs, whose rank timelines scale the optimizer's
     // tasks by 1/N themselves (engine/cluster/rank_timeline, engine/cluster/program_rank).
     bool zeroShardsOptimizer = true;
+    // Cluster runs: lay out the listed ranks' tasks and memory curves. false: the step's
+    // figures only, the same as with them (the strategy search, which ranks figures).
+    bool rankTimelines = true;
 };
 
 // resources/devices of the source tree (compiled in), or next to the executable.

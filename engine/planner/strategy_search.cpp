@@ -71,6 +71,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     // user opens, not a figure the ranking reads.
     sim.adviseOnCommunication = false;
     sim.steps = 1;
+    sim.rankTimelines = false;  // the ranking reads figures, not timelines
 
     const bool ppo = project.training.mode.name == "ppo";
     // The shapes: (tp, pp, micro-batches), dp following from the device count.

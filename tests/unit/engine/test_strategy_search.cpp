@@ -81,6 +81,54 @@ private slots:
         QCOMPARE(direct->summary.tokens_per_s, r->best()->tokens_per_s);
     }
 
+    // The search simulates without rank timelines (SimulationOptions::rankTimelines): every
+    // figure it reads must be what a run with them gives, for every strategy it simulated,
+    // and under a slow-rank what-if (its own layout).
+    void figuresWithoutTimelinesEqualAFullRun() {
+        const Project project = smallCluster();
+        auto r = searchStrategies(project, {});
+        QVERIFY(r.ok());
+        std::vector<Project> checked;
+        for (const StrategyTrial& t : r->strategies)
+            if (t.simulated()) checked.push_back(withStrategy(project, t.config));
+        QVERIFY(checked.size() >= 8);
+        Project slow = checked.back();
+        slow.cluster["slow_ranks"] = nlohmann::json::array({nlohmann::json{{"rank", 1}, {"compute_factor", 1.5}}});
+        checked.push_back(slow);
+        for (const Project& p : checked) {
+            SimulationOptions full;
+            full.keepGraphs = false;
+            full.adviseOnOom = false;
+            full.adviseOnCommunication = false;
+            SimulationOptions figures = full;
+            figures.rankTimelines = false;
+            auto a = simulateProject(p, full), b = simulateProject(p, figures);
+            QVERIFY2(a.ok() && b.ok(), a.ok() ? (b.ok() ? "" : b.message().c_str()) : a.message().c_str());
+            const SimSummary &x = a->summary, &y = b->summary;
+            const std::string what = nlohmann::json(p.parallel).dump() + " " + nlohmann::json(p.cluster).dump();
+            QVERIFY2(x.step_time_ms == y.step_time_ms && x.tokens_per_s == y.tokens_per_s, what.c_str());
+            QVERIFY2(x.peak_bytes == y.peak_bytes && x.memory.reserved_peak_bytes == y.memory.reserved_peak_bytes, what.c_str());
+            QVERIFY2(x.status == y.status && x.message == y.message, what.c_str());
+            QCOMPARE(x.cluster.bubble_fraction, y.cluster.bubble_fraction);
+            QCOMPARE(x.cluster.ranks.size(), y.cluster.ranks.size());
+            QCOMPARE(x.cluster.collectives.size(), y.cluster.collectives.size());
+            for (std::size_t c = 0; c < x.cluster.collectives.size(); ++c) {
+                const CollectiveSummary &u = x.cluster.collectives[c], &v = y.cluster.collectives[c];
+                QVERIFY2(u.group == v.group && u.kind == v.kind && u.count == v.count && u.bytes == v.bytes && u.time_ms == v.time_ms &&
+                             u.wait_ms == v.wait_ms && u.bus_GBps == v.bus_GBps,
+                         (what + " " + u.group + " " + u.kind).c_str());
+            }
+            for (std::size_t k = 0; k < x.cluster.ranks.size(); ++k)
+                QVERIFY2(x.cluster.ranks[k].computing_ms == y.cluster.ranks[k].computing_ms &&
+                             x.cluster.ranks[k].bubble_ms == y.cluster.ranks[k].bubble_ms, what.c_str());
+            QCOMPARE(a->devices.size(), b->devices.size());
+            for (std::size_t d = 0; d < a->devices.size(); ++d) QCOMPARE(a->devices[d].peak_bytes, b->devices[d].peak_bytes);
+            // What the figures-only run leaves out: the tasks.
+            QVERIFY(!a->devices.front().tasks.empty());
+            QVERIFY(b->devices.front().tasks.empty());
+        }
+    }
+
     // The search skips ZeRO-1 once ZeRO-2 fits because the simulation times them alike;
     // if that ever changes, this fails and the bound must go.
     void zeroOneAndTwoTakeTheSameTime() {
