@@ -40,7 +40,11 @@ Expected<SimulationResult> simulateProject(const Project& project, const Simulat
         one.adviseOnOom = false;
         one.zeroShardsOptimizer = false;  // the rank layouts scale the optimizer by 1/dp
         one.keepGraphs = options.keepGraphs && how.keepGraphs;
-        return simulateOnDevice(rank, one, sub);
+        if (!options.rankRuns) return simulateOnDevice(rank, one, sub);
+        // What of the options changes a rank's run (the rest is fixed above or not read by
+        // simulateOnDevice); the devices folder is one per search.
+        const std::string flags = options.devicesDir.string() + (one.keepGraphs ? " graphs" : "");
+        return options.rankRuns->run(rank, flags, [&] { return simulateOnDevice(rank, one, sub); });
     };
     auto step = scheduleStep(project, resolved, *program, simulateRank, progress, {.rankTimelines = options.rankTimelines});
     if (!step) return step.error();

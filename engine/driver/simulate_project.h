@@ -6,6 +6,7 @@
 
 #include "base/expected.h"
 #include "base/progress.h"
+#include "engine/driver/rank_run_cache.h"
 #include "engine/project/project.h"
 #include "engine/result/simulation_result.h"
 
@@ -31,6 +32,9 @@ struct SimulationOptions {
     // Cluster runs: lay out the listed ranks' tasks and memory curves. false: the step's
     // figures only, the same as with them (the strategy search, which ranks figures).
     bool rankTimelines = true;
+    // Cluster runs: where the ranks' single-device runs are kept and looked up
+    // (engine/driver/rank_run_cache); none: each simulation runs its own.
+    RankRunCache* rankRuns = nullptr;
 };
 
 // resources/devices of the source tree (compiled in), or next to the executable.

@@ -97,6 +97,8 @@ Expected<ResourceEstimate> estimateResources(const Project& project, const Estim
             // the estimator's figures were set (the fewest, the most, factors of two between).
             search.threads = 1;
             search.maxMicroBatchChoices = 3;
+            search.searchSchedules = false;
+            search.searchSequenceParallel = false;
             auto found = searchStrategies(onDevices(project, n), search);
             if (!found) return found.error();
             if (const StrategyTrial* best = found->best()) {

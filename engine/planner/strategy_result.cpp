@@ -12,6 +12,8 @@ std::string StrategyConfig::label() const {
     std::string s = "DP " + std::to_string(dataParallel) + " · TP " + std::to_string(tensorParallel) + (sequenceParallel ? "+SP" : "") +
                     " · PP " + std::to_string(pipelineStages) + " · " + std::to_string(microBatches) + " micro-batch" +
                     (microBatches == 1 ? "" : "es");
+    if (schedule == "gpipe") s += " · GPipe";
+    if (schedule == "interleaved") s += " · interleaved ×" + std::to_string(virtualStages);
     if (zeroStage > 0) s += " · ZeRO-" + std::to_string(zeroStage);
     if (activationCheckpointing != "none") s += " · " + activationCheckpointing + " recomputation";
     return s;
@@ -21,7 +23,8 @@ nlohmann::json StrategyConfig::toJson() const {
     return {{"data_parallel", dataParallel},   {"tensor_parallel", tensorParallel},
             {"pipeline_stages", pipelineStages}, {"micro_batches", microBatches},
             {"zero_stage", zeroStage},           {"activation_checkpointing", activationCheckpointing},
-            {"sequence_parallel", sequenceParallel}};
+            {"sequence_parallel", sequenceParallel}, {"schedule", schedule},
+            {"virtual_stages", virtualStages}};
 }
 
 std::string_view trialStatusName(TrialStatus s) {
@@ -120,6 +123,8 @@ Expected<StrategySearchResult> strategySearchFromJson(const nlohmann::json& repo
             t.config.zeroStage = c.at("zero_stage").get<int>();
             t.config.activationCheckpointing = c.at("activation_checkpointing").get<std::string>();
             t.config.sequenceParallel = c.value("sequence_parallel", false);
+            t.config.schedule = c.value("schedule", std::string("1f1b"));
+            t.config.virtualStages = c.value("virtual_stages", 1);
             auto status = statusNamed(j.at("status").get<std::string>());
             if (!status) return makeError(file + ": " + where + "." + status.message());
             t.status = *status;
@@ -206,6 +211,8 @@ std::vector<std::pair<std::string, nlohmann::json>> strategyEdits(const Strategy
             {"/parallel/micro_batches", c.microBatches},
             {"/parallel/zero_stage", c.zeroStage},
             {"/parallel/sequence_parallel", c.sequenceParallel},
+            {"/parallel/schedule", c.schedule},
+            {"/parallel/virtual_stages", c.virtualStages},
             {"/training/activation_checkpointing", c.activationCheckpointing}};
 }
 

@@ -1,5 +1,7 @@
 #include "engine/planner/strategy_search.h"
 
+#include "base/heap_tuning.h"
+
 #include "engine/cluster/cluster_setup.h"
 #include "engine/cost/device_profile.h"
 #include "engine/parallel/cluster_spec.h"
@@ -28,20 +30,37 @@ std::vector<int> divisorsOf(std::int64_t n) {
     return d;
 }
 
-// The valid micro-batch counts (1F1B needs one per stage at least, the batch splits
-// evenly), thinned to `most`: the fewest (largest micro-batch: the most efficient
-// kernels), the most (least activation memory, smallest bubble), and between them by
-// factors of two from the fewest.
-std::vector<int> microBatchChoices(std::int64_t perPipeline, int stages, int most) {
+// The micro-batch counts to try (the batch splits evenly), thinned to `most`: the fewest
+// (largest micro-batch: the most efficient kernels), the most (least activation memory,
+// smallest bubble), and between them by factors of two from the fewest. With pipeline
+// stages a count below the stages is GPipe's only (1F1B and the interleaved schedule
+// need one per stage at least): `least` is 1 when GPipe is searched, else the stages.
+std::vector<int> microBatchChoices(std::int64_t perPipeline, int least, int most) {
     std::vector<int> valid;
     for (int m : divisorsOf(perPipeline))
-        if (m >= stages || stages == 1) valid.push_back(m);
+        if (m >= least) valid.push_back(m);
     if (static_cast<int>(valid.size()) <= most) return valid;
     std::vector<int> picked{valid.front()};
     for (int m = valid.front() * 2; static_cast<int>(picked.size()) + 1 < most && m < valid.back(); m *= 2)
         if (std::find(valid.begin(), valid.end(), m) != valid.end()) picked.push_back(m);
     picked.push_back(valid.back());
     return picked;
+}
+
+// A shape's schedules (engine/parallel/pipeline_schedule): 1F1B with a micro-batch per
+// stage at least, GPipe, and Megatron-LM's interleaved 1F1B with every chunk count v >= 2
+// that splits the stage's layers when the micro-batches are a multiple of the stages.
+// Without stages there is no schedule to choose (1F1B stands for it). PPO's pipeline
+// (NeMo-Aligner) has no interleaved schedule (engine/training/ppo_step refuses it).
+std::vector<std::pair<std::string, int>> schedulesOf(int stages, int microBatches, std::int64_t layers, bool ppo) {
+    if (stages == 1) return {{"1f1b", 1}};
+    std::vector<std::pair<std::string, int>> out;
+    if (microBatches >= stages) out.emplace_back("1f1b", 1);
+    out.emplace_back("gpipe", 1);
+    if (!ppo && microBatches % stages == 0 && layers % stages == 0)
+        for (int v : divisorsOf(layers / stages))
+            if (v >= 2) out.emplace_back("interleaved", v);
+    return out;
 }
 
 std::string searchedFile(const Project& p) { return p.file.empty() ? p.name : p.file.string(); }
@@ -61,6 +80,10 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     auto cluster = parseClusterSpec(clusterDocument(project, *current), &*device, file);
     if (!cluster) return cluster.error();
 
+    // Thousands of simulations on every core allocate and free the same blocks: keep them
+    // (base/heap_tuning: the page faults of handing them back took 40% of the time).
+    keepFreedHeapMemory();
+
     StrategySearchResult result;
     result.devices = cluster->devices();
     result.devicesPerNode = cluster->devicesPerNode;
@@ -74,8 +97,15 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     sim.rankTimelines = false;  // the ranking reads figures, not timelines
 
     const bool ppo = project.training.mode.name == "ppo";
-    // The shapes: (tp, pp, micro-batches), dp following from the device count.
+    const std::int64_t layers = project.model.config.value("layers", std::int64_t{1});
+    // The shapes: (tp, pp, micro-batches), dp following from the device count. Each is
+    // searched over its schedules and, with tensor parallelism, with and without sequence
+    // parallelism (the project's own setting first); those strategies share the shape's
+    // single-device stage runs (a stage's run depends on neither).
     struct Shape { int tp, pp, dp, m; };
+    // The project's own schedule (what the bounded search keeps).
+    const std::pair<std::string, int> projectSchedule{std::string(pipelineScheduleName(current->schedule)),
+                                                      current->schedule == PipelineSchedule::interleaved ? current->virtualStages : 1};
     std::vector<Shape> shapes;
     int thinned = 0;
     for (int tp : divisorsOf(result.devices)) {
@@ -89,10 +119,11 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             const std::int64_t perPipeline = project.training.batch / dp;
             // PPO without pipeline stages runs each rank's rollout as one batch: micro_batches
             // changes nothing there (engine/training/ppo_step), one count suffices.
-            const auto ms = ppo && pp == 1 ? std::vector<int>{1} : microBatchChoices(perPipeline, pp, options.maxMicroBatchChoices > 0 ? options.maxMicroBatchChoices : std::numeric_limits<int>::max());
-            const auto valid = microBatchChoices(perPipeline, pp, std::numeric_limits<int>::max());
+            const int least = options.searchSchedules || projectSchedule.first == "gpipe" ? 1 : pp;
+            const auto ms = ppo && pp == 1 ? std::vector<int>{1} : microBatchChoices(perPipeline, least, options.maxMicroBatchChoices > 0 ? options.maxMicroBatchChoices : std::numeric_limits<int>::max());
+            const auto valid = microBatchChoices(perPipeline, least, std::numeric_limits<int>::max());
             thinned += static_cast<int>(valid.size() - ms.size());
-            if (ms.empty()) shapes.push_back({tp, pp, dp, pp});
+            if (ms.empty()) shapes.push_back({tp, pp, dp, pp});  // refused by the validation, with its reason
             for (int m : ms) shapes.push_back({tp, pp, dp, m});
         }
     }
@@ -102,8 +133,12 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         options.maxMicroBatchChoices > 0
             ? "micro_batches: at most " + std::to_string(options.maxMicroBatchChoices) + " of the valid counts per shape (the fewest, the most, "
                   "factors of two between); " + std::to_string(std::max(0, thinned)) + " counts not tried"
-            : std::string("micro_batches: every valid count (the batch splits evenly, at least one per stage)"),
-        "schedule, sequence parallelism and communication settings as in the project",
+            : std::string("micro_batches: every count that splits the batch evenly (below one per stage: GPipe only)"),
+        options.searchSchedules ? std::string("schedules with pipeline stages: 1F1B, GPipe and interleaved with every chunk count that splits "
+                                              "a stage's layers (micro-batches a multiple of the stages)")
+                                : std::string("schedule as in the project"),
+        options.searchSequenceParallel ? "sequence parallelism on and off with tensor parallelism" : "sequence parallelism as in the project",
+        "communication settings as in the project",
         "not simulated: strategies implied over memory by one saving more memory (ZeRO stage, recomputation), those with more "
             "recomputation than one of the same shape that fits (slower), and ZeRO-1 when ZeRO-2 fits (same time, less memory)",
         "at most " + std::to_string(options.maxSimulations) + " simulations, plus the project's own strategy"};
@@ -130,10 +165,10 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     };
     // Simulates t's strategy into t; false when there is no time to rank (an error, which
     // makes t invalid, or a cancel).
-    auto simulateTrial = [&](StrategyTrial& t) {
+    auto simulateTrial = [&](StrategyTrial& t, const SimulationOptions& with) {
         Progress sub;
         sub.cancel = progress.cancel;
-        auto run = simulateProject(withStrategy(project, t.config), sim, sub);
+        auto run = simulateProject(withStrategy(project, t.config), with, sub);
         ++simulations;
         if (!run) {
             if (run.cancelled()) {
@@ -157,15 +192,9 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         t.reason = s.status == "ok" ? "" : s.message.empty() ? "over device memory" : s.message;
         return true;
     };
-    // One shape's strategies, in search order, into `trials`.
-    auto searchShape = [&](std::size_t si, std::vector<StrategyTrial>& trials) {
-        const Shape& sh = shapes[si];
-        StrategyConfig base;
-        base.dataParallel = sh.dp;
-        base.tensorParallel = sh.tp;
-        base.pipelineStages = sh.pp;
-        base.microBatches = sh.m;
-        base.sequenceParallel = current->sequenceParallel && sh.tp > 1;
+    // One schedule and sequence-parallel setting of a shape (base), its ZeRO stages and
+    // recomputation levels in search order, into `trials`.
+    auto searchVariant = [&](const StrategyConfig& base, const Shape& sh, std::vector<StrategyTrial>& trials, const SimulationOptions& with) {
         // Validation does not depend on recomputation, nor on ZeRO bar dp == 1 and the stages
         // a framework refuses with pipelines (below): once per shape.
         if (std::string problems = validationProblems(base); !problems.empty()) {
@@ -242,7 +271,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                     continue;
                 }
                 report((static_cast<double>(shapesDone) + 0.5) / static_cast<double>(shapes.size()), "simulating " + c.label());
-                if (!simulateTrial(t)) {
+                if (!simulateTrial(t, with)) {
                     trials.push_back(std::move(t));
                     continue;
                 }
@@ -266,6 +295,30 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                 trials.push_back(std::move(t));
             }
         }
+    };
+    // One shape's strategies, in search order, into `trials`.
+    auto searchShape = [&](std::size_t si, std::vector<StrategyTrial>& trials) {
+        const Shape& sh = shapes[si];
+        // The shape's stage runs, kept while its strategies are searched on this core.
+        RankRunCache stageRuns;
+        SimulationOptions shapeSim = sim;
+        shapeSim.rankRuns = &stageRuns;
+        std::vector<bool> sequenceParallel{current->sequenceParallel && sh.tp > 1};
+        if (sh.tp > 1 && options.searchSequenceParallel) sequenceParallel.push_back(!current->sequenceParallel);
+        const auto schedules = !options.searchSchedules ? std::vector<std::pair<std::string, int>>{sh.pp > 1 ? projectSchedule : std::pair<std::string, int>{"1f1b", 1}}
+                                                        : schedulesOf(sh.pp, sh.m, layers, ppo);
+        for (const auto& [schedule, chunks] : schedules)
+            for (bool sp : sequenceParallel) {
+                StrategyConfig base;
+                base.dataParallel = sh.dp;
+                base.tensorParallel = sh.tp;
+                base.pipelineStages = sh.pp;
+                base.microBatches = sh.m;
+                base.sequenceParallel = sp;
+                base.schedule = schedule;
+                base.virtualStages = chunks;
+                searchVariant(base, sh, trials, shapeSim);
+            }
     };
     std::vector<std::vector<StrategyTrial>> perShape(shapes.size());
     const int shardCount = std::max(1, options.shardCount);
@@ -309,6 +362,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     own.zeroStage = current->zeroStage;
     own.activationCheckpointing = project.training.activation_checkpointing;
     own.sequenceParallel = current->sequenceParallel;
+    own.schedule = current->pipelineStages > 1 ? projectSchedule.first : "1f1b";
+    own.virtualStages = current->pipelineStages > 1 ? projectSchedule.second : 1;
     // The shard of the own strategy's shape holds it (the first shard when no shape does).
     std::size_t ownShape = 0;
     for (std::size_t si = 0; si < shapes.size(); ++si)
@@ -334,7 +389,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
             it->reason = std::move(problems);
         } else if (!it->simulated() && !progress.cancelled() && !cancelled) {
             progress(0.99, "simulating the project's own strategy");
-            simulateTrial(*it);
+            simulateTrial(*it, sim);
         }
     }
 

@@ -13,14 +13,17 @@
 //   per-layer all-reduces would run on the NICs);
 // - micro_batches: every valid count, or at most maxMicroBatchChoices of them (the fewest,
 //   the most and ones spread between them by factors of two);
+// - with pipeline stages every schedule (1F1B, GPipe, interleaved with each chunk count),
+//   with tensor parallelism sequence parallelism both ways (searchSchedules,
+//   searchSequenceParallel); a shape's strategies share its stage runs (RankRunCache);
 // - memory is monotone in ZeRO stage and recomputation: a strategy is not simulated when
 //   one that saves more memory of the same shape is already over memory ("implied");
 // - recomputation only adds work: when a strategy fits, the same one with more
 //   recomputation is slower and not simulated ("dominated");
 // - ZeRO-1 is not simulated when ZeRO-2 of the same shape fits: the cluster simulation
 //   times them alike (same collectives, same sharded optimizer step) and -2 keeps less;
-// - at most maxSimulations simulations, then the search stops (truncated; which strategies
-//   were left then depends on the cores' timing).
+// - at most maxSimulations simulations (a guard), then the search stops (truncated; which
+//   strategies were left then depends on the cores' timing).
 // Shapes (tp, pp, micro-batches) are searched on every core; the playbooks that re-simulate
 // a run with changed settings (OOM, communication advice) are off, they rank nothing.
 // The project's own strategy is always simulated (flagged current) as the reference, past
@@ -50,10 +53,13 @@ struct StrategyConfig {
     int microBatches = 1;
     int zeroStage = 0;
     std::string activationCheckpointing = "none";  // none | selective | memory_bound | full
-    bool sequenceParallel = false;                  // kept from the project (when tensor_parallel > 1)
+    bool sequenceParallel = false;                  // searched both ways when tensor_parallel > 1
+    std::string schedule = "1f1b";                  // parallel.schedule: 1f1b | gpipe | interleaved
+    int virtualStages = 1;                          // model chunks per stage (interleaved), else 1
 
     bool operator==(const StrategyConfig&) const = default;
-    // "DP 2 · TP 4 · PP 1 · 8 micro-batches · ZeRO-1 · selective recomputation"
+    // "DP 2 · TP 4 · PP 2 · 8 micro-batches · interleaved ×3 · ZeRO-1 · selective recomputation"
+    // (1F1B, the default schedule, is not named)
     std::string label() const;
     nlohmann::json toJson() const;  // project.json key names
 };
@@ -89,7 +95,14 @@ struct StrategyTrial {
 struct StrategySearchOptions {
     SimulationOptions simulation;  // device lookup; graphs are never kept
     int maxMicroBatchChoices = 0;  // 0: every valid count
-    int maxSimulations = 5000;
+    // Search the pipeline schedules (1F1B, GPipe, interleaved with every chunk count) and
+    // sequence parallelism both ways; false: the project's schedule and sequence parallelism
+    // only (the resource estimator's bounded search, whose figures were set that way).
+    bool searchSchedules = true;
+    bool searchSequenceParallel = true;
+    // A guard, not a bound: the exhaustive search of GPT-3 175B on 1,024 devices simulates
+    // about 6,200 strategies (tests/benchmarks/engine/search_report).
+    int maxSimulations = 100000;
     // Search the shard-th (0-based) of shardCount disjoint parts: every shardCount-th shape
     // (tp, pp, micro-batches); the project's own strategy in the shard of its shape (or the
     // first). mergeStrategySearches puts the parts back together.

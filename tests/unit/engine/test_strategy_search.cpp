@@ -16,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <set>
 
 using namespace npu::engine;
 
@@ -89,13 +90,18 @@ private slots:
         auto r = searchStrategies(project, {});
         QVERIFY(r.ok());
         std::vector<Project> checked;
+        std::vector<const StrategyTrial*> trials;  // the search's own figures (its stage runs shared through RankRunCache)
         for (const StrategyTrial& t : r->strategies)
-            if (t.simulated()) checked.push_back(withStrategy(project, t.config));
+            if (t.simulated()) {
+                checked.push_back(withStrategy(project, t.config));
+                trials.push_back(&t);
+            }
         QVERIFY(checked.size() >= 8);
         Project slow = checked.back();
         slow.cluster["slow_ranks"] = nlohmann::json::array({nlohmann::json{{"rank", 1}, {"compute_factor", 1.5}}});
         checked.push_back(slow);
-        for (const Project& p : checked) {
+        for (std::size_t i = 0; i < checked.size(); ++i) {
+            const Project& p = checked[i];
             SimulationOptions full;
             full.keepGraphs = false;
             full.adviseOnOom = false;
@@ -109,6 +115,10 @@ private slots:
             QVERIFY2(x.step_time_ms == y.step_time_ms && x.tokens_per_s == y.tokens_per_s, what.c_str());
             QVERIFY2(x.peak_bytes == y.peak_bytes && x.memory.reserved_peak_bytes == y.memory.reserved_peak_bytes, what.c_str());
             QVERIFY2(x.status == y.status && x.message == y.message, what.c_str());
+            if (i < trials.size())
+                QVERIFY2(trials[i]->step_time_ms == y.step_time_ms && trials[i]->tokens_per_s == y.tokens_per_s &&
+                             trials[i]->feasible() == (y.status == "ok"),
+                         trials[i]->config.label().c_str());
             QCOMPARE(x.cluster.bubble_fraction, y.cluster.bubble_fraction);
             QCOMPARE(x.cluster.ranks.size(), y.cluster.ranks.size());
             QCOMPARE(x.cluster.collectives.size(), y.cluster.collectives.size());
@@ -126,6 +136,53 @@ private slots:
             // What the figures-only run leaves out: the tasks.
             QVERIFY(!a->devices.front().tasks.empty());
             QVERIFY(b->devices.front().tasks.empty());
+        }
+    }
+
+    // Exhaustive (issue 25): every strategy is simulated or pruned by a rule, none left
+    // not_run; with pipeline stages every schedule is tried (GPipe also below one
+    // micro-batch per stage, interleaved with each chunk count that splits the stage's
+    // layers), with tensor parallelism sequence parallelism both ways.
+    void everyStrategyIsSimulatedOrPrunedByARule() {
+        const Project project = smallCluster();
+        auto r = searchStrategies(project, {});
+        QVERIFY(r.ok());
+        QVERIFY(!r->truncated);
+        std::set<std::string> schedules;
+        bool spOn = false, spOff = false, gpipeBelowStages = false;
+        for (const StrategyTrial& t : r->strategies) {
+            QVERIFY2(t.status != TrialStatus::not_run, t.config.label().c_str());
+            if (t.status == TrialStatus::invalid) continue;
+            const StrategyConfig& c = t.config;
+            if (c.pipelineStages > 1) schedules.insert(c.schedule + " " + std::to_string(c.virtualStages));
+            if (c.pipelineStages == 1) QCOMPARE(c.schedule, std::string("1f1b"));
+            if (c.schedule == "interleaved") {
+                QCOMPARE(c.microBatches % c.pipelineStages, 0);
+                QVERIFY(c.virtualStages >= 2);
+            }
+            if (c.schedule == "1f1b" && c.pipelineStages > 1) QVERIFY(c.microBatches >= c.pipelineStages);
+            gpipeBelowStages = gpipeBelowStages || (c.schedule == "gpipe" && c.microBatches < c.pipelineStages);
+            if (c.tensorParallel > 1) (c.sequenceParallel ? spOn : spOff) = true;
+            QVERIFY(!c.sequenceParallel || c.tensorParallel > 1);
+        }
+        QVERIFY(schedules.count("1f1b 1") && schedules.count("gpipe 1") && schedules.count("interleaved 2"));
+        QVERIFY(gpipeBelowStages);
+        QVERIFY(spOn && spOff);
+        // Every strategy once.
+        for (std::size_t i = 0; i < r->strategies.size(); ++i)
+            for (std::size_t j = i + 1; j < r->strategies.size(); ++j)
+                QVERIFY2(!(r->strategies[i].config == r->strategies[j].config), r->strategies[i].config.label().c_str());
+        // The bounded search (the resource estimator's) keeps the project's schedule and
+        // sequence parallelism.
+        StrategySearchOptions bounded;
+        bounded.searchSchedules = false;
+        bounded.searchSequenceParallel = false;
+        auto b = searchStrategies(project, bounded);
+        QVERIFY(b.ok());
+        QVERIFY(b->strategies.size() < r->strategies.size());
+        for (const StrategyTrial& t : b->strategies) {
+            QCOMPARE(t.config.schedule, std::string("1f1b"));
+            QCOMPARE(t.config.sequenceParallel, false);
         }
     }
 
