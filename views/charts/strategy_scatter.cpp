@@ -30,6 +30,7 @@ QString dimensionValue(const engine::StrategyConfig& c, StrategyScatter::ColourB
     switch (by) {
     case StrategyScatter::ColourBy::tensor_parallel: return QStringLiteral("TP %1").arg(c.tensorParallel);
     case StrategyScatter::ColourBy::pipeline_stages: return QStringLiteral("PP %1").arg(c.pipelineStages);
+    case StrategyScatter::ColourBy::schedule: return c.pipelineStages > 1 ? scheduleName(c) : QStringLiteral("no pipeline");
     case StrategyScatter::ColourBy::zero_stage: return QStringLiteral("ZeRO-%1").arg(c.zeroStage);
     case StrategyScatter::ColourBy::recomputation: return QString::fromStdString(c.activationCheckpointing) + QStringLiteral(" recomputation");
     }
@@ -41,6 +42,9 @@ int dimensionOrder(const engine::StrategyConfig& c, StrategyScatter::ColourBy by
     switch (by) {
     case StrategyScatter::ColourBy::tensor_parallel: return c.tensorParallel;
     case StrategyScatter::ColourBy::pipeline_stages: return c.pipelineStages;
+    // No pipeline, 1F1B, GPipe, then interleaved by chunk count.
+    case StrategyScatter::ColourBy::schedule:
+        return c.pipelineStages <= 1 ? 0 : c.schedule == "1f1b" ? 1 : c.schedule == "gpipe" ? 2 : 2 + c.virtualStages;
     case StrategyScatter::ColourBy::zero_stage: return c.zeroStage;
     case StrategyScatter::ColourBy::recomputation: {
         const char* levels[] = {"none", "selective", "memory_bound", "full"};
@@ -54,10 +58,17 @@ int dimensionOrder(const engine::StrategyConfig& c, StrategyScatter::ColourBy by
 
 }  // namespace
 
+QString scheduleName(const engine::StrategyConfig& c) {
+    if (c.schedule == "gpipe") return QStringLiteral("GPipe");
+    if (c.schedule == "interleaved") return QStringLiteral("interleaved ×%1").arg(c.virtualStages);
+    return QStringLiteral("1F1B");
+}
+
 StrategyScatter::StrategyScatter(QWidget* parent) : QWidget(parent) {
     m_dimension = new QComboBox(this);
     m_dimension->addItem(QStringLiteral("tensor parallel"), static_cast<int>(ColourBy::tensor_parallel));
     m_dimension->addItem(QStringLiteral("pipeline stages"), static_cast<int>(ColourBy::pipeline_stages));
+    m_dimension->addItem(QStringLiteral("schedule"), static_cast<int>(ColourBy::schedule));
     m_dimension->addItem(QStringLiteral("ZeRO stage"), static_cast<int>(ColourBy::zero_stage));
     m_dimension->addItem(QStringLiteral("recomputation"), static_cast<int>(ColourBy::recomputation));
     m_dimension->setToolTip(QStringLiteral("The strategy dimension the points are coloured by"));

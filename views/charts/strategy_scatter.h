@@ -20,10 +20,14 @@ class QMouseEvent;
 
 namespace npu::views {
 
+// "1F1B", "GPipe", "interleaved ×4": a strategy's pipeline schedule as the search's
+// table and chart name it.
+QString scheduleName(const engine::StrategyConfig& c);
+
 class StrategyScatter : public QWidget {
     Q_OBJECT
 public:
-    enum class ColourBy { tensor_parallel, pipeline_stages, zero_stage, recomputation };
+    enum class ColourBy { tensor_parallel, pipeline_stages, schedule, zero_stage, recomputation };
 
     explicit StrategyScatter(QWidget* parent = nullptr);
 

@@ -20,7 +20,7 @@ namespace npu::views {
 
 namespace {
 
-enum Column { kRank, kDp, kTp, kPp, kMicro, kZero, kRecompute, kStep, kTokens, kPeak, kStatus, kColumns };
+enum Column { kRank, kDp, kTp, kPp, kSchedule, kMicro, kZero, kRecompute, kStep, kTokens, kPeak, kStatus, kColumns };
 
 QTableWidgetItem* cell(const QString& text, bool number = true) {
     auto* item = new QTableWidgetItem(text);
@@ -61,7 +61,7 @@ StrategySearchDialog::StrategySearchDialog(engine::Project project, QWidget* par
 
     m_table = new QTableWidget(0, kColumns, this);
     m_table->setHorizontalHeaderLabels({QStringLiteral("#"), QStringLiteral("DP"), QStringLiteral("TP"), QStringLiteral("PP"),
-                                        QStringLiteral("Micro-batches"), QStringLiteral("ZeRO"), QStringLiteral("Recompute"),
+                                        QStringLiteral("Schedule"), QStringLiteral("Micro-batches"), QStringLiteral("ZeRO"), QStringLiteral("Recompute"),
                                         QStringLiteral("Step"), QStringLiteral("Tokens/s"), QStringLiteral("Peak / device"),
                                         QStringLiteral("Status")});
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -208,6 +208,7 @@ void StrategySearchDialog::showResult(const Expected<engine::StrategySearchResul
         m_table->setItem(row, kDp, cell(QString::number(c.dataParallel)));
         m_table->setItem(row, kTp, cell(QString::number(c.tensorParallel) + (c.sequenceParallel ? QStringLiteral(" +SP") : QString())));
         m_table->setItem(row, kPp, cell(QString::number(c.pipelineStages)));
+        m_table->setItem(row, kSchedule, cell(c.pipelineStages > 1 ? scheduleName(c) : QString(), false));
         m_table->setItem(row, kMicro, cell(QString::number(c.microBatches)));
         m_table->setItem(row, kZero, cell(QString::number(c.zeroStage)));
         m_table->setItem(row, kRecompute, cell(QString::fromStdString(c.activationCheckpointing), false));

@@ -46,6 +46,14 @@ private slots:
         QCOMPARE(dialog.table()->rowCount(), static_cast<int>(r.strategies.size()));
         QCOMPARE(dialog.table()->item(0, 0)->text(), QStringLiteral("1"));
         QCOMPARE(dialog.table()->currentRow(), 0);
+        // The schedule has its column: named for each pipelined strategy, empty without stages.
+        QCOMPARE(dialog.table()->horizontalHeaderItem(4)->text(), QStringLiteral("Schedule"));
+        for (int row = 0; row < dialog.table()->rowCount(); ++row) {
+            const engine::StrategyConfig& c = r.strategies[static_cast<std::size_t>(row)].config;
+            const QString shown = dialog.table()->item(row, 4)->text();
+            QCOMPARE(shown, c.pipelineStages > 1 ? views::scheduleName(c) : QString());
+            if (c.schedule == "interleaved" && c.pipelineStages > 1) QCOMPARE(shown, QStringLiteral("interleaved ×%1").arg(c.virtualStages));
+        }
         QVERIFY(dialog.applyButton()->isEnabled());
         // A row that does not fit cannot be selected.
         if (r.feasibleCount < dialog.table()->rowCount())
