@@ -13,6 +13,7 @@
 #include <atomic>
 #include <iterator>
 #include <limits>
+#include <set>
 #include <mutex>
 #include <thread>
 
@@ -140,7 +141,8 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         options.searchSequenceParallel ? "sequence parallelism on and off with tensor parallelism" : "sequence parallelism as in the project",
         "communication settings as in the project",
         "not simulated: strategies implied over memory by one saving more memory (ZeRO stage, recomputation), those with more "
-            "recomputation than one of the same shape that fits (slower), and ZeRO-1 when ZeRO-2 fits (same time, less memory)",
+            "recomputation than one of the same shape that fits (slower), ZeRO-1 when ZeRO-2 fits (same time, less memory), and GPipe when "
+            "1F1B of the same strategy is over memory (GPipe holds every micro-batch in flight)",
         "at most " + std::to_string(options.maxSimulations) + " simulations, plus the project's own strategy"};
 
     // The cluster validation's verdict on a strategy ("" when valid), one line per problem.
@@ -194,7 +196,12 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
     };
     // One schedule and sequence-parallel setting of a shape (base), its ZeRO stages and
     // recomputation levels in search order, into `trials`.
-    auto searchVariant = [&](const StrategyConfig& base, const Shape& sh, std::vector<StrategyTrial>& trials, const SimulationOptions& with) {
+    // The labels of a shape's 1F1B strategies found over memory: GPipe holds every micro-batch's activations until its backward passes,
+    // 1F1B at most one per stage ahead, so the same strategy under GPipe is over memory too
+    // (test_strategy_search::gpipeNeverHoldsLessThanOneFOneB holds the simulation to it).
+    using OverUnder1F1B = std::set<std::string>;
+    auto searchVariant = [&](const StrategyConfig& base, const Shape& sh, std::vector<StrategyTrial>& trials, const SimulationOptions& with,
+                             OverUnder1F1B& over1f1b) {
         // Validation does not depend on recomputation, nor on ZeRO bar dp == 1 and the stages
         // a framework refuses with pipelines (below): once per shape.
         if (std::string problems = validationProblems(base); !problems.empty()) {
@@ -253,6 +260,18 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                     trials.push_back(std::move(t));
                     continue;
                 }
+                if (c.schedule == "gpipe") {
+                    StrategyConfig under1f1b = c;
+                    under1f1b.schedule = "1f1b";
+                    if (over1f1b.count(under1f1b.label())) {
+                        t.status = TrialStatus::implied_over_memory;
+                        t.reason = "over memory like " + under1f1b.label() + " (1F1B), which holds fewer micro-batches in flight";
+                        trials.push_back(std::move(t));
+                        overAt = c.label();
+                        minLevel = level + 1;
+                        continue;
+                    }
+                }
                 // ZeRO-1 and -2 move the same bytes and shard the optimizer step alike
                 // (rank_timeline): same time, and -2 keeps less. Once -2 fits, -1 cannot win.
                 if (z == 1 && !zero2Fits.empty()) {
@@ -292,6 +311,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                 }
                 overAt = c.label();
                 minLevel = level + 1;
+                if (c.schedule == "1f1b" && c.pipelineStages > 1) over1f1b.insert(c.label());
                 trials.push_back(std::move(t));
             }
         }
@@ -305,6 +325,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
         shapeSim.rankRuns = &stageRuns;
         std::vector<bool> sequenceParallel{current->sequenceParallel && sh.tp > 1};
         if (sh.tp > 1 && options.searchSequenceParallel) sequenceParallel.push_back(!current->sequenceParallel);
+        OverUnder1F1B over1f1b;
         const auto schedules = !options.searchSchedules ? std::vector<std::pair<std::string, int>>{sh.pp > 1 ? projectSchedule : std::pair<std::string, int>{"1f1b", 1}}
                                                         : schedulesOf(sh.pp, sh.m, layers, ppo);
         for (const auto& [schedule, chunks] : schedules)
@@ -317,7 +338,7 @@ Expected<StrategySearchResult> searchStrategies(const Project& project, const St
                 base.sequenceParallel = sp;
                 base.schedule = schedule;
                 base.virtualStages = chunks;
-                searchVariant(base, sh, trials, shapeSim);
+                searchVariant(base, sh, trials, shapeSim, over1f1b);
             }
     };
     std::vector<std::vector<StrategyTrial>> perShape(shapes.size());

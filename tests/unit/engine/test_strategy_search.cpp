@@ -13,6 +13,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -184,6 +185,54 @@ private slots:
             QCOMPARE(t.config.schedule, std::string("1f1b"));
             QCOMPARE(t.config.sequenceParallel, false);
         }
+    }
+
+    // The search does not simulate GPipe when 1F1B of the same strategy is over memory,
+    // because GPipe holds every micro-batch in flight; if the simulation ever gives GPipe
+    // less memory, this fails and the rule must go.
+    void gpipeNeverHoldsLessThanOneFOneB() {
+        SimulationOptions o;
+        o.keepGraphs = false;
+        o.rankTimelines = false;
+        int compared = 0;
+        for (int m : {2, 4})
+            for (const char* recompute : {"none", "full"}) {
+                StrategyConfig c;
+                c.dataParallel = 2;
+                c.tensorParallel = 2;
+                c.pipelineStages = 2;
+                c.microBatches = m;
+                c.activationCheckpointing = recompute;
+                c.schedule = "1f1b";
+                auto oneF = simulateProject(withStrategy(smallCluster(), c), o);
+                c.schedule = "gpipe";
+                auto gpipe = simulateProject(withStrategy(smallCluster(), c), o);
+                QVERIFY2(oneF.ok() && gpipe.ok(), c.label().c_str());
+                QVERIFY2(gpipe->summary.peak_bytes >= oneF->summary.peak_bytes, c.label().c_str());
+                QVERIFY2(gpipe->summary.memory.reserved_peak_bytes >= oneF->summary.memory.reserved_peak_bytes, c.label().c_str());
+                ++compared;
+            }
+        QVERIFY(compared >= 4);
+        // In the search: a GPipe strategy implied over memory names its 1F1B twin, which
+        // was simulated and over memory.
+        Project tight = smallCluster();
+        tight.model.config = {{"hidden", 4096}, {"ffn", 11008}, {"layers", 8}, {"heads", 32}, {"vocab", 32000}};
+        tight.training.batch = 64;
+        tight.training.seq = 4096;
+        auto r = searchStrategies(tight, {});
+        QVERIFY(r.ok());
+        int implied = 0;
+        for (const StrategyTrial& t : r->strategies) {
+            if (t.config.schedule != "gpipe" || t.status != TrialStatus::implied_over_memory || t.reason.find("(1F1B)") == std::string::npos) continue;
+            ++implied;
+            StrategyConfig twin = t.config;
+            twin.schedule = "1f1b";
+            const auto it = std::find_if(r->strategies.begin(), r->strategies.end(), [&](const StrategyTrial& u) { return u.config == twin; });
+            QVERIFY(it != r->strategies.end());
+            QCOMPARE(it->status, TrialStatus::over_memory);
+        }
+        qInfo("%d GPipe strategies implied over memory by their 1F1B twin", implied);
+        QVERIFY(implied > 0);
     }
 
     // The search skips ZeRO-1 once ZeRO-2 fits because the simulation times them alike;
