@@ -68,7 +68,7 @@ std::string ms(double ns) {
 }
 
 Expected<ClusterLayout> symmetric(const std::map<int, StageProfile>& profiles, const ClusterSetup& setup, const CommPlan& plan,
-                                  const PipelineSetup& pipe, bool everyRank, bool timelines) {
+                                  const PipelineSetup& pipe, bool everyRank, bool materialise) {
     const ParallelConfig& par = setup.parallel;
     auto timeline = simulatePipeline(pipe);
     if (!timeline) return timeline.error();
@@ -79,7 +79,7 @@ Expected<ClusterLayout> symmetric(const std::map<int, StageProfile>& profiles, c
         LaidOutRanks g;
         g.stage = s;
         g.timeline = layOutRank(profiles.at(representativeStage(s, par.pipelineStages)), timeline->stages[static_cast<std::size_t>(s)],
-                                setup, plan, timelines && (everyRank || s < kMaxStoredRanks), {}, s);
+                                setup, plan, materialise && (everyRank || s < kMaxStoredRanks), {}, s);
         for (int c = 0; c < (everyRank ? inStage : 1); ++c) g.ranks.push_back(setup.rankOf(s, c / par.tensorParallel, c % par.tensorParallel));
         g.represents = everyRank ? 1 : inStage;
         out.iterationNs = std::max(out.iterationNs, g.timeline.endNs);

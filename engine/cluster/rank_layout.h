@@ -34,8 +34,8 @@ struct ClusterLayout {
 
 // profiles: by representative stage (0, 1, P-1); pipe: the symmetric pipeline (per stage
 // forward/backward with TP collectives, p2p). everyRank: list (and materialise) every rank.
-// timelines false: no rank's tasks are materialised (the figures only).
+// materialise false: no rank's tasks are laid out (the figures only).
 Expected<ClusterLayout> layOutCluster(const std::map<int, StageProfile>& profiles, const ClusterSetup& setup, const CommPlan& plan,
-                                      const PipelineSetup& pipe, bool everyRank, bool timelines = true);
+                                      const PipelineSetup& pipe, bool everyRank, bool materialise = true);
 
 }  // namespace npu::engine

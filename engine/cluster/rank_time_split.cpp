@@ -2,15 +2,15 @@
 
 #include <algorithm>
 #include <iterator>
-#include <limits>
 
 namespace npu::engine {
 
 namespace {
 
+bool startsBefore(const Interval& a, const Interval& b) { return a.start < b.start; }
+
 std::vector<Interval> merged(std::vector<Interval> v) {
-    const auto byStart = [](const Interval& a, const Interval& b) { return a.start < b.start; };
-    if (!std::is_sorted(v.begin(), v.end(), byStart)) std::sort(v.begin(), v.end(), byStart);
+    if (!std::is_sorted(v.begin(), v.end(), startsBefore)) std::sort(v.begin(), v.end(), startsBefore);
     std::vector<Interval> out;
     for (const auto& i : v) {
         if (i.end <= i.start) continue;
@@ -39,7 +39,12 @@ std::int64_t unionsIntersection(const std::vector<Interval>& ua, const std::vect
     return total;
 }
 
-std::int64_t lengthOf(const std::vector<Interval>& u) { return lengthWithin(u, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()); }
+// Length of a union (a merged list).
+std::int64_t lengthOf(const std::vector<Interval>& u) {
+    std::int64_t total = 0;
+    for (const auto& i : u) total += i.end - i.start;
+    return total;
+}
 
 }  // namespace
 
@@ -58,8 +63,7 @@ RankTimeSplit splitRankTime(const RankTimeline& rank, std::int64_t iterationNs, 
     const std::int64_t overlapped = unionsIntersection(computeUnion, commUnion);
     std::vector<Interval> all;
     all.reserve(computeUnion.size() + commUnion.size());
-    std::merge(computeUnion.begin(), computeUnion.end(), commUnion.begin(), commUnion.end(), std::back_inserter(all),
-               [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    std::merge(computeUnion.begin(), computeUnion.end(), commUnion.begin(), commUnion.end(), std::back_inserter(all), startsBefore);
     const auto busy = merged(std::move(all));
     const std::int64_t pipeEnd = pipelined ? std::min(rank.pipelineEndNs, iterationNs) : 0;
     const std::int64_t idleInPipeline = pipeEnd - lengthWithin(busy, 0, pipeEnd);

@@ -9,7 +9,6 @@
 #include "engine/project/project.h"
 #include "engine/result/simulation_result.h"
 
-#include <cstddef>
 #include <functional>
 #include <map>
 #include <string>
@@ -22,12 +21,8 @@ public:
     // `simulate` the first time. Errors are not kept (a cancel must not stick).
     Expected<SimulationResult> run(const Project& rank, const std::string& flags, const std::function<Expected<SimulationResult>()>& simulate);
 
-    std::size_t size() const { return m_runs.size(); }
-    std::size_t hits() const { return m_hits; }
-
 private:
     std::map<std::string, SimulationResult> m_runs;
-    std::size_t m_hits = 0;
 };
 
 }  // namespace npu::engine

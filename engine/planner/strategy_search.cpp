@@ -1,4 +1,5 @@
 #include "engine/planner/strategy_search.h"
+#include "engine/planner/strategy_space.h"
 
 #include "base/heap_tuning.h"
 
@@ -13,8 +14,8 @@
 #include <atomic>
 #include <iterator>
 #include <limits>
-#include <set>
 #include <mutex>
+#include <set>
 #include <thread>
 
 namespace npu::engine {
@@ -23,46 +24,6 @@ namespace {
 
 // In the order they save memory (selective: Megatron's, the attention core only; engine/passes/activation_checkpointing_pass).
 constexpr std::array<const char*, 4> kCheckpointing{"none", "selective", "memory_bound", "full"};
-
-std::vector<int> divisorsOf(std::int64_t n) {
-    std::vector<int> d;
-    for (std::int64_t i = 1; i <= n && i <= (1 << 20); ++i)
-        if (n % i == 0) d.push_back(static_cast<int>(i));
-    return d;
-}
-
-// The micro-batch counts to try (the batch splits evenly), thinned to `most`: the fewest
-// (largest micro-batch: the most efficient kernels), the most (least activation memory,
-// smallest bubble), and between them by factors of two from the fewest. With pipeline
-// stages a count below the stages is GPipe's only (1F1B and the interleaved schedule
-// need one per stage at least): `least` is 1 when GPipe is searched, else the stages.
-std::vector<int> microBatchChoices(std::int64_t perPipeline, int least, int most) {
-    std::vector<int> valid;
-    for (int m : divisorsOf(perPipeline))
-        if (m >= least) valid.push_back(m);
-    if (static_cast<int>(valid.size()) <= most) return valid;
-    std::vector<int> picked{valid.front()};
-    for (int m = valid.front() * 2; static_cast<int>(picked.size()) + 1 < most && m < valid.back(); m *= 2)
-        if (std::find(valid.begin(), valid.end(), m) != valid.end()) picked.push_back(m);
-    picked.push_back(valid.back());
-    return picked;
-}
-
-// A shape's schedules (engine/parallel/pipeline_schedule): 1F1B with a micro-batch per
-// stage at least, GPipe, and Megatron-LM's interleaved 1F1B with every chunk count v >= 2
-// that splits the stage's layers when the micro-batches are a multiple of the stages.
-// Without stages there is no schedule to choose (1F1B stands for it). PPO's pipeline
-// (NeMo-Aligner) has no interleaved schedule (engine/training/ppo_step refuses it).
-std::vector<std::pair<std::string, int>> schedulesOf(int stages, int microBatches, std::int64_t layers, bool ppo) {
-    if (stages == 1) return {{"1f1b", 1}};
-    std::vector<std::pair<std::string, int>> out;
-    if (microBatches >= stages) out.emplace_back("1f1b", 1);
-    out.emplace_back("gpipe", 1);
-    if (!ppo && microBatches % stages == 0 && layers % stages == 0)
-        for (int v : divisorsOf(layers / stages))
-            if (v >= 2) out.emplace_back("interleaved", v);
-    return out;
-}
 
 std::string searchedFile(const Project& p) { return p.file.empty() ? p.name : p.file.string(); }
 
