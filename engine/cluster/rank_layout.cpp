@@ -1,5 +1,7 @@
 #include "engine/cluster/rank_layout.h"
 
+#include "base/parallel_for.h"
+
 #include "engine/cluster/zero_pass_comm.h"
 
 #include "engine/cluster/step_result.h"
@@ -75,11 +77,19 @@ Expected<ClusterLayout> symmetric(const std::map<int, StageProfile>& profiles, c
     ClusterLayout out;
     out.bubbleFraction = timeline->bubbleFraction();
     const int inStage = par.dataParallel * par.tensorParallel;
+    // The stages' timelines are independent: laid out on every core when their tasks are
+    // (a 175B model's stage holds ~70k of them). The figures alone take microseconds, and
+    // the strategy search already runs one simulation per core.
+    std::vector<RankTimeline> stageTimelines(static_cast<std::size_t>(par.pipelineStages));
+    parallelFor(stageTimelines.size(), materialise ? 0 : 1, [&](std::size_t i) {
+        const int s = static_cast<int>(i);
+        stageTimelines[i] = layOutRank(profiles.at(representativeStage(s, par.pipelineStages)), timeline->stages[i], setup, plan,
+                                       materialise && (everyRank || s < kMaxStoredRanks), {}, s);
+    });
     for (int s = 0; s < par.pipelineStages; ++s) {
         LaidOutRanks g;
         g.stage = s;
-        g.timeline = layOutRank(profiles.at(representativeStage(s, par.pipelineStages)), timeline->stages[static_cast<std::size_t>(s)],
-                                setup, plan, materialise && (everyRank || s < kMaxStoredRanks), {}, s);
+        g.timeline = std::move(stageTimelines[static_cast<std::size_t>(s)]);
         for (int c = 0; c < (everyRank ? inStage : 1); ++c) g.ranks.push_back(setup.rankOf(s, c / par.tensorParallel, c % par.tensorParallel));
         g.represents = everyRank ? 1 : inStage;
         out.iterationNs = std::max(out.iterationNs, g.timeline.endNs);

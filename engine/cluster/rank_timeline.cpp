@@ -1,11 +1,11 @@
 #include "engine/cluster/rank_timeline.h"
+#include "engine/cluster/rank_builder.h"
 
 #include "engine/cluster/zero_pass_comm.h"
 #include "engine/result/task_layer.h"
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
 namespace npu::engine {
 
@@ -19,146 +19,16 @@ struct LayerNumbering {
     int model(int local) const { return (local / perChunk * stages + stage) * perChunk + local % perChunk; }
 };
 
+// A segment's tasks as the timeline shows them, their layers.N in the model's numbering:
+// renamed once, since a stage's passes run the same tasks once per micro-batch.
+std::vector<SimTask> inModelNumbering(const std::vector<SimTask>& tasks, const LayerNumbering& numbering) {
+    std::vector<SimTask> out = tasks;
+    for (SimTask& t : out)
+        if (const int local = layerOfTaskName(t.name); local >= 0) t.name = shiftedLayerName(t.name, numbering.model(local) - local);
+    return out;
+}
 
-class RankBuilder {
-public:
-    RankBuilder(const StageProfile& stage, bool materialise, bool pipeline) : m_materialise(materialise) {
-        if (!stage.run.devices.empty()) m_out.device.streams = stage.run.devices.front().streams;
-        if (m_out.device.streams.empty()) m_out.device.streams.push_back({0, "Compute", StreamKind::compute});
-        for (const auto& s : m_out.device.streams) markStream(s.id, s.kind == StreamKind::comm);
-        const int next = static_cast<int>(m_out.device.streams.size());
-        m_tp = addStream(next, "TP collectives");
-        m_pp = addStream(next + 1, "PP send");
-        m_dp = addStream(next + 2, "DP gradients");
-        if (pipeline) m_ppRecv = addStream(next + 3, "PP recv");
-    }
 
-    int tpStream() const { return m_tp; }
-    int ppStream() const { return m_pp; }
-    int dpStream() const { return m_dp; }
-
-    // microBatch: the pass's micro-batch (the timeline's "forward · micro-batch k"), -1
-    // for what runs once per iteration (the optimizer step).
-    // numbering: turns the stage's own layer numbers into the model's (the timeline's
-    // layers.N); none for what belongs to no layer.
-    void task(const SimTask& t, std::int64_t start, int microBatch = -1, const LayerNumbering* numbering = nullptr) {
-        const std::int64_t end = start + t.dur_ns;
-        addBusy(isCommStream(t.stream) ? m_out.comm : m_out.compute, start, end);
-        if (!m_materialise) return;
-        SimTask copy = t;
-        copy.start_ns = start;
-        copy.micro_batch = microBatch;
-        if (numbering) {
-            const int local = layerOfTaskName(copy.name);
-            if (local >= 0) copy.name = shiftedLayerName(copy.name, numbering->model(local) - local);
-        }
-        m_out.device.tasks.push_back(std::move(copy));
-    }
-
-    // A communication task from `start`, when this rank reaches it: it waits `waitNs` for
-    // the group's last rank, then moves data for durNs (default: the cost's time); returns
-    // its end. The wait is part of the task, as Ascend's traces show it.
-    std::int64_t comm(int stream, const std::string& group, CollectiveKind kind, const CollectiveCost& cost, double bytes,
-                      std::int64_t start, const std::string& name, std::int64_t durNs = -1, std::int64_t waitNs = 0) {
-        const std::int64_t transit = durNs >= 0 ? durNs : roundNs(cost.timeNs);
-        const std::int64_t dur = waitNs + transit;
-        addBusy(m_out.comm, start, start + dur);
-        CollectiveSummary& c = summaryOf(group, kind);
-        c.kind = collectiveKindName(kind);
-        c.group = group;
-        c.link = cost.link;
-        c.count += 1;
-        c.bytes += bytes;
-        c.time_ms += dur / 1e6;
-        c.transit_ms += transit / 1e6;
-        c.wait_ms += waitNs / 1e6;
-        c.synchronization_ms += waitNs / 1e6;
-        c.bus_GBps += cost.busBytes;  // summed bus bytes until finish()
-        if (m_materialise) m_out.device.tasks.push_back(collectiveTask(start, dur, stream, name, kind, bytes));
-        return start + dur;
-    }
-
-    // A pipeline receive ending at `end`, when its pass starts (Ascend's definition: the
-    // receive waits from when the stage is free until the neighbour's data arrives, the
-    // pipeline bubble). Its slice shows on the "PP recv" stream (the writer links each
-    // send to it: profiler/store/pipeline_flows), but its interval is not added to the
-    // communication stream: the bars keep that idle time as Bubble.
-    void receive(const CollectiveCost& cost, double bytes, std::int64_t waitNs, std::int64_t end, const std::string& name) {
-        auto& c = m_out.collectives["pp recv"];
-        c.kind = "recv";
-        c.group = "pp";
-        c.algorithm = "direct";
-        c.link = cost.link;
-        c.count += 1;
-        c.bytes += bytes;
-        const std::int64_t transit = roundNs(cost.timeNs);
-        c.time_ms += (waitNs + transit) / 1e6;
-        c.transit_ms += transit / 1e6;
-        c.wait_ms += waitNs / 1e6;
-        c.synchronization_ms += waitNs / 1e6;
-        c.bus_GBps += cost.busBytes;
-        if (!m_materialise || m_ppRecv < 0) return;
-        SimTask t;
-        t.start_ns = end - waitNs - transit;
-        t.dur_ns = waitNs + transit;
-        t.stream = m_ppRecv;
-        t.name = name;
-        t.op_type = "recv";
-        t.category = OpCategory::comm;
-        t.phase = Phase::communication;
-        t.bytes = bytes;
-        m_out.device.tasks.push_back(std::move(t));
-    }
-
-    void setAlgorithm(const std::string& group, CollectiveKind kind, CollectiveAlgorithm a) {
-        m_out.collectives[group + " " + std::string(collectiveKindName(kind))].algorithm = collectiveAlgorithmName(a);
-    }
-
-    RankTimeline finish() {
-        for (auto& [key, c] : m_out.collectives) {
-            c.wait_ratio = c.wait_ms + c.transit_ms > 0 ? c.wait_ms / (c.wait_ms + c.transit_ms) : 0;
-            setCollectiveRates(c, c.transit_ms / 1e3);
-            if (c.algorithm.empty()) c.algorithm = c.kind == "send_recv" ? "direct" : "ring";
-        }
-        std::stable_sort(m_out.device.tasks.begin(), m_out.device.tasks.end(), [](const SimTask& a, const SimTask& b) {
-            return a.stream != b.stream ? a.stream < b.stream : a.start_ns < b.start_ns;
-        });
-        return std::move(m_out);
-    }
-
-    RankTimeline& out() { return m_out; }
-
-private:
-    int addStream(int id, const char* name) {
-        m_out.device.streams.push_back({id, name, StreamKind::comm});
-        markStream(id, true);
-        return id;
-    }
-
-    // The summary of a group's collective kind ("tp all_reduce"): found once, then by a
-    // short list (a rank runs a handful of kinds, some thousands of times).
-    CollectiveSummary& summaryOf(const std::string& group, CollectiveKind kind) {
-        for (const auto& [g, k, c] : m_summaries)
-            if (k == kind && g == group) return *c;
-        CollectiveSummary* c = &m_out.collectives[group + " " + std::string(collectiveKindName(kind))];
-        m_summaries.emplace_back(group, kind, c);
-        return *c;
-    }
-
-    bool m_materialise;
-    std::vector<std::tuple<std::string, CollectiveKind, CollectiveSummary*>> m_summaries;
-    RankTimeline m_out;
-    // By stream id (a lookup per task): 1 for a communication stream.
-    void markStream(int id, bool comm) {
-        if (id < 0) return;
-        if (static_cast<std::size_t>(id) >= m_commStream.size()) m_commStream.resize(static_cast<std::size_t>(id) + 1, 0);
-        m_commStream[static_cast<std::size_t>(id)] = comm ? 1 : 0;
-    }
-    bool isCommStream(int id) const { return id >= 0 && static_cast<std::size_t>(id) < m_commStream.size() && m_commStream[static_cast<std::size_t>(id)]; }
-
-    std::vector<char> m_commStream;
-    int m_tp = 0, m_pp = 0, m_dp = 0, m_ppRecv = -1;
-};
 
 // Time the TP intervals overlap [start, end): a DP collective on the same link gets half
 // of it while they share (each gets half the link's bandwidth).
@@ -236,10 +106,22 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
     const ZeroPassComm zero = zeroPassComm(stage, setup, plan, v);
     const PipelinePass* finalBackward = lastBackwardPass(passes);
     const LayerNumbering numbering{par.pipelineStages, stageIndex >= 0 ? stageIndex : stage.stage, std::max(1, stage.layers / v)};
+    const std::vector<SimTask> forwardShown = materialise ? inModelNumbering(stage.forward.tasks, numbering) : std::vector<SimTask>{};
+    const std::vector<SimTask> backwardShown = materialise ? inModelNumbering(stage.backward.tasks, numbering) : std::vector<SimTask>{};
     std::int64_t dpFree = 0;
+    if (materialise) {
+        // Each pass: its chunk's tasks, the TP collectives after them, a send, a receive and a gather.
+        std::size_t tasks = stage.optimizer.tasks.size() + 16;
+        for (const PipelinePass& pass : passes) {
+            const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
+            tasks += (seg.tasks.size() + plan.tpPoint.size() * seg.collectiveAfter.size()) / static_cast<std::size_t>(v) + plan.tpPoint.size() + 3;
+        }
+        b.reserve(tasks + zero.reduceBuckets.size() * passes.size() + 2 * static_cast<std::size_t>(bucketCount(stage, setup)));
+    }
     for (const PipelinePass& pass : passes) {
         std::int64_t ownEnd = roundNs(pass.startNs);
         const StageSegment& seg = pass.backward ? stage.backward : stage.forward;
+        const std::vector<SimTask>& shown = pass.backward ? backwardShown : forwardShown;
         // Activations come from the previous virtual stage, gradients from the next one;
         // they arrive p2p's time before the pass starts (the schedule adds it).
         const int receiver = pass.chunk * par.pipelineStages + stage.stage;
@@ -258,7 +140,7 @@ RankTimeline layOutRank(const StageProfile& stage, const std::vector<PipelinePas
         auto point = std::lower_bound(seg.collectiveAfter.begin(), seg.collectiveAfter.end(), from);
         for (std::size_t i = from; i < to; ++i) {
             const SimTask& t = seg.tasks[i];
-            b.task(t, t.start_ns + shift, pass.microBatch, &numbering);
+            b.task(shown.empty() ? t : shown[i], t.start_ns + shift, pass.microBatch);
             ownEnd = std::max(ownEnd, t.start_ns + t.dur_ns + shift);
             if (point != seg.collectiveAfter.end() && *point == i) {
                 // This rank reaches the collective when its kernel ends, the group's

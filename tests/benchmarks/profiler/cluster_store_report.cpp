@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 
 using namespace npu;
 namespace fs = std::filesystem;
@@ -84,13 +85,18 @@ void report(const char* title, engine::Project p, const fs::path& dir) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+    // --keep: leave the projects and databases in the temporary folder (to profile them).
+    const bool keep = argc > 1 && std::string(argv[1]) == "--keep";
     const fs::path dir = fs::temp_directory_path() / "npu_cluster_store_report";
     fs::remove_all(dir);
     report("GPT-3 175B, TP 8 x PP 8 on 64 x a100-80gb (batch 64, SP + selective)",
            korthikanti::gptProject("gpt3-175b-64", 96, 12288, 96, 8, 8, 1, 64, "selective", true), dir / "64");
     report("GPT-3 175B, DP 16 x TP 8 x PP 8 on 1024 x a100-80gb (batch 1536, SP + selective)",
            korthikanti::gptProject("gpt3-175b-1024", 96, 12288, 96, 8, 8, 16, 1536, "selective", true), dir / "1024");
-    fs::remove_all(dir);
+    if (keep)
+        std::printf("kept in %s\n", dir.c_str());
+    else
+        fs::remove_all(dir);
     return 0;
 }
