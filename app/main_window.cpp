@@ -264,11 +264,12 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 }
 
 void MainWindow::showRunReport() {
-    if (m_db->sliceCount() <= views::kLargeRunSlices) {
+    if (!views::analysesInBackground(*m_db)) {
         m_summary->setReport(profiler::runReport(*m_db, 0));
         return;
     }
-    // A large run's report reads every kernel: in a worker, so the window opens at once.
+    // Past kBackgroundAnalysisSlices the report reads too many kernels for the GUI thread:
+    // in a worker, so the window opens at once.
     const std::filesystem::path path = m_db->path();
     views::whenFinished(this, views::runOnOwnConnection(path, [](const profiler::ProfileDb& db) { return profiler::runReport(db, 0); }),
                         [this, path](const nlohmann::json& report) {

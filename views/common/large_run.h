@@ -1,7 +1,7 @@
 #pragma once
-// Runs past this many slices are large: views compute their whole-run analyses (the run
-// report, the per-rank communication overview: seconds at 10M slices) off the GUI thread
-// on a database connection of their own, and the timeline loads slices by window.
+// Runs past this many slices are large: the timeline loads their slices by window. Their
+// whole-run analyses, and those of any run past kBackgroundAnalysisSlices, run off the GUI
+// thread on a database connection of their own.
 
 #include "profiler/store/profile_db.h"
 
@@ -17,6 +17,17 @@ class QThreadPool;
 namespace npu::views {
 
 constexpr std::int64_t kLargeRunSlices = 1'000'000;
+
+// Past this many slices a whole-run analysis (the run report, operator statistics, the
+// communication overview: each reads every kernel, ~0.5-1 us a slice) would hold the GUI
+// thread past 0.1 s, the limit of a response feeling instant: the views run it in a worker
+// and show what they are computing meanwhile. Measured (tests/benchmarks/views/
+// app_open_benchmark): GPT-3 175B on 1,024 devices, 570k slices, held the window 0.6 s
+// before its first frame when these ran on the GUI thread below kLargeRunSlices.
+constexpr std::int64_t kBackgroundAnalysisSlices = 100'000;
+
+// True when the run's whole-run analyses go off the GUI thread (kBackgroundAnalysisSlices).
+inline bool analysesInBackground(const profiler::ProfileDb& db) { return db.sliceCount() > kBackgroundAnalysisSlices; }
 
 // The pool those analyses run on. Not QThreadPool::globalInstance(): Qt's raster engine
 // hands parts of a paint to the global pool and waits for them, so analyses of many

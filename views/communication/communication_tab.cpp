@@ -131,11 +131,11 @@ void CommunicationTab::setStep(const QString& step) {
 
 void CommunicationTab::show(const std::string& step) {
     const quint64 generation = ++m_generation;
-    if (!m_db || m_db->sliceCount() <= kLargeRunSlices) {
+    if (!m_db || !analysesInBackground(*m_db)) {
         apply(m_db ? profiler::communicationOverview(*m_db, step) : profiler::CommunicationOverview{});
         return;
     }
-    // A large run: its step breakdown reads every kernel (seconds at 10M slices). Off the
+    // Past kBackgroundAnalysisSlices: its step breakdown reads every kernel (seconds at 10M slices). Off the
     // GUI thread, on a connection of its own, so the window opens and stays live.
     m_empty->setText(QStringLiteral("Computing the per-rank communication of %L1 slices…").arg(m_db->sliceCount()));
     m_stack->setCurrentWidget(m_empty);

@@ -271,12 +271,13 @@ void SummaryView::computeAnalyses() {
     // op type (their op names are unique per layer).
     profiler::OpStatOptions options;
     options.grouping = m_db->meta("source") == "simulated" ? profiler::OpGrouping::byType : profiler::OpGrouping::byName;
-    if (m_db->sliceCount() <= kLargeRunSlices) {
+    if (!analysesInBackground(*m_db)) {
         showOverview(profiler::communicationOverview(*m_db));
         showTopOperators(profiler::computeOpStatistics(*m_db, options));
         return;
     }
-    // A large run reads every kernel for both: off the GUI thread, on connections of their own.
+    // Past kBackgroundAnalysisSlices both read too many kernels for the GUI thread: in
+    // workers, on connections of their own.
     showOverview(std::nullopt);
     m_topOps->setStatistics({}, options.grouping);
     m_topOpsNote->setText(QStringLiteral("Computing the operators of %L1 slices…").arg(m_db->sliceCount()));

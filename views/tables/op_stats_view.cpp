@@ -229,11 +229,12 @@ void OpStatsView::recompute() {
     }
     if (m_range) options.range = std::pair<std::int64_t, std::int64_t>(m_range->first, m_range->second);
     const quint64 generation = ++m_generation;
-    if (m_db->sliceCount() <= kLargeRunSlices) {
+    if (!analysesInBackground(*m_db)) {
         showStatistics(profiler::computeOpStatistics(*m_db, options), grouping);
         return;
     }
-    // A large run reads every kernel (seconds at 10M slices): on a connection of its own,
+    // Past kBackgroundAnalysisSlices this reads too many kernels for the GUI thread (seconds
+    // at 10M slices): on a connection of its own,
     // off the GUI thread, the table empty and the info line saying what is being computed.
     m_computing = true;
     m_model->setStatistics({}, grouping);

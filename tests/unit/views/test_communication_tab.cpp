@@ -82,7 +82,7 @@ private slots:
 
         views::CommunicationTab tab;
         tab.setDatabase(openDb(run.summary.db));
-        QVERIFY(tab.hasCommunication());
+        QTRY_VERIFY_WITH_TIMEOUT(tab.hasCommunication(), 30000);  // past kBackgroundAnalysisSlices: computed in a worker
         QCOMPARE(tab.overview().source, std::string("simulated"));
         QCOMPARE(tab.overview().ranks.size(), cluster.ranks.size());
         std::int64_t slowest = -1;
@@ -165,7 +165,7 @@ private slots:
         QVERIFY2(run.outcome == runner::SimulationRun::Outcome::ok, run.error.c_str());
         views::CommunicationTab tab;
         tab.setDatabase(openDb(run.summary.db));
-        QCOMPARE(tab.rankChart()->highlightedRank(), std::int64_t(1));
+        QTRY_COMPARE_WITH_TIMEOUT(tab.rankChart()->highlightedRank(), std::int64_t(1), 30000);
         std::map<std::int64_t, double> waited;
         for (const auto& r : tab.collectivesModel()->rows()) {
             waited[r.rank] += r.wait_ms;
