@@ -12,11 +12,16 @@ std::string StrategyConfig::label() const {
     std::string s = "DP " + std::to_string(dataParallel) + " · TP " + std::to_string(tensorParallel) + (sequenceParallel ? "+SP" : "") +
                     " · PP " + std::to_string(pipelineStages) + " · " + std::to_string(microBatches) + " micro-batch" +
                     (microBatches == 1 ? "" : "es");
-    if (schedule == "gpipe") s += " · GPipe";
-    if (schedule == "interleaved") s += " · interleaved ×" + std::to_string(virtualStages);
+    if (schedule == "gpipe" || schedule == "interleaved") s += " · " + scheduleName();  // 1F1B is not named
     if (zeroStage > 0) s += " · ZeRO-" + std::to_string(zeroStage);
     if (activationCheckpointing != "none") s += " · " + activationCheckpointing + " recomputation";
     return s;
+}
+
+std::string StrategyConfig::scheduleName() const {
+    if (schedule == "gpipe") return "GPipe";
+    if (schedule == "interleaved") return "interleaved ×" + std::to_string(virtualStages);
+    return "1F1B";
 }
 
 nlohmann::json StrategyConfig::toJson() const {

@@ -61,6 +61,8 @@ struct StrategyConfig {
     // "DP 2 · TP 4 · PP 2 · 8 micro-batches · interleaved ×3 · ZeRO-1 · selective recomputation"
     // (1F1B, the default schedule, is not named)
     std::string label() const;
+    // "1F1B", "GPipe", "interleaved ×3": the schedule as the label, table and chart name it.
+    std::string scheduleName() const;
     nlohmann::json toJson() const;  // project.json key names
 };
 

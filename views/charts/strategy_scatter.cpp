@@ -30,7 +30,7 @@ QString dimensionValue(const engine::StrategyConfig& c, StrategyScatter::ColourB
     switch (by) {
     case StrategyScatter::ColourBy::tensor_parallel: return QStringLiteral("TP %1").arg(c.tensorParallel);
     case StrategyScatter::ColourBy::pipeline_stages: return QStringLiteral("PP %1").arg(c.pipelineStages);
-    case StrategyScatter::ColourBy::schedule: return c.pipelineStages > 1 ? scheduleName(c) : QStringLiteral("no pipeline");
+    case StrategyScatter::ColourBy::schedule: return c.pipelineStages > 1 ? QString::fromStdString(c.scheduleName()) : QStringLiteral("no pipeline");
     case StrategyScatter::ColourBy::zero_stage: return QStringLiteral("ZeRO-%1").arg(c.zeroStage);
     case StrategyScatter::ColourBy::recomputation: return QString::fromStdString(c.activationCheckpointing) + QStringLiteral(" recomputation");
     }
@@ -57,12 +57,6 @@ int dimensionOrder(const engine::StrategyConfig& c, StrategyScatter::ColourBy by
 }
 
 }  // namespace
-
-QString scheduleName(const engine::StrategyConfig& c) {
-    if (c.schedule == "gpipe") return QStringLiteral("GPipe");
-    if (c.schedule == "interleaved") return QStringLiteral("interleaved ×%1").arg(c.virtualStages);
-    return QStringLiteral("1F1B");
-}
 
 StrategyScatter::StrategyScatter(QWidget* parent) : QWidget(parent) {
     m_dimension = new QComboBox(this);

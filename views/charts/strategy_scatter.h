@@ -20,10 +20,6 @@ class QMouseEvent;
 
 namespace npu::views {
 
-// "1F1B", "GPipe", "interleaved ×4": a strategy's pipeline schedule as the search's
-// table and chart name it.
-QString scheduleName(const engine::StrategyConfig& c);
-
 class StrategyScatter : public QWidget {
     Q_OBJECT
 public:

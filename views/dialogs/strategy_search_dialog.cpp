@@ -208,7 +208,7 @@ void StrategySearchDialog::showResult(const Expected<engine::StrategySearchResul
         m_table->setItem(row, kDp, cell(QString::number(c.dataParallel)));
         m_table->setItem(row, kTp, cell(QString::number(c.tensorParallel) + (c.sequenceParallel ? QStringLiteral(" +SP") : QString())));
         m_table->setItem(row, kPp, cell(QString::number(c.pipelineStages)));
-        m_table->setItem(row, kSchedule, cell(c.pipelineStages > 1 ? scheduleName(c) : QString(), false));
+        m_table->setItem(row, kSchedule, cell(c.pipelineStages > 1 ? QString::fromStdString(c.scheduleName()) : QString(), false));
         m_table->setItem(row, kMicro, cell(QString::number(c.microBatches)));
         m_table->setItem(row, kZero, cell(QString::number(c.zeroStage)));
         m_table->setItem(row, kRecompute, cell(QString::fromStdString(c.activationCheckpointing), false));

@@ -51,7 +51,7 @@ private slots:
         for (int row = 0; row < dialog.table()->rowCount(); ++row) {
             const engine::StrategyConfig& c = r.strategies[static_cast<std::size_t>(row)].config;
             const QString shown = dialog.table()->item(row, 4)->text();
-            QCOMPARE(shown, c.pipelineStages > 1 ? views::scheduleName(c) : QString());
+            QCOMPARE(shown, c.pipelineStages > 1 ? QString::fromStdString(c.scheduleName()) : QString());
             if (c.schedule == "interleaved" && c.pipelineStages > 1) QCOMPARE(shown, QStringLiteral("interleaved ×%1").arg(c.virtualStages));
         }
         QVERIFY(dialog.applyButton()->isEnabled());
